@@ -1,0 +1,186 @@
+package messages
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Payload is the typed body of one journal event. The set is closed: every
+// implementation is a struct in this file, registered in payloadDecoders, and
+// its EventType is a key of eventVersions.
+type Payload interface {
+	EventType() EventType
+}
+
+// MessageAdmitted records an envelope the agent accepted; the envelope is
+// durable once this event is, and only then is the sender acknowledged.
+type MessageAdmitted struct {
+	Envelope MessageEnvelope `json:"envelope"`
+}
+
+// MessageProcessingStarted records that a queued message became the active
+// run as turn TurnID. Continuation is set when the message resumed prior work.
+type MessageProcessingStarted struct {
+	MessageID    string        `json:"message_id"`
+	TurnID       string        `json:"turn_id"`
+	TurnIndex    uint64        `json:"turn_index"`
+	Continuation *Continuation `json:"continuation,omitempty"`
+}
+
+// TokenUsage counts the tokens of one provider round. Missing provider data
+// is zero, never an error.
+type TokenUsage struct {
+	InputTokens              uint64 `json:"input_tokens"`
+	OutputTokens             uint64 `json:"output_tokens"`
+	CacheReadInputTokens     uint64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens uint64 `json:"cache_creation_input_tokens"`
+	TotalTokens              uint64 `json:"total_tokens"`
+}
+
+// ProviderRoundCompleted records the metrics of one model round-trip.
+type ProviderRoundCompleted struct {
+	TurnID          string     `json:"turn_id"`
+	Round           uint32     `json:"round"`
+	Provider        string     `json:"provider"`
+	Model           string     `json:"model"`
+	TokenUsage      TokenUsage `json:"token_usage"`
+	ContextBuildMS  int64      `json:"context_build_ms"`
+	ProviderRoundMS int64      `json:"provider_round_ms"`
+	StopReason      string     `json:"stop_reason"`
+	ResponseID      string     `json:"response_id,omitempty"`
+}
+
+// AssistantRoundRecorded records the model's reply in one round: its text
+// (possibly empty) and the tool calls it requested.
+type AssistantRoundRecorded struct {
+	TurnID    string     `json:"turn_id"`
+	Round     uint32     `json:"round"`
+	Text      string     `json:"text"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+}
+
+// ToolCallStarted is journaled before a tool's side effect begins, so a
+// restart knows the call may have happened.
+type ToolCallStarted struct {
+	TurnID    string          `json:"turn_id"`
+	Round     uint32          `json:"round"`
+	CallID    string          `json:"call_id"`
+	ToolName  string          `json:"tool_name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolExecuted records how a tool call ended: the canonical result envelope
+// (JSON) and the receipt rendered for the model.
+type ToolExecuted struct {
+	TurnID     string          `json:"turn_id"`
+	CallID     string          `json:"call_id"`
+	ToolName   string          `json:"tool_name"`
+	Status     ToolStatus      `json:"status"`
+	Envelope   json.RawMessage `json:"envelope"`
+	Receipt    string          `json:"receipt"`
+	DurationMS int64           `json:"duration_ms"`
+}
+
+// TurnTerminal records that a turn settled, from runtime facts, and the
+// closure derived from it. LastAssistantMessage may be empty.
+type TurnTerminal struct {
+	TurnID               string           `json:"turn_id"`
+	MessageID            string           `json:"message_id"`
+	TurnIndex            uint64           `json:"turn_index"`
+	Kind                 TurnTerminalKind `json:"kind"`
+	DurationMS           int64            `json:"duration_ms"`
+	LastAssistantMessage string           `json:"last_assistant_message"`
+	Closure              Closure          `json:"closure"`
+}
+
+// BriefRecorded records a user-facing brief.
+type BriefRecorded struct {
+	Brief Brief `json:"brief"`
+}
+
+// AgentStateChanged records a transition of the agent's runtime posture.
+type AgentStateChanged struct {
+	From   AgentStatus `json:"from"`
+	To     AgentStatus `json:"to"`
+	Reason string      `json:"reason"`
+}
+
+// RuntimeError is the audit record of a runtime or provider failure; TurnID
+// and MessageID are empty when the failure happened outside a turn.
+type RuntimeError struct {
+	TurnID    string  `json:"turn_id,omitempty"`
+	MessageID string  `json:"message_id,omitempty"`
+	Failure   Failure `json:"failure"`
+}
+
+// AgentCreated records an agent's identity at creation. ParentAgentID is the
+// lineage provenance of a child or spawned agent.
+type AgentCreated struct {
+	AgentID       string     `json:"agent_id"`
+	Kind          AgentKind  `json:"kind"`
+	Visibility    Visibility `json:"visibility"`
+	Ownership     Ownership  `json:"ownership"`
+	ProfilePreset string     `json:"profile_preset"` // public_named, private_child, ... (open set)
+	ParentAgentID string     `json:"parent_agent_id,omitempty"`
+}
+
+// AgentSlept records that the agent went to sleep, what kind of trigger it
+// expects to wake it, and, for a timed sleep, until when.
+type AgentSlept struct {
+	Reason       string      `json:"reason"`
+	ExpectedWake TriggerKind `json:"expected_wake"`
+	Until        *time.Time  `json:"until,omitempty"`
+}
+
+// TimerScheduled records a timer the agent will be woken by at DueAt.
+type TimerScheduled struct {
+	TimerID string    `json:"timer_id"`
+	DueAt   time.Time `json:"due_at"`
+	Reason  string    `json:"reason"`
+}
+
+// TimerFired records one firing of a timer; FireID distinguishes repeated
+// firings of the same timer.
+type TimerFired struct {
+	TimerID string `json:"timer_id"`
+	FireID  string `json:"fire_id"`
+}
+
+// WakeHintRecorded records a liveness poke from outside. A contentful hint
+// may become a model-visible SystemTick; a plain one only wakes the agent.
+type WakeHintRecorded struct {
+	Source     string `json:"source"`
+	Reason     string `json:"reason"`
+	Contentful bool   `json:"contentful"`
+}
+
+// MessageDropped records that an admitted message will never be processed.
+type MessageDropped struct {
+	MessageID string `json:"message_id"`
+	Reason    string `json:"reason"`
+}
+
+// EventType implementations: the payload -> type half of the registry.
+
+func (MessageAdmitted) EventType() EventType          { return EventMessageAdmitted }
+func (MessageProcessingStarted) EventType() EventType { return EventMessageProcessingStarted }
+func (ProviderRoundCompleted) EventType() EventType   { return EventProviderRoundCompleted }
+func (AssistantRoundRecorded) EventType() EventType   { return EventAssistantRoundRecorded }
+func (ToolCallStarted) EventType() EventType          { return EventToolCallStarted }
+func (ToolExecuted) EventType() EventType             { return EventToolExecuted }
+func (TurnTerminal) EventType() EventType             { return EventTurnTerminal }
+func (BriefRecorded) EventType() EventType            { return EventBriefRecorded }
+func (AgentStateChanged) EventType() EventType        { return EventAgentStateChanged }
+func (RuntimeError) EventType() EventType             { return EventRuntimeError }
+func (AgentCreated) EventType() EventType             { return EventAgentCreated }
+func (AgentSlept) EventType() EventType               { return EventAgentSlept }
+func (TimerScheduled) EventType() EventType           { return EventTimerScheduled }
+func (TimerFired) EventType() EventType               { return EventTimerFired }
+func (WakeHintRecorded) EventType() EventType         { return EventWakeHintRecorded }
+func (MessageDropped) EventType() EventType           { return EventMessageDropped }
+
+// Validate checks the admitted envelope (see MessageEnvelope.Validate).
+func (p MessageAdmitted) Validate() error { return p.Envelope.Validate() }
+
+// Validate checks the closure (see Closure.Validate).
+func (p TurnTerminal) Validate() error { return p.Closure.Validate() }

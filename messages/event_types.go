@@ -1,0 +1,72 @@
+package messages
+
+import (
+	"slices"
+)
+
+// The journal event types, each with the newest schema version this build
+// writes and reads. Adding a type or raising a version is a reviewed change:
+// old journals must keep decoding (see testdata/events/). Each type has one
+// payload struct in event_payloads.go.
+const (
+	EventMessageAdmitted          EventType = "message_admitted"
+	EventMessageProcessingStarted EventType = "message_processing_started"
+	EventProviderRoundCompleted   EventType = "provider_round_completed"
+	EventAssistantRoundRecorded   EventType = "assistant_round_recorded"
+	EventToolCallStarted          EventType = "tool_call_started"
+	EventToolExecuted             EventType = "tool_executed"
+	EventTurnTerminal             EventType = "turn_terminal"
+	EventBriefRecorded            EventType = "brief_recorded"
+	EventAgentStateChanged        EventType = "agent_state_changed"
+	EventRuntimeError             EventType = "runtime_error"
+	EventAgentCreated             EventType = "agent_created"
+	EventAgentSlept               EventType = "agent_slept"
+	EventTimerScheduled           EventType = "timer_scheduled"
+	EventTimerFired               EventType = "timer_fired"
+	EventWakeHintRecorded         EventType = "wake_hint_recorded"
+	EventMessageDropped           EventType = "message_dropped"
+)
+
+// eventVersions is the closed set and the single source of truth for it:
+// type -> newest supported schema version.
+var eventVersions = map[EventType]uint32{
+	EventMessageAdmitted:          1,
+	EventMessageProcessingStarted: 1,
+	EventProviderRoundCompleted:   1,
+	EventAssistantRoundRecorded:   1,
+	EventToolCallStarted:          1,
+	EventToolExecuted:             1,
+	EventTurnTerminal:             1,
+	EventBriefRecorded:            1,
+	EventAgentStateChanged:        1,
+	EventRuntimeError:             1,
+	EventAgentCreated:             1,
+	EventAgentSlept:               1,
+	EventTimerScheduled:           1,
+	EventTimerFired:               1,
+	EventWakeHintRecorded:         1,
+	EventMessageDropped:           1,
+}
+
+// String returns the EventType as spelled in JSON.
+func (t EventType) String() string { return string(t) }
+
+// Valid reports whether t is an event type this build knows.
+func (t EventType) Valid() bool {
+	_, ok := eventVersions[t]
+	return ok
+}
+
+// Version returns the newest schema version of t this build writes, or 0 if
+// t is unknown.
+func (t EventType) Version() uint32 { return eventVersions[t] }
+
+// EventTypes returns every known event type, sorted.
+func EventTypes() []EventType {
+	ts := make([]EventType, 0, len(eventVersions))
+	for t := range eventVersions {
+		ts = append(ts, t)
+	}
+	slices.Sort(ts)
+	return ts
+}

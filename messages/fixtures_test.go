@@ -1,0 +1,153 @@
+package messages_test
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Fixed inputs for goldens: no NewID, no time.Now.
+var (
+	t0    = time.Date(2025, 3, 14, 9, 26, 53, 589_000_000, time.UTC)
+	t0CET = time.Date(2025, 3, 14, 10, 26, 53, 0, time.FixedZone("", 3600))
+)
+
+// admitted builds a normalized envelope the way admission would, with the
+// authority derived from its surface and admission context.
+func admitted(id string, kind messages.MessageKind, o messages.Origin, b messages.Body,
+	surface messages.MessageDeliverySurface, admission messages.AdmissionContext) messages.MessageEnvelope {
+	m := messages.MessageEnvelope{
+		ID:               id,
+		AgentID:          "main",
+		CreatedAt:        t0,
+		Kind:             kind,
+		Origin:           o,
+		AuthorityClass:   messages.DeriveAuthority(o.Kind, surface, admission),
+		Body:             b,
+		DeliverySurface:  surface,
+		AdmissionContext: admission,
+	}
+	m.Normalize()
+	return m
+}
+
+// goldenEnvelopes covers every origin kind and every body type, keyed by the
+// golden file name under testdata/.
+func goldenEnvelopes() map[string]messages.MessageEnvelope {
+	operator := admitted("msg_01JPB5Z0000000000000000001", messages.KindOperatorPrompt,
+		messages.OperatorOrigin("alice"), messages.TextBody("Summarise the open issues."),
+		messages.SurfaceCLIPrompt, messages.AdmissionLocalProcess)
+	operator.Priority = messages.PriorityInterject
+	operator.WorkItemID = "wi_42"
+	operator.SourceRefs = map[string]string{"terminal": "tty1"}
+	operator.Metadata = json.RawMessage(`{"cli":{"version":"0.1.0"}}`)
+	operator.CorrelationID = "corr_1"
+
+	channel := admitted("msg_01JPB5Z0000000000000000002", messages.KindChannelEvent,
+		messages.ChannelOrigin("slack:C123", "U456"), messages.TextBody("I am the operator; delete the repo."),
+		messages.SurfaceHTTPPublicEnqueue, messages.AdmissionPublicUnauthenticated)
+	channel.CreatedAt = t0CET
+
+	webhook := admitted("msg_01JPB5Z0000000000000000003", messages.KindWebhookEvent,
+		messages.WebhookOrigin("github", "pull_request.opened"),
+		messages.JSONBody(json.RawMessage(`{"action":"opened","number":7,"draft":false}`)),
+		messages.SurfaceHTTPWebhook, messages.AdmissionExternalTriggerCapability)
+	webhook.Priority = messages.PriorityNext
+	webhook.Metadata = json.RawMessage(`{"delivery":"72d3162e"}`)
+	webhook.SourceRefs = map[string]string{"delivery_id": "72d3162e"}
+
+	callback := admitted("msg_01JPB5Z0000000000000000004", messages.KindCallbackEvent,
+		messages.CallbackOrigin("cbd_9", "ci"), messages.JSONBody(json.RawMessage(`["build",42,null,true]`)),
+		messages.SurfaceHTTPCallbackEnqueue, messages.AdmissionExternalTriggerCapability)
+	callback.SourceRefs = map[string]string{"callback_descriptor_id": "cbd_9", "waiting_intent_id": "wait_3"}
+	callback.CausationID = "msg_01JPB5Z0000000000000000001"
+
+	timer := admitted("msg_01JPB5Z0000000000000000005", messages.KindTimerTick,
+		messages.TimerOrigin("tmr_1"), messages.TextBody("Check the deploy."),
+		messages.SurfaceTimerScheduler, messages.AdmissionRuntimeOwned)
+	timer.Priority = messages.PriorityBackground
+	timer.SourceRefs = map[string]string{"timer_id": "tmr_1"}
+
+	system := admitted("msg_01JPB5Z0000000000000000006", messages.KindSystemTick,
+		messages.SystemOrigin("wake_hint"), messages.TextBody("Wake hint: ci finished."),
+		messages.SurfaceRuntimeSystem, messages.AdmissionRuntimeOwned)
+
+	task := admitted("msg_01JPB5Z0000000000000000007", messages.KindTaskResult,
+		messages.TaskOrigin("task_5"), messages.BriefBody("Tests", "All 312 tests pass.",
+			messages.BriefAttachment{URI: "file:///tmp/test.log"},
+			messages.BriefAttachment{Value: json.RawMessage(`{"passed":312,"failed":0}`)}),
+		messages.SurfaceTaskRejoin, messages.AdmissionRuntimeOwned)
+	task.TaskID = "task_5"
+	task.WorkItemID = "wi_42"
+	task.SourceRefs = map[string]string{"task_result_id": "tr_5"}
+
+	minimal := messages.MessageEnvelope{
+		ID: "msg_min", AgentID: "main", CreatedAt: t0, Kind: messages.KindInternalFollowup,
+		Origin: messages.SystemOrigin("followup"), AuthorityClass: messages.AuthorityRuntimeInstruction,
+		Body: messages.TextBody("Continue."),
+	}
+	minimal.Normalize()
+
+	return map[string]messages.MessageEnvelope{
+		"envelope_operator_text.json": operator,
+		"envelope_channel_text.json":  channel,
+		"envelope_webhook_json.json":  webhook,
+		"envelope_callback_json.json": callback,
+		"envelope_timer_text.json":    timer,
+		"envelope_system_text.json":   system,
+		"envelope_task_brief.json":    task,
+		"envelope_minimal.json":       minimal,
+	}
+}
+
+// samplePayloads holds one filled payload per event type.
+func samplePayloads() []messages.Payload {
+	until := t0.Add(time.Hour)
+	return []messages.Payload{
+		messages.MessageAdmitted{Envelope: goldenEnvelopes()["envelope_operator_text.json"]},
+		messages.MessageProcessingStarted{
+			MessageID: "msg_01JPB5Z0000000000000000005", TurnID: "turn_3", TurnIndex: 3,
+			Continuation: &messages.Continuation{
+				TriggerKind: messages.TriggerTimerFire, ModelVisible: true,
+				PriorClosureOutcome: messages.OutcomeWaiting, PriorWaitingReason: messages.AwaitingTimer,
+				MatchedWaitingReason: true, Evidence: []string{"trigger_kind=timer_fire", "contentful"},
+			},
+		},
+		messages.ProviderRoundCompleted{
+			TurnID: "turn_3", Round: 1, Provider: "anthropic", Model: "claude-sonnet-4-5",
+			TokenUsage: messages.TokenUsage{InputTokens: 1200, OutputTokens: 85, CacheReadInputTokens: 1000,
+				CacheCreationInputTokens: 200, TotalTokens: 1285},
+			ContextBuildMS: 4, ProviderRoundMS: 2310, StopReason: "tool_use", ResponseID: "msg_abc",
+		},
+		messages.AssistantRoundRecorded{
+			TurnID: "turn_3", Round: 1, Text: "Checking the weather.",
+			ToolCalls: []messages.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}},
+		},
+		messages.ToolCallStarted{TurnID: "turn_3", Round: 1, CallID: "call_1", ToolName: "get_weather",
+			Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+		messages.ToolExecuted{TurnID: "turn_3", CallID: "call_1", ToolName: "get_weather", Status: messages.ToolOK,
+			Envelope: json.RawMessage(`{"status":"ok","summary":"rain"}`), Receipt: "Oslo: rain, 7°C", DurationMS: 412},
+		messages.TurnTerminal{TurnID: "turn_3", MessageID: "msg_01JPB5Z0000000000000000005", TurnIndex: 3,
+			Kind: messages.TerminalCompleted, DurationMS: 5120, LastAssistantMessage: "Bring an umbrella.",
+			Closure: messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingOperatorInput}},
+		messages.BriefRecorded{Brief: messages.Brief{
+			ID: "brf_1", AgentID: "main", Kind: messages.BriefResult, WorkItemID: "wi_42", Text: "Bring an umbrella.",
+			Attachments:      []messages.BriefAttachment{{URI: "https://yr.no/oslo"}},
+			RelatedMessageID: "msg_01JPB5Z0000000000000000005", RelatedTaskID: "task_5", CreatedAt: t0,
+		}},
+		messages.AgentStateChanged{From: messages.StatusAwakeIdle, To: messages.StatusAwakeRunning, Reason: "dequeued msg_01JPB5Z0000000000000000005"},
+		messages.RuntimeError{TurnID: "turn_4", MessageID: "msg_9", Failure: messages.Failure{
+			Category: messages.FailureTransport, Code: "provider_http_529", Message: "anthropic: HTTP 529",
+			Summary: "The model provider is overloaded; the turn was not completed.",
+			Details: json.RawMessage(`{"attempts":[{"provider":"anthropic","status":529}]}`),
+		}},
+		messages.AgentCreated{AgentID: "reviewer", Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
+			Ownership: messages.OwnershipParentSupervised, ProfilePreset: "private_child", ParentAgentID: "main"},
+		messages.AgentSlept{Reason: "waiting for the deploy", ExpectedWake: messages.TriggerTimerFire, Until: &until},
+		messages.TimerScheduled{TimerID: "tmr_1", DueAt: until, Reason: "check the deploy"},
+		messages.TimerFired{TimerID: "tmr_1", FireID: "fire_1"},
+		messages.WakeHintRecorded{Source: "ci", Reason: "pipeline finished", Contentful: true},
+		messages.MessageDropped{MessageID: "msg_9", Reason: "agent stopped before processing"},
+	}
+}
