@@ -1,0 +1,37 @@
+package persistence
+
+import (
+	"fmt"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// encodeBatch checks an append request and encodes each event's body in the
+// caller's goroutine. Nothing is written when it fails.
+func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
+	if err := validateStream(stream); err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, fmt.Errorf("append to %s: %w", stream, ErrEmptyBatch)
+	}
+	bodies := make([][]byte, len(events))
+	for i, ev := range events {
+		b, err := encodeEventBody(stream, ev)
+		if err != nil {
+			return nil, fmt.Errorf("append to %s: event %d: %w", stream, i, err)
+		}
+		bodies[i] = b
+	}
+	return bodies, nil
+}
+
+// noFence is the AppendAfter value meaning "append wherever the stream is".
+const noFence = ^uint64(0)
+
+func checkFence(stream string, highest, after uint64) error {
+	if after != noFence && highest != after {
+		return fmt.Errorf("append to %s after seq %d: stream is at %d: %w", stream, after, highest, ErrSeqConflict)
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+package persistence
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Group commit. Every write (appends from many streams, snapshot saves,
+// deletions, quarantine records) is a writeOp sent to one committer
+// goroutine. It takes every op waiting, packs them into as few Badger
+// transactions as fit, commits each and then calls DB.Sync once for all of
+// them, and only then answers the callers. One sync covers many agents'
+// appends: that is where durable throughput comes from (one synced
+// transaction per event managed ~1.9k events/s on this hardware).
+//
+// Because the committer is the only writer, sequence numbers are assigned
+// here without conflicts, and no memtable rotation can happen between a
+// commit and its sync (DB.Sync covers only the active memtable's WAL).
+
+// maxOpsPerCycle bounds how many ops one cycle answers at once, so the
+// first caller in a burst does not wait behind an unbounded batch.
+const maxOpsPerCycle = 1024
+
+// writeOp is one atomic unit of writes: all of it lands or none.
+type writeOp struct {
+	stream string
+
+	// An append: bodies are sealed at highest+1.. unless the fence fails.
+	bodies [][]byte
+	after  uint64
+
+	// Any other write: keys set or deleted verbatim.
+	sets    []kv
+	deletes [][]byte
+	// quarantine, when set, is recorded in memory after the commit.
+	quarantine *Quarantine
+
+	first uint64        // result of an append
+	err   error         // result
+	done  chan struct{} // closed by the committer once err and first are set
+}
+
+type kv struct{ key, value []byte }
+
+func (op *writeOp) isAppend() bool { return op.bodies != nil }
+
+// commitLoop is the committer goroutine. It ends when s.ops is closed and
+// drained.
+func (s *BadgerStore) commitLoop() {
+	defer s.wg.Done()
+	batch := make([]*writeOp, 0, maxOpsPerCycle)
+	for op := range s.ops {
+		batch = append(batch[:0], op)
+	drain:
+		for len(batch) < maxOpsPerCycle {
+			select {
+			case next, ok := <-s.ops:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, next)
+			default:
+				break drain
+			}
+		}
+		s.commitCycle(batch)
+	}
+}
+
+// txnGroup is the ops of one Badger transaction and the highest sequence
+// numbers they would leave behind.
+type txnGroup struct {
+	txn     *badger.Txn
+	ops     []*writeOp
+	entries [][]kv // per op, parallel to ops, to rebuild the txn if needed
+	dels    [][][]byte
+	highest map[string]uint64
+}
+
+func (s *BadgerStore) commitCycle(batch []*writeOp) {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	full := s.diskFull()
+	g := s.newGroup()
+	for _, op := range batch {
+		if err := s.failure(); err != nil {
+			op.err = err
+			continue
+		}
+		if full != nil && !isDeleteOnly(op) && op.quarantine == nil {
+			op.err = fmt.Errorf("write to %s: %w", op.stream, full)
+			continue
+		}
+		if s.addOp(g, op) {
+			continue
+		}
+		// The transaction is full: commit what fits, then start again.
+		s.finishGroup(g)
+		g = s.newGroup()
+		if err := s.failure(); err != nil {
+			op.err = err
+			continue
+		}
+		if !s.addOp(g, op) {
+			op.err = fmt.Errorf("write to %s: %w", op.stream, ErrBatchTooLarge)
+		}
+	}
+	s.finishGroup(g)
+	for _, op := range batch {
+		close(op.done)
+	}
+}
+
+func (s *BadgerStore) newGroup() *txnGroup {
+	return &txnGroup{txn: s.db.NewTransaction(true), highest: make(map[string]uint64)}
+}
+
+// addOp prepares op's writes and adds them to g's transaction. It returns
+// false, leaving g as it was, when they do not fit; op.err is set when the op
+// is refused for its own reasons (fence, quarantine).
+func (s *BadgerStore) addOp(g *txnGroup, op *writeOp) bool {
+	sets, first, err := s.prepare(g, op)
+	if err != nil {
+		op.err = err
+		return true
+	}
+	if err := addEntries(g.txn, sets, op.deletes); err != nil {
+		if !errors.Is(err, badger.ErrTxnTooBig) {
+			op.err = fmt.Errorf("write to %s: %w", op.stream, err)
+			return true
+		}
+		s.rebuild(g)
+		return false
+	}
+	if op.isAppend() {
+		op.first = first
+		g.highest[op.stream] = first + uint64(len(op.bodies)) - 1
+	}
+	g.ops = append(g.ops, op)
+	g.entries = append(g.entries, sets)
+	g.dels = append(g.dels, op.deletes)
+	return true
+}
+
+// prepare returns the keys op sets; for an append it assigns the sequence
+// numbers after the stream's current highest.
+func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
+	if q, ok := s.quarantined(op.stream); ok && op.quarantine == nil && !isDeleteOnly(op) {
+		return nil, 0, fmt.Errorf("write to %s: %w at seq %d: %s", op.stream, ErrQuarantined, q.Seq, q.Reason)
+	}
+	if !op.isAppend() {
+		return op.sets, 0, nil
+	}
+	highest, ok := g.highest[op.stream]
+	if !ok {
+		var err error
+		if highest, err = s.cachedHighest(op.stream); err != nil {
+			return nil, 0, err
+		}
+	}
+	if err := checkFence(op.stream, highest, op.after); err != nil {
+		return nil, 0, err
+	}
+	sets := make([]kv, 0, len(op.bodies)+1)
+	for i, body := range op.bodies {
+		seq := highest + 1 + uint64(i)
+		sets = append(sets, kv{eventKey(op.stream, seq), sealRecord(seq, body)})
+	}
+	last := highest + uint64(len(op.bodies))
+	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
+	return sets, highest + 1, nil
+}
+
+func isDeleteOnly(op *writeOp) bool { return !op.isAppend() && len(op.sets) == 0 }
+
+func addEntries(txn *badger.Txn, sets []kv, deletes [][]byte) error {
+	for _, e := range sets {
+		if err := txn.Set(e.key, e.value); err != nil {
+			return err
+		}
+	}
+	for _, k := range deletes {
+		if err := txn.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuild replaces g's transaction, which may hold part of a refused op,
+// with a fresh one holding exactly g's ops. They fitted before, so they fit.
+func (s *BadgerStore) rebuild(g *txnGroup) {
+	g.txn.Discard()
+	g.txn = s.db.NewTransaction(true)
+	for i := range g.ops {
+		if err := addEntries(g.txn, g.entries[i], g.dels[i]); err != nil {
+			s.fail(fmt.Errorf("rebuild transaction: %w", err))
+			return
+		}
+	}
+}
+
+// finishGroup commits g, syncs, and records the results in g's ops.
+func (s *BadgerStore) finishGroup(g *txnGroup) {
+	defer g.txn.Discard()
+	if len(g.ops) == 0 {
+		return
+	}
+	err := s.failure()
+	if err == nil {
+		if cerr := g.txn.Commit(); cerr != nil {
+			// A failed commit may have reached the memtable in part: stop
+			// acknowledging anything until the store is reopened.
+			err = s.fail(fmt.Errorf("commit: %w", cerr))
+		}
+	}
+	if err == nil && !s.opts.NoSync {
+		if serr := s.sync(); serr != nil {
+			err = s.fail(fmt.Errorf("sync: %w", serr))
+		}
+	}
+	if err != nil {
+		for _, op := range g.ops {
+			op.err = fmt.Errorf("write to %s: %w", op.stream, err)
+		}
+		return
+	}
+	for stream, h := range g.highest {
+		s.highest[stream] = h
+	}
+	for _, op := range g.ops {
+		if op.quarantine != nil {
+			s.setQuarantined(*op.quarantine)
+		}
+		if op.isAppend() {
+			s.hub.notify(op.stream)
+		}
+	}
+}
+
+// cachedHighest returns the stream's highest seq, loading it once from disk.
+// Only the committer calls it, so s.highest needs no lock.
+func (s *BadgerStore) cachedHighest(stream string) (uint64, error) {
+	if h, ok := s.highest[stream]; ok {
+		return h, nil
+	}
+	h, err := s.loadHighest(stream)
+	if err != nil {
+		return 0, err
+	}
+	s.highest[stream] = h
+	return h, nil
+}
+
+// diskFull returns an error wrapping ErrDiskFull when the file system has
+// less than MinFreeBytes free. Failing to ask is not treated as full.
+func (s *BadgerStore) diskFull() error {
+	if s.opts.MinFreeBytes == 0 {
+		return nil
+	}
+	free, err := s.freeBytes()
+	if err != nil || free >= s.opts.MinFreeBytes {
+		return nil
+	}
+	return fmt.Errorf("%w: %d bytes free in %s, %d needed: free space, then retry",
+		ErrDiskFull, free, s.opts.Dir, s.opts.MinFreeBytes)
+}

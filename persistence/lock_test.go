@@ -1,0 +1,93 @@
+package persistence
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLockedByOtherProcessChild is the second process of TestLockedByOtherProcess.
+func TestLockedByOtherProcessChild(t *testing.T) {
+	dir := os.Getenv("HOLON_LOCK_CHILD_DIR")
+	if dir == "" {
+		t.Skip("child of TestLockedByOtherProcess")
+	}
+	s, err := Open(DefaultOptions(dir))
+	if err == nil {
+		s.Close()
+		os.Stdout.WriteString("OPENED\n")
+		return
+	}
+	if errors.Is(err, ErrLocked) {
+		os.Stdout.WriteString("LOCKED " + err.Error() + "\n")
+	}
+}
+
+func TestLockedByOtherProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(DefaultOptions(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := dirListing(t, dir)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockedByOtherProcessChild$", "-test.v")
+	cmd.Env = append(os.Environ(), "HOLON_LOCK_CHILD_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	line := ""
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "LOCKED ") || l == "OPENED" {
+			line = l
+		}
+	}
+	if !strings.HasPrefix(line, "LOCKED ") {
+		t.Fatalf("second process: %q, want a locked error\n%s", line, out)
+	}
+	msg := strings.TrimPrefix(line, "LOCKED ")
+	if !strings.Contains(msg, dir) || !strings.Contains(msg, "pid "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("error %q should name %s and pid %d", msg, dir, os.Getpid())
+	}
+	if after := dirListing(t, dir); after != before {
+		t.Errorf("locked-out process touched the directory:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+func TestLockReleasedOnClose(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(DefaultOptions(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(DefaultOptions(dir)); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second Open = %v, want ErrLocked", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(DefaultOptions(dir))
+	if err != nil {
+		t.Fatalf("Open after Close = %v", err)
+	}
+	s2.Close()
+}
+
+// dirListing describes every file's name, size and modification time.
+func dirListing(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil {
+			b.WriteString(p + ":" + strconv.FormatInt(info.Size(), 10) + ":" + info.ModTime().String() + ";")
+		}
+		return nil
+	})
+	return b.String()
+}
