@@ -28,7 +28,7 @@ func lockDir(dir string) (*dirLock, error) {
 		return nil, fmt.Errorf("lock %s: %w", dir, err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("%w: %s is used by %s", ErrLocked, dir, lockOwner(path))
+		return nil, &LockedError{Dir: dir, PID: lockOwner(path)}
 	}
 	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 		_ = fl.Unlock()
@@ -37,12 +37,30 @@ func lockDir(dir string) (*dirLock, error) {
 	return &dirLock{fl: fl}, nil
 }
 
-func lockOwner(path string) string {
-	b, err := os.ReadFile(path)
-	if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil {
-		return "pid " + strconv.Itoa(pid)
+// LockedError is returned by Open when another process holds the data
+// directory. It wraps ErrLocked.
+type LockedError struct {
+	Dir string
+	PID int // the owner's pid, 0 when its lock file does not say
+}
+
+func (e *LockedError) Error() string {
+	owner := "another process"
+	if e.PID > 0 {
+		owner = "pid " + strconv.Itoa(e.PID)
 	}
-	return "another process"
+	return fmt.Sprintf("%v: %s is used by %s", ErrLocked, e.Dir, owner)
+}
+
+func (e *LockedError) Unwrap() error { return ErrLocked }
+
+// lockOwner reads the pid the owner wrote into the lock file, or 0.
+func lockOwner(path string) int {
+	b, err := os.ReadFile(path)
+	if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil && pid > 0 {
+		return pid
+	}
+	return 0
 }
 
 func (l *dirLock) unlock() error { return l.fl.Unlock() }

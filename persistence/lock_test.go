@@ -66,8 +66,10 @@ func TestLockReleasedOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(DefaultOptions(dir)); !errors.Is(err, ErrLocked) {
-		t.Fatalf("second Open = %v, want ErrLocked", err)
+	_, err = Open(DefaultOptions(dir))
+	var le *LockedError
+	if !errors.Is(err, ErrLocked) || !errors.As(err, &le) || le.PID != os.Getpid() || le.Dir != dir {
+		t.Fatalf("second Open = %v, want a LockedError naming %s and pid %d", err, dir, os.Getpid())
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

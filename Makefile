@@ -1,0 +1,25 @@
+# Local targets. `make test` is the canonical test command: .ci/run runs it.
+GO       ?= go
+FUZZTIME ?= 10s
+
+.PHONY: build test fuzz-smoke bench
+
+## build: the holon-actors binary in the repository root
+build:
+	$(GO) build -o holon-actors ./cmd/holon-actors
+
+## test: vet, then every test with the race detector, uncached
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+## fuzz-smoke: each fuzz target for FUZZTIME (go test fuzzes one package at a time)
+fuzz-smoke:
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecord -fuzztime=$(FUZZTIME) ./persistence
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeEnvelope -fuzztime=$(FUZZTIME) ./messages
+
+## bench: the load generators with their default workloads, then the Go benchmarks
+bench:
+	$(GO) run ./cmd/holon-actors bench journal
+	$(GO) run ./cmd/holon-actors bench journal-recovery
+	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -1,0 +1,18 @@
+// Package actors is where the runtime comes together: the host (root) actor
+// that owns the journal, the control surface and the clock; the agents,
+// tasks and timer supervisors; agent, task, timer and provider-transport
+// actors; the four-band mailbox (interject > next > normal > background,
+// FIFO within a band); admission; the turn loop with its safe points; and
+// recovery at boot (snapshot + replay, then reconciling every open fact).
+//
+// An actor's state is touched only inside its Receive, and only by applying
+// an event that is already durable: the same apply runs live and during
+// replay. Receive never blocks on a model, a tool or a process: slow work
+// runs in a goroutine owned by the actor, cancelled when it stops, and comes
+// back as a message carrying a step generation. Agents are addressed by
+// agent id, never by PID.
+//
+// actors may import every other package of this module except cmd and
+// testkit. It is the only package where persistence, supervision, tools and
+// providers meet; none of them imports actors.
+package actors

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"text/tabwriter"
+
+	"github.com/holon-actors/holon-actors/bench"
+)
+
+// benchCmd groups the load generators of package bench.
+type benchCmd struct {
+	Journal         benchJournalCmd         `cmd:"" help:"Append throughput and latency of the journal, durable and unsynced."`
+	JournalRecovery benchJournalRecoveryCmd `cmd:"" name:"journal-recovery" help:"Time to reopen the journal and recover every stream from its snapshot and tail."`
+}
+
+// benchFlags are the flags of every bench command.
+type benchFlags struct {
+	Dir        string `help:"Directory for the stores (default: a new temporary directory, removed afterwards unless --keep)." env:"HOLON_BENCH_DIR" type:"path" placeholder:"DIR"`
+	Keep       bool   `help:"Keep the stores written under --dir."`
+	CPUProfile string `name:"cpu-profile" help:"Write a CPU profile of the whole run to FILE." type:"path" placeholder:"FILE"`
+}
+
+// benchJournalCmd runs bench.Journal.
+type benchJournalCmd struct {
+	benchFlags `embed:""`
+
+	Streams int `help:"Concurrent writers, one stream each." default:"100"`
+	Events  int `help:"Events appended to each stream." default:"1000"`
+	Batch   int `help:"Events per Append call." default:"1"`
+}
+
+// Run measures the journal and prints the result.
+func (c *benchJournalCmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.JournalConfig{Dir: dir, Streams: c.Streams, Events: c.Events, Batch: c.Batch, Keep: c.Keep, Logger: e.log}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.Journal(ctx, cfg)
+		return r, journalRows(r), err
+	})
+}
+
+func journalRows(r bench.JournalResult) [][2]string {
+	return [][2]string{
+		{"workload", fmt.Sprintf("%d streams × %d events, %d per append", r.Streams, r.Events, r.Batch)},
+		{"total events", fmt.Sprint(r.TotalEvents)},
+		{"durable events/s", fmt.Sprintf("%.0f", r.DurableEventsPerSec)},
+		{"durable run", fmt.Sprintf("%.2f s", r.DurableSeconds)},
+		{"append p50", fmt.Sprintf("%.2f ms", r.AppendP50Ms)},
+		{"append p99", fmt.Sprintf("%.2f ms", r.AppendP99Ms)},
+		{"append max", fmt.Sprintf("%.2f ms", r.AppendMaxMs)},
+		{"unsynced events/s", fmt.Sprintf("%.0f (not durable: ceiling only)", r.UnsyncedEventsPerSec)},
+		{"unsynced run", fmt.Sprintf("%.2f s", r.UnsyncedSeconds)},
+		{"bytes per event", fmt.Sprintf("%.0f", r.BytesPerEvent)},
+	}
+}
+
+// benchJournalRecoveryCmd runs bench.JournalRecovery.
+type benchJournalRecoveryCmd struct {
+	benchFlags `embed:""`
+
+	Streams       int `help:"Streams (agents) to recover." default:"10000"`
+	Events        int `help:"Events in each stream; the snapshot sits at events - events/10." default:"100"`
+	SnapshotBytes int `help:"Size of each stream's snapshot." default:"1024"`
+	Workers       int `help:"Streams recovered at once (0: GOMAXPROCS)." default:"0"`
+}
+
+// Run measures recovery and prints the result.
+func (c *benchJournalRecoveryCmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.JournalRecoveryConfig{
+			Dir: dir, Streams: c.Streams, Events: c.Events, SnapshotBytes: c.SnapshotBytes,
+			Workers: c.Workers, Keep: c.Keep, Logger: e.log,
+		}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.JournalRecovery(ctx, cfg)
+		return r, recoveryRows(r), err
+	})
+}
+
+func recoveryRows(r bench.JournalRecoveryResult) [][2]string {
+	return [][2]string{
+		{"workload", fmt.Sprintf("%d streams × %d events, snapshot at seq %d", r.Streams, r.EventsPerStream, r.SnapshotSeq)},
+		{"recovery", fmt.Sprintf("%.1f ms", r.RecoveryMs)},
+		{"open", fmt.Sprintf("%.1f ms", r.OpenMs)},
+		{"snapshots loaded", fmt.Sprint(r.SnapshotsLoaded)},
+		{"events read", fmt.Sprint(r.EventsRead)},
+		{"workers", fmt.Sprint(r.Workers)},
+		{"populate (untimed)", fmt.Sprintf("%.2f s", r.PopulateSeconds)},
+	}
+}
+
+// do runs measure in the bench directory, with the CPU profile if asked,
+// and prints its result as JSON or as a table.
+func (f benchFlags) do(e *env, measure func(dir string) (any, [][2]string, error)) (err error) {
+	dir, cleanup, err := f.dir()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, cleanup()) }()
+	if f.CPUProfile != "" {
+		stop, perr := startCPUProfile(f.CPUProfile)
+		if perr != nil {
+			return perr
+		}
+		defer func() { err = errors.Join(err, stop()) }()
+	}
+	result, rows, err := measure(dir)
+	if err != nil {
+		return err
+	}
+	if f.Keep {
+		fmt.Fprintf(e.stderr, "holon-actors: stores kept in %s\n", dir)
+	}
+	if e.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(result)
+	}
+	return printTable(e.stdout, rows)
+}
+
+// dir returns --dir, or a new temporary directory and a cleanup that removes
+// it unless --keep.
+func (f benchFlags) dir() (string, func() error, error) {
+	if f.Dir != "" {
+		return f.Dir, func() error { return nil }, nil
+	}
+	dir, err := os.MkdirTemp("", "holon-bench-")
+	if err != nil {
+		return "", nil, fmt.Errorf("bench directory: %w", err)
+	}
+	if f.Keep {
+		return dir, func() error { return nil }, nil
+	}
+	return dir, func() error { return os.RemoveAll(dir) }, nil
+}
+
+func startCPUProfile(path string) (stop func() error, err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		return nil, errors.Join(fmt.Errorf("cpu profile: %w", err), out.Close())
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return out.Close()
+	}, nil
+}
+
+// printTable writes rows as two aligned columns.
+func printTable(w io.Writer, rows [][2]string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0 // the command did what was asked
+	exitFailure = 1 // it ran and failed
+	exitUsage   = 2 // the command line is wrong; nothing ran
+	exitLocked  = 3 // another process owns the data directory; nothing ran
+)
+
+// cli is the command line. Each command lives in its own file.
+type cli struct {
+	Globals
+
+	Version versionCmd `cmd:"" help:"Print the version, Go version and commit."`
+	Bench   benchCmd   `cmd:"" help:"Measure building blocks of the runtime under load."`
+}
+
+// Globals are the flags every command accepts.
+type Globals struct {
+	Home string `help:"Runtime home directory (data, agents, logs); default ${default}." env:"HOLON_HOME" default:"~/.holon" type:"path" placeholder:"DIR"`
+	JSON bool   `name:"json" help:"Print results as JSON instead of a table."`
+}
+
+// env is what every command's Run receives besides the context.
+type env struct {
+	Globals
+	stdout, stderr io.Writer
+	log            *slog.Logger // warnings and errors, to stderr
+}
+
+// exitRequest carries kong's exit code (after --help) out of Parse.
+type exitRequest int
+
+// run parses args, runs the chosen command and returns the exit code. All
+// output goes to stdout and stderr, so tests drive it with buffers.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("holon-actors"),
+		kong.Description("A runtime for long-lived LLM agents, built as an actor system with a durable journal."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		panic(err) // the cli struct's tags are wrong: a programmer error
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			req, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			code = int(req)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		command := ""
+		if pe := (*kong.ParseError)(nil); errors.As(err, &pe) && pe.Context != nil {
+			command = pe.Context.Command()
+		}
+		return report(stderr, command, usage(err))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	e := &env{Globals: c.Globals, stdout: stdout, stderr: stderr, log: newLogger(stderr)}
+	return report(stderr, kctx.Command(), kctx.Run(e))
+}
+
+// newLogger writes warnings and errors as JSON lines to w.
+func newLogger(w io.Writer) *slog.Logger {
+	zl := zerolog.New(w).Level(zerolog.WarnLevel).With().Timestamp().Logger()
+	return slog.New(zerolog.NewSlogHandler(zl))
+}
+
+// usageError marks an error in the command line: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usage marks err as a usage error.
+func usage(err error) error { return &usageError{err} }
+
+// report prints err as one sentence and a hint on stderr and returns the
+// exit code for it. command is the command that ran ("" if none did).
+func report(stderr io.Writer, command string, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, persistence.ErrLocked):
+		fmt.Fprintf(stderr, "holon-actors: %s: stop it or use another %s\n", lockedSentence(err), dirFlag(command))
+		return exitLocked
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "holon-actors: %v\nRun '%s --help' for usage.\n", ue.err, strings.TrimSpace("holon-actors "+command))
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "holon-actors: interrupted")
+		return exitFailure
+	default:
+		fmt.Fprintf(stderr, "holon-actors: %v\n", err)
+		return exitFailure
+	}
+}
+
+// lockedSentence says who holds the data directory.
+func lockedSentence(err error) string {
+	var le *persistence.LockedError
+	switch {
+	case !errors.As(err, &le):
+		return "another holon-actors process is using the data directory (" + err.Error() + ")"
+	case le.PID > 0:
+		return fmt.Sprintf("another holon-actors process (pid %d) is using %s", le.PID, le.Dir)
+	default:
+		return "another holon-actors process is using " + le.Dir
+	}
+}
+
+// dirFlag names the flag that picks the data directory of command.
+func dirFlag(command string) string {
+	if strings.HasPrefix(command, "bench") {
+		return "--dir"
+	}
+	return "--home"
+}
