@@ -2,28 +2,34 @@ package persistence
 
 import "encoding/binary"
 
-// Key layout. One byte of kind, the stream name, a NUL separator (stream
-// names never contain control bytes), then a big-endian sequence number so
-// that keys sort by sequence within a stream.
+// Key layout. Per-stream records are grouped by stream first, so a stream's
+// newest events and its snapshots sit in neighbouring blocks and recovery
+// (latest snapshot + tail) touches one small key range per stream. Stream
+// names never contain control bytes, so a NUL ends them unambiguously;
+// sequence numbers are big-endian so keys sort by seq.
 //
-//	'e' stream 0x00 seq   event record
-//	'h' stream            highest sequence number ever assigned (8 bytes)
-//	's' stream 0x00 seq   snapshot record
-//	'q' stream            quarantine record (JSON)
-//	'x' stream 0x00 seq   a corrupt event record moved aside, kept for forensics
+//	'r' stream 0x00 'e' seq   event record
+//	'r' stream 0x00 's' seq   snapshot record
+//	'r' stream 0x00 'x' seq   a corrupt event record moved aside, for forensics
+//	'h' stream                highest sequence number ever assigned (8 bytes);
+//	                          also the list of streams
+//	'q' stream                quarantine record (JSON)
 const (
 	kindEvent      = 'e'
-	kindHighest    = 'h'
 	kindSnapshot   = 's'
-	kindQuarantine = 'q'
 	kindDropped    = 'x'
+	kindHighest    = 'h'
+	kindQuarantine = 'q'
+
+	streamRecords = 'r'
 )
 
+// streamPrefix is the prefix of every key of one kind in one stream.
 func streamPrefix(kind byte, stream string) []byte {
-	k := make([]byte, 0, len(stream)+10)
-	k = append(k, kind)
+	k := make([]byte, 0, len(stream)+12)
+	k = append(k, streamRecords)
 	k = append(k, stream...)
-	return append(k, 0)
+	return append(k, 0, kind)
 }
 
 func seqKey(kind byte, stream string, seq uint64) []byte {

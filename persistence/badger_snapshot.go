@@ -29,16 +29,12 @@ func (s *BadgerStore) LoadSnapshot(_ context.Context, stream string, c SnapshotC
 	if err := s.readable(stream); err != nil {
 		return Snapshot{}, false, err
 	}
-	top := c.MaxSeq
-	if top == 0 {
-		top = ^uint64(0)
-	}
 	var found Snapshot
 	var ok bool
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindSnapshot, stream), Reverse: true})
 		defer it.Close()
-		for it.Seek(snapshotKey(stream, top)); it.Valid(); it.Next() {
+		for it.Seek(snapshotKey(stream, c.maxSeq())); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
 			if seq < c.MinSeq {
 				return nil

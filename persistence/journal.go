@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -56,24 +57,35 @@ type Snapshot struct {
 	Data      []byte
 }
 
-// SnapshotCriteria selects snapshots by sequence number and timestamp, both
-// bounds inclusive. The zero value of a Max bound means "no upper bound"; use
-// LatestSnapshot() for the usual "newest one" query.
+// SnapshotCriteria selects snapshots by sequence number and timestamp, all
+// bounds inclusive. A zero MaxSeq or MaxTimestamp means "no upper bound", so
+// SnapshotCriteria{MinSeq: 15} reads naturally; AtOrBelow(seq) sets an upper
+// bound even when seq is 0.
 type SnapshotCriteria struct {
 	MaxSeq       uint64
 	MaxTimestamp time.Time
 	MinSeq       uint64
 	MinTimestamp time.Time
+
+	maxSeqSet bool // MaxSeq is a bound even when 0 (see AtOrBelow)
 }
 
 // LatestSnapshot selects every snapshot; LoadSnapshot then returns the newest.
 func LatestSnapshot() SnapshotCriteria { return SnapshotCriteria{} }
 
 // AtOrBelow selects snapshots with Seq <= seq.
-func AtOrBelow(seq uint64) SnapshotCriteria { return SnapshotCriteria{MaxSeq: seq} }
+func AtOrBelow(seq uint64) SnapshotCriteria { return SnapshotCriteria{MaxSeq: seq, maxSeqSet: true} }
+
+// maxSeq is the effective inclusive upper bound on Seq.
+func (c SnapshotCriteria) maxSeq() uint64 {
+	if c.MaxSeq == 0 && !c.maxSeqSet {
+		return math.MaxUint64
+	}
+	return c.MaxSeq
+}
 
 func (c SnapshotCriteria) matches(seq uint64, ts time.Time) bool {
-	if c.MaxSeq != 0 && seq > c.MaxSeq || seq < c.MinSeq {
+	if seq > c.maxSeq() || seq < c.MinSeq {
 		return false
 	}
 	if !c.MaxTimestamp.IsZero() && ts.After(c.MaxTimestamp) {

@@ -19,14 +19,15 @@ import (
 //	[1:5]   CRC-32C (Castagnoli) of bytes [5:]
 //	[5:13]  sequence number, big endian (must equal the key's)
 //	event:    [13:] event body (see encodeEventBody)
-//	snapshot: [13:21] timestamp, Unix nanoseconds; [21:] snapshot data
+//	snapshot: [13:21] timestamp, Unix seconds; [21:25] its nanoseconds;
+//	          [25:] snapshot data
 //
 // The checksum and the embedded sequence number let us detect corruption
 // whatever the storage engine does (see research §2.5).
 const (
-	recordV1          = 0x01
-	recordHeaderLen   = 13
-	snapshotHeaderLen = recordHeaderLen + 8
+	recordV1        = 0x01
+	recordHeaderLen = 13
+	snapshotTimeLen = 12
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -172,9 +173,10 @@ func (d *bodyDecoder) str() string {
 }
 
 func encodeSnapshot(s Snapshot) []byte {
-	body := make([]byte, 8+len(s.Data))
-	binary.BigEndian.PutUint64(body[:8], uint64(s.Timestamp.UnixNano()))
-	copy(body[8:], s.Data)
+	body := make([]byte, snapshotTimeLen+len(s.Data))
+	binary.BigEndian.PutUint64(body[:8], uint64(s.Timestamp.Unix()))
+	binary.BigEndian.PutUint32(body[8:12], uint32(s.Timestamp.Nanosecond()))
+	copy(body[snapshotTimeLen:], s.Data)
 	return sealRecord(s.Seq, body)
 }
 
@@ -183,11 +185,13 @@ func decodeSnapshot(stream string, seq uint64, rec []byte) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	if len(body) < 8 {
+	if len(body) < snapshotTimeLen {
 		return Snapshot{}, fmt.Errorf("%w: snapshot without timestamp", ErrCorrupt)
 	}
-	data := make([]byte, len(body)-8)
-	copy(data, body[8:])
-	ts := time.Unix(0, int64(binary.BigEndian.Uint64(body[:8]))).UTC()
-	return Snapshot{Stream: stream, Seq: seq, Timestamp: ts, Data: data}, nil
+	nanos := binary.BigEndian.Uint32(body[8:12])
+	if nanos >= 1e9 {
+		return Snapshot{}, fmt.Errorf("%w: snapshot timestamp nanoseconds %d", ErrCorrupt, nanos)
+	}
+	ts := time.Unix(int64(binary.BigEndian.Uint64(body[:8])), int64(nanos)).UTC()
+	return Snapshot{Stream: stream, Seq: seq, Timestamp: ts, Data: bytes.Clone(body[snapshotTimeLen:])}, nil
 }
