@@ -127,12 +127,14 @@ func (s *BadgerStore) addOp(g *txnGroup, op *writeOp) bool {
 		return true
 	}
 	if err := addEntries(g.txn, sets, op.deletes); err != nil {
-		if !errors.Is(err, badger.ErrTxnTooBig) {
-			op.err = fmt.Errorf("write to %s: %w", op.stream, err)
-			return true
-		}
+		// Part of op may be in the transaction: rebuild it from the ops
+		// that fit, so a refused op leaves nothing behind.
 		s.rebuild(g)
-		return false
+		if errors.Is(err, badger.ErrTxnTooBig) {
+			return false
+		}
+		op.err = fmt.Errorf("write to %s: %w", op.stream, err)
+		return true
 	}
 	if op.isAppend() {
 		op.first = first
@@ -149,6 +151,9 @@ func (s *BadgerStore) addOp(g *txnGroup, op *writeOp) bool {
 func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	if q, ok := s.quarantined(op.stream); ok && op.quarantine == nil && !isDeleteOnly(op) {
 		return nil, 0, fmt.Errorf("write to %s: %w at seq %d: %s", op.stream, ErrQuarantined, q.Seq, q.Reason)
+	}
+	if err := s.checkValueSizes(op); err != nil {
+		return nil, 0, err
 	}
 	if !op.isAppend() {
 		return op.sets, 0, nil
@@ -171,6 +176,24 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	last := highest + uint64(len(op.bodies))
 	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
 	return sets, highest + 1, nil
+}
+
+// checkValueSizes refuses an op with a value Badger could not store (one
+// over the value-log file size) before it touches the transaction, with a
+// short error instead of Badger's, which dumps the value.
+func (s *BadgerStore) checkValueSizes(op *writeOp) error {
+	limit := int(s.opts.ValueLogFileSize) - recordHeaderLen - 64
+	for _, b := range op.bodies {
+		if len(b) > limit {
+			return fmt.Errorf("write to %s: an event of %d bytes exceeds %d: %w", op.stream, len(b), limit, ErrBatchTooLarge)
+		}
+	}
+	for _, e := range op.sets {
+		if len(e.value) > limit {
+			return fmt.Errorf("write to %s: a value of %d bytes exceeds %d: %w", op.stream, len(e.value), limit, ErrBatchTooLarge)
+		}
+	}
+	return nil
 }
 
 func isDeleteOnly(op *writeOp) bool { return !op.isAppend() && len(op.sets) == 0 }

@@ -296,7 +296,9 @@ func (s *BadgerStore) onCorruptRead(ctx context.Context, stream string, seq uint
 	if !errors.Is(bad, ErrCorrupt) {
 		return fmt.Errorf("read %s seq %d: %w", stream, seq, bad)
 	}
-	if err := s.quarantine(ctx, stream, seq, bad.Error()); err != nil {
+	// The quarantine is recorded whatever the caller's context says: it
+	// protects every later reader, not this one.
+	if err := s.quarantine(context.WithoutCancel(ctx), stream, seq, bad.Error()); err != nil {
 		return fmt.Errorf("read %s seq %d: %w; quarantine failed: %v", stream, seq, bad, err)
 	}
 	return fmt.Errorf("read %s seq %d: %w: %w", stream, seq, ErrQuarantined, bad)

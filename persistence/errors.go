@@ -3,6 +3,7 @@ package persistence
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 var (
@@ -40,6 +41,9 @@ const maxStreamLen = 200
 func validateStream(stream string) error {
 	if stream == "" || len(stream) > maxStreamLen {
 		return fmt.Errorf("%w: %q must be 1..%d bytes", ErrInvalidStream, stream, maxStreamLen)
+	}
+	if !utf8.ValidString(stream) {
+		return fmt.Errorf("%w: %q is not valid UTF-8", ErrInvalidStream, stream)
 	}
 	for i := 0; i < len(stream); i++ {
 		if c := stream[i]; c < 0x20 || c == 0x7f {

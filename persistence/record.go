@@ -48,7 +48,7 @@ var ErrUnsupportedRecord = errors.New("persistence: record from a newer format")
 //	the payload JSON, to the end
 func encodeEventBody(stream string, ev messages.Event) ([]byte, error) {
 	if ev.AgentID != stream {
-		return nil, fmt.Errorf("event %s: agent_id %q does not match stream %q", ev.ID, ev.AgentID, stream)
+		return nil, fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
 	}
 	ev.Seq = 0
 	if err := ev.Validate(); err != nil {
