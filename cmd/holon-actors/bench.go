@@ -17,6 +17,7 @@ import (
 type benchCmd struct {
 	Journal         benchJournalCmd         `cmd:"" help:"Append throughput and latency of the journal, durable and unsynced."`
 	JournalRecovery benchJournalRecoveryCmd `cmd:"" name:"journal-recovery" help:"Time to reopen the journal and recover every stream from its snapshot and tail."`
+	Mailbox         benchMailboxCmd         `cmd:"" help:"Throughput of the four-band agent mailbox against protoactor's default, in the same run."`
 }
 
 // benchFlags are the flags of every bench command.
@@ -121,6 +122,12 @@ func (f benchFlags) do(e *env, measure func(dir string) (any, [][2]string, error
 	if f.Keep {
 		fmt.Fprintf(e.stderr, "holon-actors: stores kept in %s\n", dir)
 	}
+	return printResult(e, result, rows)
+}
+
+// printResult prints a bench result as indented JSON with --json, else as
+// an aligned table.
+func printResult(e *env, result any, rows [][2]string) error {
 	if e.JSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")

@@ -55,6 +55,7 @@ func TestHelp(t *testing.T) {
 		{"bench", []string{"bench", "--help"}},
 		{"bench-journal", []string{"bench", "journal", "--help"}},
 		{"bench-journal-recovery", []string{"bench", "journal-recovery", "--help"}},
+		{"bench-mailbox", []string{"bench", "mailbox", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,6 +184,18 @@ func TestBenchJournalRecovery(t *testing.T) {
 	}
 	if m["recovery_ms"].(float64) < m["open_ms"].(float64) {
 		t.Errorf("recovery_ms = %v < open_ms = %v", m["recovery_ms"], m["open_ms"])
+	}
+}
+
+func TestBenchMailbox(t *testing.T) {
+	code, out, errOut := runCLI(t, "bench", "mailbox", "--messages", "2000", "--rounds", "1", "--json")
+	if code != exitOK {
+		t.Fatalf("bench mailbox = %d, stderr %q; want 0", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	wantPositive(t, m, "band_pingpong_msgs_per_sec", "default_pingpong_msgs_per_sec", "band_fanin_msgs_per_sec", "default_fanin_msgs_per_sec")
+	if m["messages"] != float64(2000) {
+		t.Errorf("messages = %v, want 2000", m["messages"])
 	}
 }
 
