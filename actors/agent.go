@@ -1,0 +1,358 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// AgentDeps is what every agent of a runtime shares. All of it is safe for
+// concurrent use.
+type AgentDeps struct {
+	Store    persistence.Store
+	Provider providers.Provider
+	Tools    *tools.Registry
+	Clock    clockwork.Clock
+	Log      zerolog.Logger
+	// SystemPrompt opens every prompt frame.
+	SystemPrompt string
+	// QueueLimit bounds an agent's queued messages; beyond it admission
+	// answers ErrQueueFull.
+	QueueLimit int
+	// SnapshotEvery is how many events an agent applies between snapshots.
+	SnapshotEvery int
+}
+
+// DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
+// them zero.
+const (
+	DefaultQueueLimit    = 1000
+	DefaultSnapshotEvery = 200
+)
+
+func (d AgentDeps) withDefaults() AgentDeps {
+	if d.QueueLimit <= 0 {
+		d.QueueLimit = DefaultQueueLimit
+	}
+	if d.SnapshotEvery <= 0 {
+		d.SnapshotEvery = DefaultSnapshotEvery
+	}
+	if d.Clock == nil {
+		d.Clock = clockwork.NewRealClock()
+	}
+	if d.Tools == nil {
+		d.Tools, _ = tools.NewRegistry()
+	}
+	return d
+}
+
+// incarnation is shared by the successive instances of one agent actor
+// across supervisor restarts, so the new instance knows the old one panicked.
+type incarnation struct {
+	panicked bool
+}
+
+// agent is the actor of one agent. Its state changes only in Receive, and
+// only by applying events it has just made durable (persist).
+type agent struct {
+	id   string
+	deps AgentDeps
+	inc  *incarnation
+	sig  *Signal
+	log  zerolog.Logger
+
+	state *AgentState
+	// gen is the current step generation; stepping is true while a step
+	// goroutine of generation gen is running.
+	gen      uint64
+	stepping bool
+	// sinceSnapshot counts events applied since the last snapshot.
+	sinceSnapshot int
+
+	// ctx bounds every step goroutine; cancelled on stop and restart.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// AgentProps returns the Props of the actor of agent id, with its band
+// mailbox. The agent recovers its state from the journal when it starts.
+func AgentProps(id string, deps AgentDeps) *actor.Props {
+	deps = deps.withDefaults()
+	inc := &incarnation{}
+	sig := new(Signal)
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &agent{id: id, deps: deps, inc: inc, sig: sig, log: deps.Log.With().Str("agent_id", id).Logger()}
+	}, actor.WithMailbox(BandMailbox(sig)))
+}
+
+// Receive dispatches one message; see the types in agent_messages.go.
+func (a *agent) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *actor.Started:
+		a.start(c)
+	case *Admit:
+		c.Respond(a.admit(c, m.Envelope))
+	case *Control:
+		c.Respond(a.control(c, m))
+	case *GetState:
+		c.Respond(a.copyState())
+	case *stepDone:
+		a.stepFinished(c, m)
+	case *actor.Restarting:
+		a.inc.panicked = true
+		a.stop()
+	case *actor.Stopping:
+		a.stop()
+	}
+}
+
+func (a *agent) stop() {
+	if a.cancel != nil {
+		a.cancel()
+	}
+}
+
+// start recovers the agent from its latest snapshot and the journal tail,
+// creates it if it never existed, and resumes whatever was in flight.
+func (a *agent) start(c actor.Context) {
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	st, err := a.recoverState()
+	if err != nil {
+		panic(fmt.Errorf("recover agent %s: %w", a.id, err)) // supervision decides
+	}
+	a.state = st
+	if st.LastSeq == 0 {
+		a.mustPersist(
+			messages.AgentCreated{AgentID: a.id, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
+				Ownership: messages.OwnershipSelfOwned, ProfilePreset: "public_named"},
+			a.statusChange(messages.StatusAwakeIdle, "created"),
+		)
+	}
+	if a.inc.panicked && a.state.Turn != nil {
+		// A panic may come from the turn itself: do not replay it into
+		// another panic. End it as interrupted and tell the operator.
+		a.inc.panicked = false
+		a.failTurn(messages.TerminalInterrupted, messages.FailureRuntime, "agent_restarted",
+			"The agent crashed during this turn and was restarted; the turn was interrupted.")
+	}
+	a.advance(c)
+}
+
+// recoverState loads the latest snapshot and applies the journal after it.
+func (a *agent) recoverState() (*AgentState, error) {
+	ctx := context.Background()
+	st := &AgentState{ID: a.id, Status: messages.StatusBooting}
+	snap, ok, err := a.deps.Store.LoadSnapshot(ctx, a.id, persistence.LatestSnapshot())
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if st, err = restoreState(snap.Data); err != nil {
+			return nil, err
+		}
+	}
+	evs, err := a.deps.Store.Read(ctx, a.id, st.LastSeq+1, ^uint64(0), 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range evs {
+		if err := st.apply(ev); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// persist makes payloads durable as one atomic batch, then applies them.
+// The append is fenced at the last applied seq: if another writer moved
+// the stream, the append fails and nothing is applied.
+func (a *agent) persist(payloads ...messages.Payload) error {
+	now := a.deps.Clock.Now()
+	evs := make([]messages.Event, len(payloads))
+	for i, p := range payloads {
+		ev, err := messages.NewEvent(a.id, now, p)
+		if err != nil {
+			return fmt.Errorf("event %s: %w", p.EventType(), err)
+		}
+		evs[i] = ev
+	}
+	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
+	if err != nil {
+		return err
+	}
+	for i := range evs {
+		evs[i].Seq = first + uint64(i)
+		if err := a.state.apply(evs[i]); err != nil {
+			panic(err) // an event we just wrote must apply: programmer error
+		}
+	}
+	a.sinceSnapshot += len(evs)
+	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.state.Turn == nil {
+		a.saveSnapshot()
+	}
+	return nil
+}
+
+// mustPersist is persist for steps that cannot go on without their event:
+// a failure panics, and the supervisor restarts the agent from its journal.
+func (a *agent) mustPersist(payloads ...messages.Payload) {
+	if err := a.persist(payloads...); err != nil {
+		panic(fmt.Errorf("agent %s: journal write: %w", a.id, err))
+	}
+}
+
+// saveSnapshot stores the state between turns and drops older snapshots.
+// A failure only means a longer replay next time, so it is logged.
+func (a *agent) saveSnapshot() {
+	data, err := a.state.snapshot()
+	if err == nil {
+		err = a.deps.Store.SaveSnapshot(context.Background(), persistence.Snapshot{
+			Stream: a.id, Seq: a.state.LastSeq, Timestamp: a.deps.Clock.Now(), Data: data,
+		})
+	}
+	if err == nil && a.state.LastSeq > 0 {
+		err = a.deps.Store.DeleteSnapshots(context.Background(), a.id, persistence.AtOrBelow(a.state.LastSeq-1))
+	}
+	if err != nil {
+		a.log.Warn().Err(err).Uint64("seq", a.state.LastSeq).Msg("snapshot not saved")
+		return
+	}
+	a.sinceSnapshot = 0
+}
+
+func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Payload {
+	return messages.AgentStateChanged{From: a.state.Status, To: to, Reason: reason}
+}
+
+// setStatus persists a status change when the status differs.
+func (a *agent) setStatus(to messages.AgentStatus, reason string) {
+	if a.state.Status != to {
+		a.mustPersist(a.statusChange(to, reason))
+	}
+}
+
+// admit validates, normalizes and journals env, and answers only once the
+// message_admitted event is durable. Nothing is written for a refusal.
+func (a *agent) admit(c actor.Context, env messages.MessageEnvelope) *Admitted {
+	res := &Admitted{MessageID: env.ID}
+	switch {
+	case env.AgentID != a.id:
+		res.Err = fmt.Errorf("%w: %q sent to %q", ErrWrongAgent, env.AgentID, a.id)
+		return res
+	case containsID(a.state.Recent, env.ID):
+		res.Duplicate, res.Seq = true, a.state.LastSeq
+		return res
+	case a.state.Status == messages.StatusStopped:
+		res.Err = ErrAgentStopped
+		return res
+	case a.state.Queue.Len() >= a.deps.QueueLimit:
+		res.Err = fmt.Errorf("%w (%d queued)", ErrQueueFull, a.state.Queue.Len())
+		return res
+	}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	if err := env.Validate(); err != nil {
+		res.Err = err
+		return res
+	}
+	if err := a.persist(messages.MessageAdmitted{Envelope: env}); err != nil {
+		res.Err = fmt.Errorf("admit %s: %w", env.ID, err)
+		return res
+	}
+	res.Seq = a.state.LastSeq
+	a.advance(c)
+	return res
+}
+
+func containsID(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// control applies a lifecycle command. stopped is durable; resume restarts
+// processing; a running turn is cut at once by stop and at its next safe
+// point by pause.
+func (a *agent) control(c actor.Context, m *Control) *ControlResult {
+	st := a.state.Status
+	switch m.Op {
+	case OpPause:
+		if st == messages.StatusStopped {
+			return &ControlResult{Status: st, Err: ErrAgentStopped}
+		}
+		a.setStatus(messages.StatusPaused, reasonOr(m.Reason, "operator pause"))
+	case OpResume:
+		if st == messages.StatusPaused || st == messages.StatusStopped {
+			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator resume"))
+			a.advance(c)
+		}
+	case OpStop:
+		if a.state.Turn != nil {
+			a.abandonStep()
+			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, "agent_stopped", "The operator stopped the agent during this turn.")
+		}
+		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
+	case OpWake:
+		switch st {
+		case messages.StatusStopped:
+			return &ControlResult{Status: st, Err: ErrResumeRequired}
+		case messages.StatusAsleep:
+			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator wake"))
+		}
+		a.advance(c)
+	default:
+		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop or wake", m.Op)}
+	}
+	return &ControlResult{Status: a.state.Status}
+}
+
+func reasonOr(reason, def string) string {
+	if reason != "" {
+		return reason
+	}
+	return def
+}
+
+// abandonStep makes any running step's result stale and cancels it.
+func (a *agent) abandonStep() {
+	a.gen++
+	a.stepping = false
+	a.cancel()
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+}
+
+// copyState returns a deep copy of the state for inspection.
+func (a *agent) copyState() AgentState {
+	data, err := a.state.snapshot()
+	if err != nil {
+		return AgentState{ID: a.id, LastError: err.Error()}
+	}
+	st, err := restoreState(data)
+	if err != nil {
+		return AgentState{ID: a.id, LastError: err.Error()}
+	}
+	return *st
+}
+
+// elapsedMS is the milliseconds from start to now on the agent's clock.
+func (a *agent) elapsedMS(start time.Time) int64 {
+	return a.deps.Clock.Since(start).Milliseconds()
+}
+
+// isStopErr reports a context error from a cancelled step.
+func isStopErr(err error) bool {
+	return errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,108 @@
+package actors
+
+import (
+	"errors"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// Admit asks an agent to admit an envelope. The reply is *Admitted, sent
+// only after the message_admitted event is durable: an acknowledged message
+// is never lost. Admit carries the envelope's priority, so the band mailbox
+// lets an interject overtake queued work even before admission.
+type Admit struct {
+	Envelope messages.MessageEnvelope
+}
+
+// Priority implements Prioritized.
+func (a *Admit) Priority() messages.Priority { return a.Envelope.Priority }
+
+// Admitted answers Admit. Err is nil when the message is durable; Duplicate
+// is true when the same envelope id was admitted before (nothing new was
+// written).
+type Admitted struct {
+	MessageID string
+	Seq       uint64
+	Duplicate bool
+	Err       error
+}
+
+// ControlOp is a lifecycle command.
+type ControlOp string
+
+// The lifecycle commands.
+const (
+	OpPause  ControlOp = "pause"
+	OpResume ControlOp = "resume"
+	OpStop   ControlOp = "stop"
+	OpWake   ControlOp = "wake"
+)
+
+// Control asks an agent to change its lifecycle; the reply is *ControlResult.
+type Control struct {
+	Op     ControlOp
+	Reason string
+}
+
+// Priority implements Prioritized: lifecycle commands come before work.
+func (*Control) Priority() messages.Priority { return messages.PriorityInterject }
+
+// ControlResult answers Control with the status after it.
+type ControlResult struct {
+	Status messages.AgentStatus
+	Err    error
+}
+
+// GetState asks for a copy of the agent's state; the reply is AgentState.
+type GetState struct{}
+
+// Priority implements Prioritized.
+func (*GetState) Priority() messages.Priority { return messages.PriorityNext }
+
+// Admission errors. Each says what to do.
+var (
+	// ErrAgentStopped is returned for new input to a stopped agent.
+	ErrAgentStopped = errors.New("agent is stopped: resume it first (holon-actors agents resume <id>)")
+	// ErrResumeRequired is returned by wake on a stopped agent.
+	ErrResumeRequired = errors.New("agent is stopped: wake does not restart a stopped agent, resume it (holon-actors agents resume <id>)")
+	// ErrQueueFull is the backpressure answer when an agent's queue is at
+	// its limit.
+	ErrQueueFull = errors.New("agent queue is full: retry later or raise the queue limit")
+	// ErrWrongAgent is returned when an envelope names another agent.
+	ErrWrongAgent = errors.New("envelope agent_id does not name this agent")
+)
+
+// stepKind tells the slow steps of a turn apart.
+type stepKind int
+
+const (
+	stepModel stepKind = iota + 1
+	stepTool
+)
+
+// stepDone is how a slow step, run in a goroutine the agent owns, reports
+// back. gen is the generation the step was started with: a result whose gen
+// is not the agent's current one is stale (the agent restarted, stopped or
+// moved on) and is dropped.
+type stepDone struct {
+	gen  uint64
+	kind stepKind
+
+	// stepModel
+	resp      providers.Response
+	err       error
+	buildMS   int64
+	roundMS   int64
+	modelName string
+
+	// stepTool
+	call     messages.ToolCall
+	result   tools.Result
+	duration int64
+}
+
+// Priority implements Prioritized: a finished step continues its turn
+// before queued admissions are handled.
+func (*stepDone) Priority() messages.Priority { return messages.PriorityNext }

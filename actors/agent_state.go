@@ -1,0 +1,253 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+)
+
+// AgentState is everything an agent knows, rebuilt from its journal. It
+// changes only through apply, with events that are already durable, so the
+// state after a live run, after replaying the journal, and after loading a
+// snapshot and replaying its tail are the same. It is JSON so that it can be
+// a snapshot.
+type AgentState struct {
+	ID            string              `json:"id"`
+	Kind          messages.AgentKind  `json:"kind,omitempty"`
+	Visibility    messages.Visibility `json:"visibility,omitempty"`
+	Ownership     messages.Ownership  `json:"ownership,omitempty"`
+	ProfilePreset string              `json:"profile_preset,omitempty"`
+	ParentAgentID string              `json:"parent_agent_id,omitempty"`
+
+	Status messages.AgentStatus `json:"status"`
+	// LastSeq is the event_seq of the last applied event.
+	LastSeq uint64 `json:"last_seq"`
+
+	// Queue holds admitted messages not yet started, by band.
+	Queue Queue `json:"queue"`
+	// Recent remembers the ids of recently admitted messages so a repeated
+	// delivery of the same envelope is acknowledged, not admitted twice.
+	Recent []string `json:"recent,omitempty"`
+
+	// Turn is the turn in flight, nil between turns.
+	Turn      *TurnState `json:"turn,omitempty"`
+	TurnIndex uint64     `json:"turn_index"`
+	// Conversation is the replayable conversation the model sees.
+	Conversation []providers.Item `json:"conversation,omitempty"`
+	// LastClosure is the closure of the last settled turn.
+	LastClosure *messages.Closure `json:"last_closure,omitempty"`
+
+	TotalInputTokens  uint64 `json:"total_input_tokens"`
+	TotalOutputTokens uint64 `json:"total_output_tokens"`
+	TotalModelRounds  uint64 `json:"total_model_rounds"`
+
+	LastBriefAt *time.Time `json:"last_brief_at,omitempty"`
+	LastError   string     `json:"last_error,omitempty"`
+}
+
+// TurnState is the durable progress of the turn in flight: enough to resume
+// it from its last durable step after a crash.
+type TurnState struct {
+	ID        string    `json:"id"`
+	MessageID string    `json:"message_id"`
+	Index     uint64    `json:"index"`
+	StartedAt time.Time `json:"started_at"`
+	// Round is the number of model rounds recorded so far.
+	Round uint32 `json:"round"`
+	// Calls are the tool calls of the last assistant round, in order.
+	Calls []messages.ToolCall `json:"calls,omitempty"`
+	// Started holds calls whose tool_call_started is durable.
+	Started []string `json:"started,omitempty"`
+	// Done holds calls whose tool_executed is durable.
+	Done []string `json:"done,omitempty"`
+	// LastText is the text of the last assistant round.
+	LastText string `json:"last_text"`
+	// AwaitingModel is true after a message or tool batch was recorded and
+	// before the model's next reply is.
+	AwaitingModel bool `json:"awaiting_model"`
+}
+
+// Queue is four FIFO bands of admitted envelopes; Next returns the first
+// envelope of the most urgent non-empty band.
+type Queue struct {
+	Bands [4][]messages.MessageEnvelope `json:"bands"`
+}
+
+// Len is the number of queued envelopes.
+func (q *Queue) Len() int {
+	n := 0
+	for _, b := range q.Bands {
+		n += len(b)
+	}
+	return n
+}
+
+// Push appends env to its priority's band.
+func (q *Queue) Push(env messages.MessageEnvelope) {
+	r := env.Priority.Rank()
+	q.Bands[r] = append(q.Bands[r], env)
+}
+
+// Next returns the first envelope of the most urgent non-empty band.
+func (q *Queue) Next() (messages.MessageEnvelope, bool) {
+	for _, b := range q.Bands {
+		if len(b) > 0 {
+			return b[0], true
+		}
+	}
+	return messages.MessageEnvelope{}, false
+}
+
+// Remove deletes the envelope with id, wherever it is.
+func (q *Queue) Remove(id string) (messages.MessageEnvelope, bool) {
+	for r, b := range q.Bands {
+		if i := slices.IndexFunc(b, func(e messages.MessageEnvelope) bool { return e.ID == id }); i >= 0 {
+			env := b[i]
+			q.Bands[r] = slices.Delete(b, i, i+1)
+			if len(q.Bands[r]) == 0 {
+				q.Bands[r] = nil // release the backing array of a drained band
+			}
+			return env, true
+		}
+	}
+	return messages.MessageEnvelope{}, false
+}
+
+// recentLimit bounds the admission dedupe window.
+const recentLimit = 256
+
+// apply changes s by one durable event. It is the only function that
+// changes AgentState, and it must be deterministic: it reads nothing but s
+// and ev. Unknown payloads are an error: the closed event set guarantees
+// this build wrote or understands every event it is given.
+func (s *AgentState) apply(ev messages.Event) error {
+	p, err := ev.Decode()
+	if err != nil {
+		return fmt.Errorf("apply seq %d: %w", ev.Seq, err)
+	}
+	switch p := p.(type) {
+	case messages.AgentCreated:
+		s.Kind, s.Visibility, s.Ownership = p.Kind, p.Visibility, p.Ownership
+		s.ProfilePreset, s.ParentAgentID = p.ProfilePreset, p.ParentAgentID
+	case messages.AgentStateChanged:
+		s.Status = p.To
+	case messages.MessageAdmitted:
+		s.Queue.Push(p.Envelope)
+		s.Recent = append(s.Recent, p.Envelope.ID)
+		if len(s.Recent) > recentLimit {
+			s.Recent = slices.Clone(s.Recent[len(s.Recent)-recentLimit:])
+		}
+	case messages.MessageDropped:
+		s.Queue.Remove(p.MessageID)
+	case messages.MessageProcessingStarted:
+		s.applyProcessingStarted(p, ev.At)
+	case messages.ProviderRoundCompleted:
+		s.TotalInputTokens += p.TokenUsage.InputTokens
+		s.TotalOutputTokens += p.TokenUsage.OutputTokens
+		s.TotalModelRounds++
+	case messages.AssistantRoundRecorded:
+		s.applyAssistantRound(p)
+	case messages.ToolCallStarted:
+		if s.Turn != nil {
+			s.Turn.Started = append(s.Turn.Started, p.CallID)
+		}
+	case messages.ToolExecuted:
+		s.applyToolExecuted(p)
+	case messages.TurnTerminal:
+		s.Turn = nil
+		s.TurnIndex = p.TurnIndex
+		c := p.Closure
+		s.LastClosure = &c
+	case messages.BriefRecorded:
+		at := ev.At
+		s.LastBriefAt = &at
+	case messages.RuntimeError:
+		s.LastError = p.Failure.Message
+	case messages.AgentSlept, messages.TimerScheduled, messages.TimerFired, messages.WakeHintRecorded:
+		// Recorded for audit; the timer and wake layers apply them.
+	default:
+		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
+	}
+	s.LastSeq = ev.Seq
+	return nil
+}
+
+// applyProcessingStarted starts a turn, or, when the event names the turn
+// already in flight, splices an interjected message into it.
+func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted, at time.Time) {
+	env, _ := s.Queue.Remove(p.MessageID)
+	if s.Turn == nil || s.Turn.ID != p.TurnID {
+		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at}
+	}
+	s.Turn.AwaitingModel = true
+	s.Conversation = append(s.Conversation, messageItem(env))
+}
+
+func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
+	s.Conversation = append(s.Conversation, providers.Item{
+		Kind: providers.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls,
+	})
+	if s.Turn == nil {
+		return
+	}
+	s.Turn.Round = p.Round
+	s.Turn.Calls = p.ToolCalls
+	s.Turn.Started, s.Turn.Done = nil, nil
+	s.Turn.LastText = p.Text
+	s.Turn.AwaitingModel = false
+}
+
+func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
+	s.Conversation = append(s.Conversation, providers.Item{
+		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
+		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
+	})
+	if s.Turn == nil {
+		return
+	}
+	s.Turn.Done = append(s.Turn.Done, p.CallID)
+	if len(s.Turn.Done) == len(s.Turn.Calls) {
+		s.Turn.AwaitingModel = true
+	}
+}
+
+// messageItem renders an admitted envelope for the conversation, keeping
+// its provenance labels.
+func messageItem(env messages.MessageEnvelope) providers.Item {
+	origin := env.Origin
+	text := env.Body.Text
+	if env.Body.Type == messages.BodyJSON {
+		text = string(env.Body.Value)
+	}
+	return providers.Item{
+		Kind: providers.ItemMessage, MessageID: env.ID, Origin: &origin,
+		Authority: env.AuthorityClass, Text: text,
+	}
+}
+
+// nextCall returns the first call of the last round without a durable
+// tool_executed, and whether its tool_call_started is durable.
+func (t *TurnState) nextCall() (call messages.ToolCall, started, ok bool) {
+	for _, c := range t.Calls {
+		if !slices.Contains(t.Done, c.ID) {
+			return c, slices.Contains(t.Started, c.ID), true
+		}
+	}
+	return messages.ToolCall{}, false, false
+}
+
+// snapshot encodes s for the snapshot store.
+func (s *AgentState) snapshot() ([]byte, error) { return json.Marshal(s) }
+
+// restoreState decodes a snapshot.
+func restoreState(data []byte) (*AgentState, error) {
+	var s AgentState
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("decode agent snapshot: %w", err)
+	}
+	return &s, nil
+}

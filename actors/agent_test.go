@@ -1,0 +1,204 @@
+package actors_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/testkit"
+)
+
+func decode[T messages.Payload](t *testing.T, ev messages.Event) T {
+	t.Helper()
+	p, err := ev.Decode()
+	if err != nil {
+		t.Fatalf("decode %s: %v", ev.Type, err)
+	}
+	v, ok := p.(T)
+	if !ok {
+		t.Fatalf("event %d is %T, want %T", ev.Seq, p, v)
+	}
+	return v
+}
+
+func types(evs []messages.Event) []string {
+	out := make([]string, len(evs))
+	for i, ev := range evs {
+		out[i] = string(ev.Type)
+	}
+	return out
+}
+
+func TestTurnWithToolCall(t *testing.T) {
+	h := testkit.New(t,
+		testkit.Reply("Let me check.", testkit.Call("call_1", "echo", `{"text":"ping"}`)),
+		testkit.Reply("The echo said ping."),
+	)
+	env := h.Prompt("main", "Echo ping, please.")
+	term := h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	tt := decode[messages.TurnTerminal](t, term)
+	if tt.Kind != messages.TerminalCompleted || tt.LastAssistantMessage != "The echo said ping." || tt.MessageID != env.ID {
+		t.Fatalf("turn_terminal = %+v", tt)
+	}
+	brief := decode[messages.BriefRecorded](t, h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded)))
+	if brief.Brief.Kind != messages.BriefResult || brief.Brief.Text != "The echo said ping." || brief.Brief.RelatedMessageID != env.ID {
+		t.Fatalf("brief = %+v, want the final assistant text as the result", brief.Brief)
+	}
+	want := []string{
+		"agent_created", "agent_state_changed", // created, awake_idle
+		"message_admitted",
+		"agent_state_changed", "message_processing_started", // awake_running
+		"provider_round_completed", "assistant_round_recorded",
+		"tool_call_started", "tool_executed",
+		"provider_round_completed", "assistant_round_recorded",
+		"turn_terminal", "brief_recorded",
+		"agent_state_changed", // awake_idle
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
+	if got := types(h.Events("main")); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("journal =\n%v\nwant\n%v", got, want)
+	}
+	if got := h.Echo.Executions(); len(got) != 1 || got[0] != "ping" {
+		t.Fatalf("echo executions = %v, want [ping]", got)
+	}
+	// The second request carries the conversation so far: the prompt with
+	// its provenance, the assistant round, and the tool receipt.
+	reqs := h.Provider.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d provider requests, want 2", len(reqs))
+	}
+	conv := reqs[1].Conversation
+	if len(conv) != 3 || conv[0].Kind != providers.ItemMessage || conv[0].Authority != messages.AuthorityOperatorInstruction ||
+		conv[1].Kind != providers.ItemAssistant || conv[2].Kind != providers.ItemToolResult || conv[2].Text != "echo: ping" {
+		t.Fatalf("second request conversation = %+v", conv)
+	}
+	if reqs[0].Frame.Cache.PromptCacheKey != reqs[1].Frame.Cache.PromptCacheKey {
+		t.Errorf("promptCacheKey changed within a turn: %q then %q", reqs[0].Frame.Cache.PromptCacheKey, reqs[1].Frame.Cache.PromptCacheKey)
+	}
+	st, err := h.Runtime.State(context.Background(), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != messages.StatusAwakeIdle || st.TotalModelRounds != 2 || st.TotalInputTokens != 200 || st.Turn != nil {
+		t.Fatalf("state = status %s rounds %d input tokens %d turn %v", st.Status, st.TotalModelRounds, st.TotalInputTokens, st.Turn)
+	}
+}
+
+func TestAdmissionRefusals(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("ok"))
+	ctx := context.Background()
+	h.Prompt("main", "hello")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3)) // back to awake_idle
+	before := len(h.Events("main"))
+
+	bad := h.Envelope("main", "", messages.PriorityNormal) // empty text body
+	_, err := h.Runtime.Admit(ctx, bad)
+	var fe *messages.FieldError
+	if !errors.As(err, &fe) || fe.Field != "body.text" {
+		t.Fatalf("admit with an empty body = %v, want a field error naming body.text", err)
+	}
+	if _, err := h.Runtime.Admit(ctx, messages.MessageEnvelope{AgentID: "../etc"}); err == nil {
+		t.Fatal("admit to agent ../etc succeeded")
+	}
+	if after := len(h.Events("main")); after != before {
+		t.Fatalf("refused admissions wrote %d events", after-before)
+	}
+
+	// The same envelope twice is admitted once.
+	env := h.Envelope("main", "again", messages.PriorityNormal)
+	first := h.Send(env)
+	second := h.Send(env)
+	if first.Duplicate || !second.Duplicate {
+		t.Fatalf("duplicate flags = %v, %v; want false, true", first.Duplicate, second.Duplicate)
+	}
+	n := 0
+	for _, ev := range h.Events("main") {
+		if ev.Type == messages.EventMessageAdmitted && decode[messages.MessageAdmitted](t, ev).Envelope.ID == env.ID {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("envelope admitted %d times, want 1", n)
+	}
+}
+
+func TestStoppedBoundary(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("first"), testkit.Reply("after resume"))
+	ctx := context.Background()
+	h.Prompt("main", "one")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	if st, err := h.Runtime.Control(ctx, "main", actors.OpStop, ""); err != nil || st != messages.StatusStopped {
+		t.Fatalf("stop = %s, %v", st, err)
+	}
+	if _, err := h.Runtime.Admit(ctx, h.Envelope("main", "two", messages.PriorityNormal)); !errors.Is(err, actors.ErrAgentStopped) {
+		t.Fatalf("prompt to a stopped agent = %v, want ErrAgentStopped", err)
+	}
+	if _, err := h.Runtime.Control(ctx, "main", actors.OpWake, ""); !errors.Is(err, actors.ErrResumeRequired) {
+		t.Fatalf("wake on a stopped agent = %v, want ErrResumeRequired", err)
+	}
+	// stopped is durable: it survives a restart.
+	h.Restart()
+	if st, _ := h.Runtime.State(ctx, "main"); st.Status != messages.StatusStopped {
+		t.Fatalf("status after restart = %s, want stopped", st.Status)
+	}
+	if st, err := h.Runtime.Control(ctx, "main", actors.OpResume, ""); err != nil || st != messages.StatusAwakeIdle {
+		t.Fatalf("resume = %s, %v", st, err)
+	}
+	h.Prompt("main", "two")
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2)))
+	if tt.LastAssistantMessage != "after resume" {
+		t.Fatalf("turn after resume = %+v", tt)
+	}
+}
+
+func TestProviderFailureBecomesFailureBrief(t *testing.T) {
+	h := testkit.New(t, testkit.Fail(providers.KindAuth, "invalid API key"))
+	h.Prompt("main", "hello")
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalAborted || tt.Closure.Outcome != messages.OutcomeFailed {
+		t.Fatalf("turn_terminal = %+v, want aborted/failed", tt)
+	}
+	brief := decode[messages.BriefRecorded](t, h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded)))
+	if brief.Brief.Kind != messages.BriefFailure || !strings.Contains(brief.Brief.Text, "auth") {
+		t.Fatalf("brief = %+v, want a failure brief naming the auth failure", brief.Brief)
+	}
+	rerr := decode[messages.RuntimeError](t, h.WaitEvent("main", testkit.OfType(messages.EventRuntimeError)))
+	if rerr.Failure.Category != messages.FailureTransport || rerr.Failure.Code != string(providers.KindAuth) {
+		t.Fatalf("runtime_error = %+v", rerr.Failure)
+	}
+}
+
+func TestBadToolCallsBecomeCorrectableErrors(t *testing.T) {
+	h := testkit.New(t,
+		testkit.Reply("", testkit.Call("c1", "no_such_tool", `{}`), testkit.Call("c2", "echo", `{"text":`)),
+		testkit.Reply("I will fix my call."),
+	)
+	h.Prompt("main", "go")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	var receipts []string
+	for _, ev := range h.Events("main") {
+		if ev.Type == messages.EventToolExecuted {
+			te := decode[messages.ToolExecuted](t, ev)
+			if te.Status != messages.ToolError {
+				t.Errorf("%s status = %s, want error", te.CallID, te.Status)
+			}
+			receipts = append(receipts, te.Receipt)
+		}
+	}
+	if len(receipts) != 2 || !strings.Contains(receipts[0], "unknown_tool") || !strings.Contains(receipts[0], "echo") ||
+		!strings.Contains(receipts[1], "invalid_tool_input") {
+		t.Fatalf("receipts = %q", receipts)
+	}
+	if n := len(h.Echo.Executions()); n != 0 {
+		t.Fatalf("echo ran %d times with malformed arguments", n)
+	}
+	if last := h.Provider.Requests()[1].Conversation; !last[len(last)-1].IsError {
+		t.Fatal("the model was not shown the error flag on the tool result")
+	}
+}

@@ -1,0 +1,371 @@
+package actors
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// advance takes the next step of the agent's work, if any and if no step is
+// running. It is called after every change, and after recovery, so a turn
+// cut by a crash resumes from its last durable step:
+//
+//   - no turn: start one with the next queued message (band order);
+//   - the model is owed a reply (turn start, or a tool batch recorded):
+//     splice trusted interjects, then call the model;
+//   - a call of the last round has no durable tool_executed: if its
+//     tool_call_started is durable the call may have run, so it is recorded
+//     as interrupted with an unknown outcome and never re-run; otherwise
+//     tool_call_started is journaled and the tool runs;
+//   - the last round asked for no tools: the turn settles, unless a trusted
+//     interject is waiting, which the model then sees in one more round.
+func (a *agent) advance(c actor.Context) {
+	for !a.stepping && a.runnable() {
+		t := a.state.Turn
+		switch {
+		case t == nil:
+			if !a.startTurn() {
+				return
+			}
+		case t.AwaitingModel:
+			a.spliceInterjects()
+			a.startModel(c)
+		default:
+			call, started, ok := t.nextCall()
+			switch {
+			case ok && started:
+				a.recordInterruptedCall(call)
+			case ok:
+				a.startTool(c, call)
+			case a.hasTrustedInterject():
+				a.spliceInterjects()
+				a.startModel(c)
+			default:
+				a.finishTurn()
+			}
+		}
+	}
+}
+
+// runnable reports whether the agent may take steps: not paused or stopped.
+func (a *agent) runnable() bool {
+	switch a.state.Status {
+	case messages.StatusPaused, messages.StatusStopped:
+		return false
+	}
+	return true
+}
+
+// startTurn starts a turn with the next queued message; false when the
+// queue is empty (the agent settles idle).
+func (a *agent) startTurn() bool {
+	env, ok := a.state.Queue.Next()
+	if !ok {
+		if a.state.Status == messages.StatusAwakeRunning || a.state.Status == messages.StatusBooting {
+			a.setStatus(messages.StatusAwakeIdle, "queue empty")
+		}
+		return false
+	}
+	index := a.state.TurnIndex + 1
+	payloads := []messages.Payload{}
+	if a.state.Status != messages.StatusAwakeRunning {
+		payloads = append(payloads, a.statusChange(messages.StatusAwakeRunning, "processing "+string(env.Kind)))
+	}
+	payloads = append(payloads, messages.MessageProcessingStarted{
+		MessageID: env.ID, TurnID: messages.NewID("turn"), TurnIndex: index,
+		Continuation: a.continuation(env),
+	})
+	a.mustPersist(payloads...)
+	return true
+}
+
+// continuation derives the ContinuationResolution of env from the closure
+// that existed before it became the active run.
+func (a *agent) continuation(env messages.MessageEnvelope) *messages.Continuation {
+	prior := messages.OutcomeCompleted
+	var waiting messages.WaitingReason
+	if c := a.state.LastClosure; c != nil {
+		prior, waiting = c.Outcome, c.WaitingReason
+	}
+	trigger := messages.TriggerKindFor(env.Kind)
+	return &messages.Continuation{
+		TriggerKind:          trigger,
+		ModelVisible:         env.Kind != messages.KindTaskStatus,
+		PriorClosureOutcome:  prior,
+		PriorWaitingReason:   waiting,
+		MatchedWaitingReason: waiting != "" && matchesWait(waiting, trigger),
+		Evidence:             []string{"message:" + env.ID},
+	}
+}
+
+func matchesWait(w messages.WaitingReason, t messages.TriggerKind) bool {
+	switch w {
+	case messages.AwaitingOperatorInput:
+		return t == messages.TriggerOperatorInput
+	case messages.AwaitingTaskResult:
+		return t == messages.TriggerTaskResult
+	case messages.AwaitingTimer:
+		return t == messages.TriggerTimerFire
+	case messages.AwaitingExternalChange:
+		return t == messages.TriggerExternalEvent
+	}
+	return false
+}
+
+// isTrustedInterject tells an operator prompt that may join a running turn
+// from a message that only jumps the queue.
+func isTrustedInterject(env messages.MessageEnvelope) bool {
+	return env.Priority == messages.PriorityInterject &&
+		env.Kind == messages.KindOperatorPrompt &&
+		env.AuthorityClass == messages.AuthorityOperatorInstruction
+}
+
+func (a *agent) hasTrustedInterject() bool {
+	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
+		if isTrustedInterject(env) {
+			return true
+		}
+	}
+	return false
+}
+
+// spliceInterjects moves every queued trusted interject into the running
+// turn, in order, so the model sees it in its very next request.
+func (a *agent) spliceInterjects() {
+	var payloads []messages.Payload
+	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
+		if isTrustedInterject(env) {
+			payloads = append(payloads, messages.MessageProcessingStarted{
+				MessageID: env.ID, TurnID: a.state.Turn.ID, TurnIndex: a.state.Turn.Index,
+			})
+		}
+	}
+	if len(payloads) > 0 {
+		a.mustPersist(payloads...)
+	}
+}
+
+// startModel runs one model round in a goroutine the agent owns.
+func (a *agent) startModel(c actor.Context) {
+	start := a.deps.Clock.Now()
+	req := a.request()
+	buildMS := a.elapsedMS(start)
+	a.gen++
+	a.stepping = true
+	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
+	go func() {
+		t0 := clock.Now()
+		resp, err := p.Complete(ctx, req)
+		root.Send(self, &stepDone{gen: gen, kind: stepModel, resp: resp, err: err,
+			buildMS: buildMS, roundMS: clock.Since(t0).Milliseconds(), modelName: p.Name()})
+	}()
+}
+
+// request builds the provider-neutral request of the next round.
+func (a *agent) request() providers.Request {
+	specs := a.deps.Tools.Specs()
+	toolSpecs := make([]providers.ToolSpec, len(specs))
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		toolSpecs[i] = providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
+		names[i] = s.Name
+	}
+	conv := append([]providers.Item(nil), a.state.Conversation...)
+	return providers.Request{
+		AgentID: a.id, TurnID: a.state.Turn.ID, Round: a.state.Turn.Round + 1,
+		Frame: providers.PromptFrame{
+			SystemPrompt: a.deps.SystemPrompt,
+			Cache: &providers.PromptCache{
+				AgentID: a.id,
+				// Stable across turns: it changes only with the agent, the
+				// system guidance or the tool catalog.
+				PromptCacheKey:     digest(a.id, a.deps.SystemPrompt, strings.Join(names, ",")),
+				ContextFingerprint: digest(a.id, a.deps.SystemPrompt, fmt.Sprint(len(conv)), lastText(conv)),
+			},
+		},
+		Conversation: conv,
+		Tools:        toolSpecs,
+	}
+}
+
+func lastText(conv []providers.Item) string {
+	if len(conv) == 0 {
+		return ""
+	}
+	return conv[len(conv)-1].Text
+}
+
+func digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+// stepFinished applies the result of a step, unless it is stale.
+func (a *agent) stepFinished(c actor.Context, m *stepDone) {
+	if m.gen != a.gen || !a.stepping || a.state.Turn == nil {
+		return // a stale result: the agent moved on
+	}
+	a.stepping = false
+	switch m.kind {
+	case stepModel:
+		a.modelFinished(m)
+	case stepTool:
+		a.mustPersist(messages.ToolExecuted{
+			TurnID: a.state.Turn.ID, CallID: m.call.ID, ToolName: m.call.Name,
+			Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
+			DurationMS: m.duration,
+		})
+	}
+	a.advance(c)
+}
+
+func (a *agent) modelFinished(m *stepDone) {
+	t := a.state.Turn
+	if m.err != nil {
+		kind := providers.KindOf(m.err)
+		a.failTurn(messages.TerminalAborted, messages.FailureTransport, string(kind),
+			fmt.Sprintf("The model call failed (%s): %v", kind, m.err))
+		return
+	}
+	round := t.Round + 1
+	a.mustPersist(
+		messages.ProviderRoundCompleted{
+			TurnID: t.ID, Round: round, Provider: m.modelName, Model: m.resp.Model,
+			TokenUsage: m.resp.Usage, ContextBuildMS: m.buildMS, ProviderRoundMS: m.roundMS,
+			StopReason: m.resp.StopReason, ResponseID: m.resp.ResponseID,
+		},
+		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
+	)
+}
+
+// startTool journals tool_call_started, then runs the tool in a goroutine.
+// Unknown tools and malformed arguments become error results the model
+// can correct; nothing runs for them.
+func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
+	t := a.state.Turn
+	a.mustPersist(messages.ToolCallStarted{
+		TurnID: t.ID, Round: t.Round, CallID: call.ID, ToolName: call.Name, Arguments: rawOrNull(call.Arguments),
+	})
+	a.gen++
+	a.stepping = true
+	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+	tool, ok := a.deps.Tools.Lookup(call.Name)
+	if !ok {
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+			Kind: tools.KindUnknownTool, Message: fmt.Sprintf("there is no tool named %q", call.Name),
+			RecoveryHint: "call one of: " + strings.Join(a.deps.Tools.Names(), ", "),
+		})})
+		return
+	}
+	if !isJSONObject(call.Arguments) {
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+			Kind: tools.KindInvalidToolInput, Message: "the arguments are not a JSON object: " + truncate(string(call.Arguments), 200),
+			RecoveryHint: "send the arguments as one JSON object matching the tool's schema",
+		})})
+		return
+	}
+	ctx, clock := a.ctx, a.deps.Clock
+	go func() {
+		t0 := clock.Now()
+		res := tool.Call(ctx, call.Arguments)
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, duration: clock.Since(t0).Milliseconds()})
+	}()
+}
+
+// journalCalls keeps the model's calls journalable: arguments that are
+// not valid JSON are kept verbatim as a JSON string (and later refused as
+// invalid_tool_input) instead of breaking the event.
+func journalCalls(calls []messages.ToolCall) []messages.ToolCall {
+	out := make([]messages.ToolCall, len(calls))
+	for i, c := range calls {
+		c.Arguments = rawOrNull(c.Arguments)
+		out[i] = c
+	}
+	return out
+}
+
+func isJSONObject(b json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(b, &m) == nil && m != nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func rawOrNull(b json.RawMessage) json.RawMessage {
+	if json.Valid(b) {
+		return b
+	}
+	s, _ := json.Marshal(string(b))
+	return s
+}
+
+// recordInterruptedCall settles a call whose start is durable but whose
+// outcome is not: it may or may not have run, so it is never re-run and the
+// model is told exactly that.
+func (a *agent) recordInterruptedCall(call messages.ToolCall) {
+	res := tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
+		Kind:         tools.KindInterrupted,
+		Message:      "the runtime restarted while this call was running; its outcome is unknown and it was not run again",
+		RecoveryHint: "check whether its effect happened before repeating it",
+	})
+	a.mustPersist(messages.ToolExecuted{
+		TurnID: a.state.Turn.ID, CallID: call.ID, ToolName: call.Name,
+		Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
+	})
+}
+
+// finishTurn settles a completed turn: the terminal record, the result
+// brief (the last assistant text, possibly empty) and the idle status are
+// one atomic batch, so a crash never leaves a turn half settled.
+func (a *agent) finishTurn() {
+	t := a.state.Turn
+	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
+	a.mustPersist(
+		messages.TurnTerminal{
+			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
+			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText, Closure: closure,
+		},
+		messages.BriefRecorded{Brief: messages.Brief{
+			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefResult, Text: t.LastText,
+			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
+		}},
+	)
+}
+
+// failTurn settles the turn in flight as failed: a runtime_error with the
+// failure artifact, the terminal record and an operator-facing failure
+// brief, in one batch.
+func (a *agent) failTurn(kind messages.TurnTerminalKind, category messages.FailureCategory, code, summary string) {
+	t := a.state.Turn
+	a.mustPersist(
+		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: messages.Failure{
+			Category: category, Code: code, Message: summary, Summary: summary,
+		}},
+		messages.TurnTerminal{
+			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: kind,
+			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText,
+			Closure: messages.Closure{Outcome: messages.OutcomeFailed},
+		},
+		messages.BriefRecorded{Brief: messages.Brief{
+			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefFailure, Text: summary,
+			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
+		}},
+	)
+}

@@ -1,0 +1,34 @@
+package actors
+
+import "github.com/holon-actors/holon-actors/messages"
+
+// OpenFact names one reason an agent must be active after a restart.
+type OpenFact string
+
+// The open facts. This is the one table recovery consults: an agent with
+// any of them is re-activated at boot without an outside request. Later
+// layers add their rows here (pending timers, pending wake hints, awaited
+// tasks, operator waits, children, runnable work items, notifications).
+const (
+	// FactQueuedMessages: admitted messages not yet processed.
+	FactQueuedMessages OpenFact = "queued_messages"
+	// FactTurnInFlight: a turn cut by the restart, resumed from its last
+	// durable step.
+	FactTurnInFlight OpenFact = "turn_in_flight"
+)
+
+// OpenFacts lists the open facts of st. A stopped agent has none: it stays
+// stopped until an operator resumes it.
+func OpenFacts(st *AgentState) []OpenFact {
+	if st.Status == messages.StatusStopped {
+		return nil
+	}
+	var facts []OpenFact
+	if st.Queue.Len() > 0 {
+		facts = append(facts, FactQueuedMessages)
+	}
+	if st.Turn != nil {
+		facts = append(facts, FactTurnInFlight)
+	}
+	return facts
+}

@@ -1,0 +1,270 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/supervision"
+)
+
+// Runtime hosts agents: it owns the actor system and the agents
+// supervisor, and routes requests to agent actors by agent id, activating
+// an agent (recovering it from its journal) on first use. Agents are
+// addressed by id, never by PID.
+type Runtime struct {
+	sys        *actor.ActorSystem
+	deps       AgentDeps
+	supervisor *actor.PID
+	// RequestTimeout bounds how long a caller waits for an agent's answer.
+	requestTimeout time.Duration
+
+	mu   sync.Mutex
+	pids map[string]*actor.PID // active agents; guarded by mu
+}
+
+// RuntimeOptions tunes a Runtime.
+type RuntimeOptions struct {
+	// Restart is the agents' restart policy; the zero value means
+	// supervision.DefaultPolicy().
+	Restart supervision.Policy
+	// Scheduler runs delayed restarts; nil means time.AfterFunc. Tests
+	// pass one that runs them at once.
+	Scheduler supervision.Scheduler
+	// RequestTimeout bounds a caller's wait for an agent; 0 means 30s.
+	RequestTimeout time.Duration
+	// Logger receives protoactor's own logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// ErrRuntimeClosed is returned by every call after Close.
+var ErrRuntimeClosed = errors.New("runtime is shut down")
+
+// NewRuntime starts a runtime over deps. It does not activate any agent;
+// call Recover to bring back every agent with open work.
+func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
+	deps = deps.withDefaults()
+	if o.Restart == (supervision.Policy{}) {
+		o.Restart = supervision.DefaultPolicy()
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = 30 * time.Second
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
+	r := &Runtime{sys: sys, deps: deps, requestTimeout: o.RequestTimeout, pids: make(map[string]*actor.PID)}
+	quarantine := func(who *actor.PID, reason any, failures int) {
+		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: who.Id, reason: fmt.Sprint(reason), failures: failures})
+	}
+	strategy, err := supervision.NewStrategy(o.Restart, supervision.WithGiveUp(quarantine),
+		supervision.WithScheduler(o.Scheduler), supervision.WithClock(deps.Clock.Now))
+	if err != nil {
+		return nil, err
+	}
+	props := actor.PropsFromProducer(func() actor.Actor { return &agentsSupervisor{r: r, strategy: strategy} },
+		actor.WithSupervisor(strategy))
+	r.supervisor, err = r.sys.Root.SpawnNamed(props, "agents")
+	if err != nil {
+		return nil, fmt.Errorf("start agents supervisor: %w", err)
+	}
+	return r, nil
+}
+
+// Admit admits env into its agent and returns once it is durable.
+func (r *Runtime) Admit(ctx context.Context, env messages.MessageEnvelope) (*Admitted, error) {
+	res, err := r.ask(ctx, env.AgentID, &Admit{Envelope: env})
+	if err != nil {
+		return nil, err
+	}
+	a := res.(*Admitted)
+	return a, a.Err
+}
+
+// Control sends a lifecycle command to agent id.
+func (r *Runtime) Control(ctx context.Context, id string, op ControlOp, reason string) (messages.AgentStatus, error) {
+	res, err := r.ask(ctx, id, &Control{Op: op, Reason: reason})
+	if err != nil {
+		return "", err
+	}
+	cr := res.(*ControlResult)
+	return cr.Status, cr.Err
+}
+
+// State returns a copy of agent id's state.
+func (r *Runtime) State(ctx context.Context, id string) (AgentState, error) {
+	res, err := r.ask(ctx, id, &GetState{})
+	if err != nil {
+		return AgentState{}, err
+	}
+	return res.(AgentState), nil
+}
+
+// ask activates agent id if needed and waits for its answer to msg.
+func (r *Runtime) ask(ctx context.Context, id string, msg any) (any, error) {
+	pid, err := r.activate(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	timeout := r.requestTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(d))
+	}
+	res, err := r.sys.Root.RequestFuture(pid, msg, timeout).Result()
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", id, err)
+	}
+	return res, nil
+}
+
+// activate returns the PID of agent id, spawning (and so recovering) it
+// under the agents supervisor when it is not running.
+func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
+	if _, err := persistence.AgentHome("/", id); err != nil {
+		return nil, fmt.Errorf("agent id %q: must be a plain name (no '/', not '.' or '..')", id)
+	}
+	r.mu.Lock()
+	pid, ok := r.pids[id]
+	r.mu.Unlock()
+	if ok {
+		return pid, nil
+	}
+	if r.supervisor == nil {
+		return nil, ErrRuntimeClosed
+	}
+	res, err := r.sys.Root.RequestFuture(r.supervisor, &activateAgent{id: id}, r.requestTimeout).Result()
+	if err != nil {
+		return nil, fmt.Errorf("activate agent %s: %w", id, err)
+	}
+	if e, ok := res.(error); ok {
+		return nil, e
+	}
+	return res.(*actor.PID), nil
+}
+
+// Recover activates every agent in the journal that has an open fact, so
+// queued messages and interrupted turns go on without outside requests. It
+// returns the ids it activated.
+func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
+	streams, err := r.deps.Store.Streams(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
+	var active []string
+	for _, id := range streams {
+		st, err := r.State(ctx, id)
+		if err != nil {
+			return active, fmt.Errorf("recover %s: %w", id, err)
+		}
+		if len(OpenFacts(&st)) > 0 {
+			active = append(active, id)
+		}
+	}
+	sort.Strings(active)
+	return active, nil
+}
+
+// Close stops every agent (queued actor messages are dropped; everything
+// acknowledged is already durable) and the actor system. Agents keep their
+// durable status: a shutdown is not a stop.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	sup := r.supervisor
+	r.supervisor = nil
+	r.mu.Unlock()
+	if sup == nil {
+		return nil
+	}
+	if err := r.sys.Root.StopFuture(sup).Wait(); err != nil {
+		return fmt.Errorf("stop agents: %w", err)
+	}
+	r.sys.Shutdown()
+	return nil
+}
+
+// activateAgent asks the agents supervisor for agent id's PID.
+type activateAgent struct{ id string }
+
+// agentGaveUp tells the supervisor an agent exhausted its restart budget.
+type agentGaveUp struct {
+	id       string
+	reason   string
+	failures int
+}
+
+// agentsSupervisor is the parent of every agent actor. Its strategy
+// restarts a panicking agent with backoff and, past the budget, stops it
+// and reports agentGaveUp, which quarantines the agent durably.
+type agentsSupervisor struct {
+	r        *Runtime
+	strategy *supervision.Strategy
+}
+
+func (s *agentsSupervisor) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *activateAgent:
+		c.Respond(s.activate(c, m.id))
+	case *agentGaveUp:
+		s.quarantine(m)
+	case *actor.Terminated:
+		s.strategy.Forget(m.Who)
+		s.r.mu.Lock()
+		delete(s.r.pids, m.Who.Id)
+		s.r.mu.Unlock()
+	}
+}
+
+func (s *agentsSupervisor) activate(c actor.Context, id string) any {
+	s.r.mu.Lock()
+	pid, ok := s.r.pids[id]
+	s.r.mu.Unlock()
+	if ok {
+		return pid
+	}
+	pid, err := c.SpawnNamed(AgentProps(id, s.r.deps), id)
+	if err != nil {
+		return fmt.Errorf("spawn agent %s: %w", id, err)
+	}
+	s.r.mu.Lock()
+	s.r.pids[id] = pid
+	s.r.mu.Unlock()
+	return pid
+}
+
+// quarantine records, in the agent's own journal, why it was stopped for
+// good: a runtime_error for the operator and the durable stopped status.
+// The agent actor is gone, so this is the stream's only writer now; the
+// next request activates it again, stopped, and it answers with resume
+// guidance instead of crash-looping.
+func (s *agentsSupervisor) quarantine(m *agentGaveUp) {
+	ctx := context.Background()
+	store, clock := s.r.deps.Store, s.r.deps.Clock
+	summary := fmt.Sprintf("The agent crashed %d times within its restart window and was quarantined (stopped). Last failure: %s. Resume it once the cause is fixed.", m.failures, m.reason)
+	var evs []messages.Event
+	for _, p := range []messages.Payload{
+		messages.RuntimeError{Failure: messages.Failure{Category: messages.FailureRuntime, Code: "agent_quarantined", Message: m.reason, Summary: summary}},
+		messages.AgentStateChanged{To: messages.StatusStopped, Reason: "quarantined after repeated crashes"},
+	} {
+		ev, err := messages.NewEvent(m.id, clock.Now(), p)
+		if err != nil {
+			s.r.deps.Log.Error().Err(err).Str("agent_id", m.id).Msg("quarantine record not built")
+			return
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := store.Append(ctx, m.id, evs); err != nil {
+		s.r.deps.Log.Error().Err(err).Str("agent_id", m.id).Msg("quarantine record not written")
+		return
+	}
+	s.r.deps.Log.Error().Str("agent_id", m.id).Int("failures", m.failures).Str("reason", m.reason).Msg("agent quarantined")
+}

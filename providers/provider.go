@@ -1,0 +1,110 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Provider completes one model round. Implementations are immutable and
+// safe for concurrent use; Complete returns promptly when ctx is cancelled.
+type Provider interface {
+	// Name identifies the provider candidate, e.g. "openai/gpt-5".
+	Name() string
+	// Complete sends req and returns the model's reply. Failures are
+	// *Error values (or wrap one) so callers can classify them.
+	Complete(ctx context.Context, req Request) (Response, error)
+}
+
+// Request is one provider round: the prompt frame, the replayable
+// conversation and the tool catalog. Transports lower it to their wire
+// format; they must not change its meaning.
+type Request struct {
+	AgentID      string
+	TurnID       string
+	Round        uint32
+	Model        string // the agent's model override, or "" for the default
+	Frame        PromptFrame
+	Conversation []Item
+	Tools        []ToolSpec
+}
+
+// PromptFrame is the provider-neutral prompt of runtime-spec-v0 "Provider
+// Prompt Frame": stable system content, then context blocks.
+type PromptFrame struct {
+	SystemPrompt  string       `json:"system_prompt"`
+	SystemBlocks  []Block      `json:"system_blocks,omitempty"`
+	ContextBlocks []Block      `json:"context_blocks,omitempty"`
+	Cache         *PromptCache `json:"cache,omitempty"`
+}
+
+// Block is one block of prompt text. CacheBreakpoint marks where a
+// transport with prompt-cache blocks may cut.
+type Block struct {
+	Text            string `json:"text"`
+	CacheBreakpoint bool   `json:"cache_breakpoint,omitempty"`
+}
+
+// PromptCache is the cache identity of a frame. PromptCacheKey stays the
+// same across ordinary turns and rotates only when the stable prompt surface
+// changes; ContextFingerprint covers the whole projected context and is
+// diagnostic only.
+type PromptCache struct {
+	AgentID               string `json:"agent_id"`
+	PromptCacheKey        string `json:"prompt_cache_key"`
+	ContextFingerprint    string `json:"context_fingerprint"`
+	WorkingMemoryRevision uint64 `json:"working_memory_revision"`
+	CompressionEpoch      uint64 `json:"compression_epoch"`
+}
+
+// ItemKind tells the kinds of conversation items apart.
+type ItemKind string
+
+// The conversation item kinds.
+const (
+	// ItemMessage is an admitted message with its provenance labels.
+	ItemMessage ItemKind = "message"
+	// ItemAssistant is one assistant round: text and tool calls.
+	ItemAssistant ItemKind = "assistant"
+	// ItemToolResult is the rendered receipt of one tool call.
+	ItemToolResult ItemKind = "tool_result"
+)
+
+// Item is one entry of the replayable conversation.
+type Item struct {
+	Kind ItemKind `json:"kind"`
+
+	// ItemMessage: who said it and with what authority.
+	MessageID string                  `json:"message_id,omitempty"`
+	Origin    *messages.Origin        `json:"origin,omitempty"`
+	Authority messages.AuthorityClass `json:"authority_class,omitempty"`
+
+	// Text of a message, an assistant round, or a tool result's receipt.
+	Text string `json:"text"`
+
+	// ItemAssistant: the calls requested in that round.
+	ToolCalls []messages.ToolCall `json:"tool_calls,omitempty"`
+
+	// ItemToolResult: which call this answers and whether it failed.
+	CallID   string `json:"call_id,omitempty"`
+	ToolName string `json:"tool_name,omitempty"`
+	IsError  bool   `json:"is_error,omitempty"`
+}
+
+// ToolSpec describes one tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // a JSON schema object
+}
+
+// Response is the model's reply to one round.
+type Response struct {
+	Text       string
+	ToolCalls  []messages.ToolCall
+	StopReason string
+	Usage      messages.TokenUsage
+	ResponseID string
+	Model      string // the model that answered
+}
