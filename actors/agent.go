@@ -78,6 +78,8 @@ type agent struct {
 	stepping bool
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
+	// recovered is what this incarnation found open when it started.
+	recovered []OpenFact
 
 	// ctx bounds every step goroutine; cancelled on stop and restart.
 	ctx    context.Context
@@ -101,9 +103,14 @@ func (a *agent) Receive(c actor.Context) {
 	case *actor.Started:
 		a.start(c)
 	case *Admit:
-		c.Respond(a.admit(c, m.Envelope))
+		// Acknowledge as soon as the admission is durable, then work.
+		c.Respond(a.admit(m.Envelope))
+		a.advance(c)
 	case *Control:
-		c.Respond(a.control(c, m))
+		c.Respond(a.control(m))
+		a.advance(c)
+	case *GetRecovery:
+		c.Respond(a.recovered)
 	case *GetState:
 		c.Respond(a.copyState())
 	case *stepDone:
@@ -131,6 +138,7 @@ func (a *agent) start(c actor.Context) {
 		panic(fmt.Errorf("recover agent %s: %w", a.id, err)) // supervision decides
 	}
 	a.state = st
+	a.recovered = OpenFacts(st)
 	if st.LastSeq == 0 {
 		a.mustPersist(
 			messages.AgentCreated{AgentID: a.id, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
@@ -243,7 +251,7 @@ func (a *agent) setStatus(to messages.AgentStatus, reason string) {
 
 // admit validates, normalizes and journals env, and answers only once the
 // message_admitted event is durable. Nothing is written for a refusal.
-func (a *agent) admit(c actor.Context, env messages.MessageEnvelope) *Admitted {
+func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	res := &Admitted{MessageID: env.ID}
 	switch {
 	case env.AgentID != a.id:
@@ -270,7 +278,6 @@ func (a *agent) admit(c actor.Context, env messages.MessageEnvelope) *Admitted {
 		return res
 	}
 	res.Seq = a.state.LastSeq
-	a.advance(c)
 	return res
 }
 
@@ -286,7 +293,7 @@ func containsID(ids []string, id string) bool {
 // control applies a lifecycle command. stopped is durable; resume restarts
 // processing; a running turn is cut at once by stop and at its next safe
 // point by pause.
-func (a *agent) control(c actor.Context, m *Control) *ControlResult {
+func (a *agent) control(m *Control) *ControlResult {
 	st := a.state.Status
 	switch m.Op {
 	case OpPause:
@@ -297,7 +304,6 @@ func (a *agent) control(c actor.Context, m *Control) *ControlResult {
 	case OpResume:
 		if st == messages.StatusPaused || st == messages.StatusStopped {
 			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator resume"))
-			a.advance(c)
 		}
 	case OpStop:
 		if a.state.Turn != nil {
@@ -312,7 +318,6 @@ func (a *agent) control(c actor.Context, m *Control) *ControlResult {
 		case messages.StatusAsleep:
 			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator wake"))
 		}
-		a.advance(c)
 	default:
 		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop or wake", m.Op)}
 	}

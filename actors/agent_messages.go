@@ -55,6 +55,13 @@ type ControlResult struct {
 	Err    error
 }
 
+// GetRecovery asks what the agent found open when it started (activated
+// or restarted); the reply is []OpenFact.
+type GetRecovery struct{}
+
+// Priority implements Prioritized.
+func (*GetRecovery) Priority() messages.Priority { return messages.PriorityNext }
+
 // GetState asks for a copy of the agent's state; the reply is AgentState.
 type GetState struct{}
 

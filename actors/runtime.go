@@ -162,11 +162,11 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	}
 	var active []string
 	for _, id := range streams {
-		st, err := r.State(ctx, id)
+		res, err := r.ask(ctx, id, &GetRecovery{})
 		if err != nil {
 			return active, fmt.Errorf("recover %s: %w", id, err)
 		}
-		if len(OpenFacts(&st)) > 0 {
+		if facts := res.([]OpenFact); len(facts) > 0 {
 			active = append(active, id)
 		}
 	}
