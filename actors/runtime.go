@@ -21,14 +21,16 @@ import (
 // an agent (recovering it from its journal) on first use. Agents are
 // addressed by id, never by PID.
 type Runtime struct {
-	sys        *actor.ActorSystem
-	deps       AgentDeps
+	sys  *actor.ActorSystem
+	deps AgentDeps
+	// supervisor is set once in NewRuntime, before any agent exists.
 	supervisor *actor.PID
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
-	mu   sync.Mutex
-	pids map[string]*actor.PID // active agents; guarded by mu
+	mu     sync.Mutex
+	pids   map[string]*actor.PID // active agents; guarded by mu
+	closed bool                  // guarded by mu
 }
 
 // RuntimeOptions tunes a Runtime.
@@ -135,12 +137,13 @@ func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
 	}
 	r.mu.Lock()
 	pid, ok := r.pids[id]
+	closed := r.closed
 	r.mu.Unlock()
+	if closed {
+		return nil, ErrRuntimeClosed
+	}
 	if ok {
 		return pid, nil
-	}
-	if r.supervisor == nil {
-		return nil, ErrRuntimeClosed
 	}
 	res, err := r.sys.Root.RequestFuture(r.supervisor, &activateAgent{id: id}, r.requestTimeout).Result()
 	if err != nil {
@@ -179,13 +182,13 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 // durable status: a shutdown is not a stop.
 func (r *Runtime) Close() error {
 	r.mu.Lock()
-	sup := r.supervisor
-	r.supervisor = nil
+	closed := r.closed
+	r.closed = true
 	r.mu.Unlock()
-	if sup == nil {
+	if closed {
 		return nil
 	}
-	if err := r.sys.Root.StopFuture(sup).Wait(); err != nil {
+	if err := r.sys.Root.StopFuture(r.supervisor).Wait(); err != nil {
 		return fmt.Errorf("stop agents: %w", err)
 	}
 	r.sys.Shutdown()
