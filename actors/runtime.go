@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -155,26 +156,46 @@ func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
 	return res.(*actor.PID), nil
 }
 
-// Recover activates every agent in the journal that has an open fact, so
-// queued messages and interrupted turns go on without outside requests. It
-// returns the ids it activated.
+// Recover activates every agent in the journal (recovering each from its
+// snapshot and journal tail) so that queued messages and interrupted turns
+// go on without outside requests. Agents are activated concurrently, a few
+// per core. It returns, sorted, the ids of the agents that had open facts.
 func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	streams, err := r.deps.Store.Streams(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}
-	var active []string
-	for _, id := range streams {
-		res, err := r.ask(ctx, id, &GetRecovery{})
-		if err != nil {
-			return active, fmt.Errorf("recover %s: %w", id, err)
-		}
-		if facts := res.([]OpenFact); len(facts) > 0 {
-			active = append(active, id)
-		}
+	var (
+		mu       sync.Mutex
+		active   []string
+		firstErr error
+		wg       sync.WaitGroup
+		work     = make(chan string)
+	)
+	for range 4 * runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := range work {
+				res, err := r.ask(ctx, id, &GetRecovery{})
+				mu.Lock()
+				switch {
+				case err != nil && firstErr == nil:
+					firstErr = fmt.Errorf("recover %s: %w", id, err)
+				case err == nil && len(res.([]OpenFact)) > 0:
+					active = append(active, id)
+				}
+				mu.Unlock()
+			}
+		}()
 	}
+	for _, id := range streams {
+		work <- id
+	}
+	close(work)
+	wg.Wait()
 	sort.Strings(active)
-	return active, nil
+	return active, firstErr
 }
 
 // Close stops every agent (queued actor messages are dropped; everything
