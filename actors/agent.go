@@ -31,6 +31,18 @@ type AgentDeps struct {
 	QueueLimit int
 	// SnapshotEvery is how many events an agent applies between snapshots.
 	SnapshotEvery int
+	// IdleTimeout is how long an agent stays idle (no turn, empty queue)
+	// before it passivates: it saves a snapshot and drops its state from
+	// memory, reloading it on its next message. 0 means DefaultIdleTimeout.
+	IdleTimeout time.Duration
+	// DefaultAgentID is the agent untargeted input goes to; it is created
+	// with kind default. Empty means DefaultAgentID.
+	DefaultAgentID string
+	// Fault, when set, is called at named points of an agent: "start", and
+	// before each message it handles, with the message's Go type (e.g.
+	// "*actors.stepDone"). A panic from it is a crash of the agent. It
+	// exists for fault-injection tests and is nil in production.
+	Fault func(agentID, point string)
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -38,6 +50,8 @@ type AgentDeps struct {
 const (
 	DefaultQueueLimit    = 1000
 	DefaultSnapshotEvery = 200
+	DefaultIdleTimeout   = time.Minute
+	DefaultAgentID       = "main"
 )
 
 func (d AgentDeps) withDefaults() AgentDeps {
@@ -52,6 +66,12 @@ func (d AgentDeps) withDefaults() AgentDeps {
 	}
 	if d.Tools == nil {
 		d.Tools, _ = tools.NewRegistry()
+	}
+	if d.IdleTimeout <= 0 {
+		d.IdleTimeout = DefaultIdleTimeout
+	}
+	if d.DefaultAgentID == "" {
+		d.DefaultAgentID = DefaultAgentID
 	}
 	return d
 }
@@ -80,6 +100,10 @@ type agent struct {
 	sinceSnapshot int
 	// recovered is what this incarnation found open when it started.
 	recovered []OpenFact
+	// idle fires passivation after IdleTimeout without work; idleGen
+	// discards a timer that fired after work resumed.
+	idle    clockwork.Timer
+	idleGen uint64
 
 	// ctx bounds every step goroutine; cancelled on stop and restart.
 	ctx    context.Context
@@ -99,9 +123,19 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
+	switch c.Message().(type) {
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *passivateDone:
+	default:
+		if a.deps.Fault != nil {
+			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
+		}
+		a.ensureState()
+		defer a.armIdle(c)
+	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		a.start(c)
+		a.armIdle(c)
 	case *Admit:
 		// Acknowledge as soon as the admission is durable, then work.
 		c.Respond(a.admit(m.Envelope))
@@ -115,6 +149,10 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.copyState())
 	case *stepDone:
 		a.stepFinished(c, m)
+	case *passivate:
+		a.passivate(m)
+	case *passivateDone:
+		c.Respond(true)
 	case *actor.Restarting:
 		a.inc.panicked = true
 		a.stop()
@@ -127,12 +165,65 @@ func (a *agent) stop() {
 	if a.cancel != nil {
 		a.cancel()
 	}
+	if a.idle != nil {
+		a.idle.Stop()
+	}
+}
+
+// armIdle (re)starts the idle timer when the agent has nothing to do. The
+// timer only sends a message: passivation happens in Receive.
+func (a *agent) armIdle(c actor.Context) {
+	a.idleGen++
+	if a.idle != nil {
+		a.idle.Stop()
+		a.idle = nil
+	}
+	if a.state == nil || !a.isIdle() {
+		return
+	}
+	gen, self, root := a.idleGen, c.Self(), c.ActorSystem().Root
+	a.idle = a.deps.Clock.AfterFunc(a.deps.IdleTimeout, func() { root.Send(self, &passivate{gen: gen}) })
+}
+
+// isIdle: no step running, no turn in flight, nothing queued.
+func (a *agent) isIdle() bool {
+	return !a.stepping && a.state.Turn == nil && a.state.Queue.Len() == 0
+}
+
+// passivate drops the agent's state from memory after saving a snapshot of
+// it; the next message reloads it. An idle agent then costs only its actor.
+func (a *agent) passivate(m *passivate) {
+	if a.state == nil || !a.isIdle() || (m.gen != 0 && m.gen != a.idleGen) {
+		return
+	}
+	if a.sinceSnapshot > 0 {
+		a.saveSnapshot()
+		if a.sinceSnapshot > 0 {
+			return // not saved: keep the state rather than replay a long tail
+		}
+	}
+	a.state = nil
+}
+
+// ensureState reloads a passivated agent's state.
+func (a *agent) ensureState() {
+	if a.state != nil {
+		return
+	}
+	st, err := a.recoverState()
+	if err != nil {
+		panic(fmt.Errorf("reactivate agent %s: %w", a.id, err))
+	}
+	a.state = st
 }
 
 // start recovers the agent from its latest snapshot and the journal tail,
 // creates it if it never existed, and resumes whatever was in flight.
 func (a *agent) start(c actor.Context) {
 	a.ctx, a.cancel = context.WithCancel(context.Background())
+	if a.deps.Fault != nil {
+		a.deps.Fault(a.id, "start")
+	}
 	st, err := a.recoverState()
 	if err != nil {
 		panic(fmt.Errorf("recover agent %s: %w", a.id, err)) // supervision decides
@@ -140,9 +231,13 @@ func (a *agent) start(c actor.Context) {
 	a.state = st
 	a.recovered = OpenFacts(st)
 	if st.LastSeq == 0 {
+		kind, preset := messages.AgentNamed, "public_named"
+		if a.id == a.deps.DefaultAgentID {
+			kind, preset = messages.AgentDefault, "default"
+		}
 		a.mustPersist(
-			messages.AgentCreated{AgentID: a.id, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
-				Ownership: messages.OwnershipSelfOwned, ProfilePreset: "public_named"},
+			messages.AgentCreated{AgentID: a.id, Kind: kind, Visibility: messages.VisibilityPublic,
+				Ownership: messages.OwnershipSelfOwned, ProfilePreset: preset},
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}

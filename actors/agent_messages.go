@@ -113,3 +113,17 @@ type stepDone struct {
 // Priority implements Prioritized: a finished step continues its turn
 // before queued admissions are handled.
 func (*stepDone) Priority() messages.Priority { return messages.PriorityNext }
+
+// passivate asks an idle agent to drop its state from memory. gen is the
+// idle timer's generation, 0 for an explicit request (Runtime.PassivateIdle).
+type passivate struct{ gen uint64 }
+
+// Priority implements Prioritized: passivation never overtakes work.
+func (*passivate) Priority() messages.Priority { return messages.PriorityBackground }
+
+// passivateDone is answered (with nil) after every earlier passivate, since
+// both sit in the background band, FIFO.
+type passivateDone struct{}
+
+// Priority implements Prioritized.
+func (*passivateDone) Priority() messages.Priority { return messages.PriorityBackground }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/testkit"
 )
@@ -200,5 +201,36 @@ func TestBadToolCallsBecomeCorrectableErrors(t *testing.T) {
 	}
 	if last := h.Provider.Requests()[1].Conversation; !last[len(last)-1].IsError {
 		t.Fatal("the model was not shown the error flag on the tool result")
+	}
+}
+
+// TestPassivatedAgentReloads: an idle agent passivated to its snapshot
+// drops its state and, on the next prompt, reloads it whole: the model
+// sees the earlier turn.
+func TestPassivatedAgentReloads(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("first answer"), testkit.Reply("second answer"))
+	ctx := context.Background()
+	h.Prompt("main", "first")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
+	if err := h.Runtime.PassivateIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	snap, ok, err := h.Store().LoadSnapshot(ctx, "main", persistence.LatestSnapshot())
+	high, _ := h.Store().HighestSeq(ctx, "main")
+	if err != nil || !ok || snap.Seq != high {
+		t.Fatalf("snapshot after passivation = seq %d ok %v err %v, want seq %d", snap.Seq, ok, err, high)
+	}
+	h.Prompt("main", "second")
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2)))
+	if tt.LastAssistantMessage != "second answer" {
+		t.Fatalf("second turn = %+v", tt)
+	}
+	conv := h.Provider.Requests()[1].Conversation
+	if len(conv) != 3 || conv[1].Text != "first answer" {
+		t.Fatalf("after reload the model saw %+v, want the first turn then the new prompt", conv)
+	}
+	st, _ := h.Runtime.State(ctx, "main")
+	if st.Kind != messages.AgentDefault {
+		t.Errorf("agent main kind = %q, want default", st.Kind)
 	}
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -163,7 +164,7 @@ func (a *agent) startModel(c actor.Context) {
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
 	go func() {
 		t0 := clock.Now()
-		resp, err := p.Complete(ctx, req)
+		resp, err := completeSafely(ctx, p, req)
 		root.Send(self, &stepDone{gen: gen, kind: stepModel, resp: resp, err: err,
 			buildMS: buildMS, roundMS: clock.Since(t0).Milliseconds(), modelName: p.Name()})
 	}()
@@ -279,7 +280,7 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	ctx, clock := a.ctx, a.deps.Clock
 	go func() {
 		t0 := clock.Now()
-		res := tool.Call(ctx, call.Arguments)
+		res := callSafely(ctx, tool, call)
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, duration: clock.Since(t0).Milliseconds()})
 	}()
 }
@@ -368,4 +369,29 @@ func (a *agent) failTurn(kind messages.TurnTerminalKind, category messages.Failu
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
 	)
+}
+
+// completeSafely calls the provider; a panic in it becomes a provider
+// failure of the turn instead of a crash of the daemon.
+func completeSafely(ctx context.Context, p providers.Provider, req providers.Request) (resp providers.Response, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &providers.Error{Provider: p.Name(), Kind: providers.KindProviderUnknown, Message: fmt.Sprintf("provider panicked: %v", r)}
+		}
+	}()
+	return p.Complete(ctx, req)
+}
+
+// callSafely runs a tool; a panic in it becomes an error result the model
+// sees instead of a crash of the daemon.
+func callSafely(ctx context.Context, t tools.Tool, call messages.ToolCall) (res tools.Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+				Kind: "tool_panicked", Message: fmt.Sprintf("the tool crashed: %v", r),
+				RecoveryHint: "the call may have had partial effects; check before retrying",
+			})
+		}
+	}()
+	return t.Call(ctx, call.Arguments)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,9 +30,12 @@ type Runtime struct {
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
-	mu     sync.Mutex
-	pids   map[string]*actor.PID // active agents; guarded by mu
-	closed bool                  // guarded by mu
+	mu   sync.Mutex
+	pids map[string]*actor.PID // active agents; guarded by mu
+	// terminating marks agents stopped by their supervisor whose actor has
+	// not terminated yet; guarded by mu.
+	terminating map[string]bool
+	closed      bool // guarded by mu
 }
 
 // RuntimeOptions tunes a Runtime.
@@ -66,18 +70,28 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
-	r := &Runtime{sys: sys, deps: deps, requestTimeout: o.RequestTimeout, pids: make(map[string]*actor.PID)}
+	r := &Runtime{sys: sys, deps: deps, requestTimeout: o.RequestTimeout,
+		pids: make(map[string]*actor.PID), terminating: make(map[string]bool)}
 	quarantine := func(who *actor.PID, reason any, failures int) {
-		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: who.Id, reason: fmt.Sprint(reason), failures: failures})
+		id := agentIDOf(who)
+		// Route nothing more to the dying actor; activations of id wait
+		// for its Terminated (see agentsSupervisor).
+		r.mu.Lock()
+		delete(r.pids, id)
+		r.terminating[id] = true
+		r.mu.Unlock()
+		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: id, reason: fmt.Sprint(reason), failures: failures})
 	}
 	strategy, err := supervision.NewStrategy(o.Restart, supervision.WithGiveUp(quarantine),
 		supervision.WithScheduler(o.Scheduler), supervision.WithClock(deps.Clock.Now))
 	if err != nil {
 		return nil, err
 	}
-	props := actor.PropsFromProducer(func() actor.Actor { return &agentsSupervisor{r: r, strategy: strategy} },
+	props := actor.PropsFromProducer(func() actor.Actor {
+		return &agentsSupervisor{r: r, strategy: strategy, waiting: make(map[string][]*actor.PID)}
+	},
 		actor.WithSupervisor(strategy))
-	r.supervisor, err = r.sys.Root.SpawnNamed(props, "agents")
+	r.supervisor, err = r.sys.Root.SpawnNamed(props, strings.TrimSuffix(agentsPrefix, "/"))
 	if err != nil {
 		return nil, fmt.Errorf("start agents supervisor: %w", err)
 	}
@@ -111,6 +125,13 @@ func (r *Runtime) State(ctx context.Context, id string) (AgentState, error) {
 		return AgentState{}, err
 	}
 	return res.(AgentState), nil
+}
+
+// Activate makes sure agent id is running (recovering it from its journal
+// if it was not) without sending it anything.
+func (r *Runtime) Activate(ctx context.Context, id string) error {
+	_, err := r.activate(ctx, id)
+	return err
 }
 
 // ask activates agent id if needed and waits for its answer to msg.
@@ -198,6 +219,28 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	return active, firstErr
 }
 
+// PassivateIdle asks every active agent that is idle to save a snapshot
+// and drop its state from memory now, instead of after its idle timeout.
+func (r *Runtime) PassivateIdle(ctx context.Context) error {
+	r.mu.Lock()
+	pids := make([]*actor.PID, 0, len(r.pids))
+	for _, pid := range r.pids {
+		pids = append(pids, pid)
+	}
+	r.mu.Unlock()
+	for _, pid := range pids {
+		r.sys.Root.Send(pid, &passivate{})
+	}
+	// passivateDone sits behind passivate in the same band, so its answer
+	// means the agent has handled the passivation.
+	for _, pid := range pids {
+		if _, err := r.sys.Root.RequestFuture(pid, &passivateDone{}, r.requestTimeout).Result(); err != nil {
+			return fmt.Errorf("passivate %s: %w", pid.Id, err)
+		}
+	}
+	return nil
+}
+
 // Close stops every agent (queued actor messages are dropped; everything
 // acknowledged is already durable) and the actor system. Agents keep their
 // durable status: a shutdown is not a stop.
@@ -232,21 +275,46 @@ type agentGaveUp struct {
 type agentsSupervisor struct {
 	r        *Runtime
 	strategy *supervision.Strategy
+	// waiting holds the senders of activations of a terminating agent,
+	// answered once its Terminated arrives.
+	waiting map[string][]*actor.PID
 }
 
 func (s *agentsSupervisor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *activateAgent:
+		s.r.mu.Lock()
+		dying := s.r.terminating[m.id]
+		s.r.mu.Unlock()
+		if dying {
+			s.waiting[m.id] = append(s.waiting[m.id], c.Sender())
+			return
+		}
 		c.Respond(s.activate(c, m.id))
 	case *agentGaveUp:
 		s.quarantine(m)
 	case *actor.Terminated:
+		id := agentIDOf(m.Who)
 		s.strategy.Forget(m.Who)
 		s.r.mu.Lock()
-		delete(s.r.pids, m.Who.Id)
+		if s.r.pids[id] != nil && s.r.pids[id].Equal(m.Who) {
+			delete(s.r.pids, id)
+		}
+		delete(s.r.terminating, id)
 		s.r.mu.Unlock()
+		for _, sender := range s.waiting[id] {
+			c.Send(sender, s.activate(c, id))
+		}
+		delete(s.waiting, id)
 	}
 }
+
+// agentsPrefix is the agents supervisor's name; its children's PIDs are
+// "agents/<agent id>".
+const agentsPrefix = "agents/"
+
+// agentIDOf returns the agent id of an agent actor's PID.
+func agentIDOf(pid *actor.PID) string { return strings.TrimPrefix(pid.Id, agentsPrefix) }
 
 func (s *agentsSupervisor) activate(c actor.Context, id string) any {
 	s.r.mu.Lock()

@@ -34,7 +34,9 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 // NewEvent returns the event recording p for agentID at time at: a fresh id
 // from NewID("evt"), p's type at its newest version and p's JSON as payload.
 // Seq stays zero for the journal to assign. If p has a Validate method it
-// must pass. The error wraps ErrInvalidEvent or the payload's own sentinel.
+// must pass, and the event must decode again (enum values in range): what
+// NewEvent returns, replay can apply. The error wraps ErrInvalidEvent or the
+// payload's own sentinel.
 func NewEvent(agentID string, at time.Time, p Payload) (Event, error) {
 	if v, ok := p.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -53,7 +55,9 @@ func NewEvent(agentID string, at time.Time, p Payload) (Event, error) {
 		At:      at.Round(0), // drop the monotonic reading: JSON cannot carry it
 		Payload: raw,
 	}
-	if err := e.Validate(); err != nil {
+	// An event that would not decode must never reach a journal: replay
+	// would refuse it and the agent could not be rebuilt.
+	if _, err := e.Decode(); err != nil {
 		return Event{}, fmt.Errorf("new %s event: %w", p.EventType(), err)
 	}
 	return e, nil

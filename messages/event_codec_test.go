@@ -122,3 +122,19 @@ func TestEventValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestNewEventRefusesWhatWouldNotDecode(t *testing.T) {
+	_, err := messages.NewEvent("main", time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
+		messages.AgentStateChanged{From: messages.StatusAwakeIdle, To: "sideways", Reason: "bad enum"})
+	if !errors.Is(err, messages.ErrInvalidEvent) {
+		t.Fatalf("NewEvent with an out-of-range status = %v, want ErrInvalidEvent", err)
+	}
+	ev, err := messages.NewEvent("main", time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC),
+		messages.AgentStateChanged{To: messages.StatusStopped, Reason: "quarantined"})
+	if err != nil {
+		t.Fatalf("a state change without from: %v", err)
+	}
+	if _, err := ev.Decode(); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+}

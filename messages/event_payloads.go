@@ -100,7 +100,7 @@ type BriefRecorded struct {
 
 // AgentStateChanged records a transition of the agent's runtime posture.
 type AgentStateChanged struct {
-	From   AgentStatus `json:"from"`
+	From   AgentStatus `json:"from,omitempty"` // empty when the writer did not know it (a supervisor's quarantine)
 	To     AgentStatus `json:"to"`
 	Reason string      `json:"reason"`
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,17 +33,51 @@ type Harness struct {
 	Echo     *EchoTool
 	Runtime  *actors.Runtime
 
-	tools *tools.Registry
-	inner *persistence.BadgerStore
-	store *CrashStore
+	tools          *tools.Registry
+	inner          *persistence.BadgerStore
+	store          *CrashStore
+	requestTimeout time.Duration
+	fault          atomic.Pointer[func(agentID, point string)]
 }
 
-// New starts a harness; t.Cleanup shuts it down and fails the test if a
-// goroutine of this module is left running.
+// SetFault replaces the fault hook of every agent (nil removes it).
+func (h *Harness) SetFault(f func(agentID, point string)) {
+	if f == nil {
+		h.fault.Store(nil)
+		return
+	}
+	h.fault.Store(&f)
+}
+
+func (h *Harness) callFault(agentID, point string) {
+	if f := h.fault.Load(); f != nil {
+		(*f)(agentID, point)
+	}
+}
+
+// Options configures a harness beyond its script.
+type Options struct {
+	Steps []Step
+	// Fault is installed as AgentDeps.Fault; it may be changed later with
+	// SetFault.
+	Fault func(agentID, point string)
+	// RequestTimeout bounds a request to an agent (default: the runtime's).
+	RequestTimeout time.Duration
+}
+
+// New starts a harness playing steps; t.Cleanup shuts it down and fails
+// the test if a goroutine of this module is left running.
 func New(t testing.TB, steps ...Step) *Harness {
 	t.Helper()
+	return NewWith(t, Options{Steps: steps})
+}
+
+// NewWith starts a harness with options.
+func NewWith(t testing.TB, o Options) *Harness {
+	t.Helper()
 	h := &Harness{t: t, Home: t.TempDir(), Clock: clockwork.NewFakeClockAt(time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)),
-		Provider: NewProvider(steps...), Echo: &EchoTool{}}
+		Provider: NewProvider(o.Steps...), Echo: &EchoTool{}, requestTimeout: o.RequestTimeout}
+	h.SetFault(o.Fault)
 	var err error
 	if h.tools, err = tools.NewRegistry(h.Echo); err != nil {
 		t.Fatal(err)
@@ -68,8 +103,11 @@ func (h *Harness) start() {
 	}
 	h.inner, h.store = inner, NewCrashStore(inner)
 	deps := actors.AgentDeps{Store: h.store, Provider: h.Provider, Tools: h.tools, Clock: h.Clock,
-		Log: zerolog.Nop(), SystemPrompt: "You are a test agent."}
-	h.Runtime, err = actors.NewRuntime(deps, actors.RuntimeOptions{Scheduler: func(_ time.Duration, f func()) { go f() }})
+		Log: zerolog.Nop(), SystemPrompt: "You are a test agent.", Fault: h.callFault}
+	h.Runtime, err = actors.NewRuntime(deps, actors.RuntimeOptions{
+		Scheduler:      func(_ time.Duration, f func()) { go f() }, // restarts at once, no backoff wait
+		RequestTimeout: h.requestTimeout,
+	})
 	if err != nil {
 		h.t.Fatalf("start runtime: %v", err)
 	}
