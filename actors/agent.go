@@ -43,6 +43,10 @@ type AgentDeps struct {
 	// "*actors.stepDone"). A panic from it is a crash of the agent. It
 	// exists for fault-injection tests and is nil in production.
 	Fault func(agentID, point string)
+
+	// Set by the Runtime: the actor system and its timer service.
+	sys    *actor.ActorSystem
+	timers *actor.PID
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -149,6 +153,12 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.copyState())
 	case *stepDone:
 		a.stepFinished(c, m)
+	case *WakeHintRequest:
+		c.Respond(a.wakeHint(m))
+		a.advance(c)
+	case *timerFired:
+		a.timerFired(m.fire)
+		a.advance(c)
 	case *passivate:
 		a.passivate(m)
 	case *passivateDone:
@@ -241,6 +251,7 @@ func (a *agent) start(c actor.Context) {
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}
+	a.rearmTimers()
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
@@ -399,6 +410,7 @@ func (a *agent) control(m *Control) *ControlResult {
 	case OpResume:
 		if st == messages.StatusPaused || st == messages.StatusStopped {
 			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator resume"))
+			a.rearmTimers() // fires ignored while stopped come now
 		}
 	case OpStop:
 		if a.state.Turn != nil {

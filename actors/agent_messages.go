@@ -127,3 +127,26 @@ type passivateDone struct{}
 
 // Priority implements Prioritized.
 func (*passivateDone) Priority() messages.Priority { return messages.PriorityBackground }
+
+// WakeHintRequest is a pure wake signal for an agent (an external trigger,
+// a subsystem). The reply is *WakeHintResult.
+type WakeHintRequest struct {
+	Source     string
+	Reason     string
+	Contentful bool
+}
+
+// Priority implements Prioritized.
+func (*WakeHintRequest) Priority() messages.Priority { return messages.PriorityNext }
+
+// WakeHintResult answers a WakeHintRequest.
+type WakeHintResult struct {
+	Disposition WakeDisposition
+	Err         error
+}
+
+// timerFired delivers a fire from the timer service to its agent.
+type timerFired struct{ fire TimerFire }
+
+// Priority implements Prioritized.
+func (*timerFired) Priority() messages.Priority { return messages.PriorityNext }

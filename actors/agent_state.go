@@ -47,6 +47,38 @@ type AgentState struct {
 
 	LastBriefAt *time.Time `json:"last_brief_at,omitempty"`
 	LastError   string     `json:"last_error,omitempty"`
+
+	// Timers are the agent's pending timers by id; a fire removes one, so
+	// each fire is applied once.
+	Timers map[string]TimerState `json:"timers,omitempty"`
+	// Sleep records when and why the agent last went to sleep and what
+	// wake it expects.
+	Sleep *SleepRecord `json:"sleep,omitempty"`
+	// PendingWakeHint holds wake hints that arrived while the agent was
+	// busy, coalesced, until it can take them as one SystemTick.
+	PendingWakeHint *WakeHint `json:"pending_wake_hint,omitempty"`
+}
+
+// TimerState is one pending timer.
+type TimerState struct {
+	DueAt  time.Time `json:"due_at"`
+	Reason string    `json:"reason"`
+}
+
+// SleepRecord is the last sleep of the agent.
+type SleepRecord struct {
+	At           time.Time            `json:"at"`
+	Reason       string               `json:"reason"`
+	ExpectedWake messages.TriggerKind `json:"expected_wake"`
+	Until        *time.Time           `json:"until,omitempty"`
+}
+
+// WakeHint is the coalesced pending wake hint.
+type WakeHint struct {
+	Source     string `json:"source"`
+	Reason     string `json:"reason"`
+	Contentful bool   `json:"contentful"`
+	Count      int    `json:"count"`
 }
 
 // TurnState is the durable progress of the turn in flight: enough to resume
@@ -66,6 +98,9 @@ type TurnState struct {
 	Done []string `json:"done,omitempty"`
 	// LastText is the text of the last assistant round.
 	LastText string `json:"last_text"`
+	// Sleep is set when a Sleep call of this round succeeded: the turn
+	// ends after the batch and the agent goes to sleep.
+	Sleep *SleepArgs `json:"sleep,omitempty"`
 	// AwaitingModel is true after a message or tool batch was recorded and
 	// before the model's next reply is.
 	AwaitingModel bool `json:"awaiting_model"`
@@ -136,6 +171,9 @@ func (s *AgentState) apply(ev messages.Event) error {
 	case messages.AgentStateChanged:
 		s.Status = p.To
 	case messages.MessageAdmitted:
+		if p.Envelope.Kind == messages.KindSystemTick && p.Envelope.SourceRefs["wake_hint"] != "" {
+			s.PendingWakeHint = nil // taken as this SystemTick
+		}
 		s.Queue.Push(p.Envelope)
 		s.Recent = append(s.Recent, p.Envelope.ID)
 		if len(s.Recent) > recentLimit {
@@ -167,8 +205,26 @@ func (s *AgentState) apply(ev messages.Event) error {
 		s.LastBriefAt = &at
 	case messages.RuntimeError:
 		s.LastError = p.Failure.Message
-	case messages.AgentSlept, messages.TimerScheduled, messages.TimerFired, messages.WakeHintRecorded:
-		// Recorded for audit; the timer and wake layers apply them.
+	case messages.AgentSlept:
+		s.Sleep = &SleepRecord{At: ev.At, Reason: p.Reason, ExpectedWake: p.ExpectedWake, Until: p.Until}
+	case messages.TimerScheduled:
+		if s.Timers == nil {
+			s.Timers = make(map[string]TimerState)
+		}
+		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason}
+	case messages.TimerFired:
+		delete(s.Timers, p.TimerID)
+		if len(s.Timers) == 0 {
+			s.Timers = nil
+		}
+	case messages.WakeHintRecorded:
+		h := s.PendingWakeHint
+		if h == nil {
+			h = &WakeHint{}
+		}
+		h.Source, h.Reason, h.Count = p.Source, p.Reason, h.Count+1
+		h.Contentful = h.Contentful || p.Contentful
+		s.PendingWakeHint = h
 	default:
 		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 	}
@@ -208,6 +264,9 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 	})
 	if s.Turn == nil {
 		return
+	}
+	if p.ToolName == SleepToolName && p.Status == messages.ToolOK {
+		s.Turn.Sleep = sleepArgsOf(p.Envelope)
 	}
 	s.Turn.Done = append(s.Turn.Done, p.CallID)
 	if len(s.Turn.Done) == len(s.Turn.Calls) {

@@ -33,9 +33,15 @@ func (a *agent) advance(c actor.Context) {
 		t := a.state.Turn
 		switch {
 		case t == nil:
+			if a.state.Queue.Len() == 0 && a.state.PendingWakeHint != nil {
+				a.takeWakeHint()
+				continue
+			}
 			if !a.startTurn() {
 				return
 			}
+		case t.AwaitingModel && t.Sleep != nil:
+			a.finishSleep()
 		case t.AwaitingModel:
 			a.spliceInterjects()
 			a.startModel(c)
@@ -85,7 +91,23 @@ func (a *agent) startTurn() bool {
 		Continuation: a.continuation(env),
 	})
 	a.mustPersist(payloads...)
+	if isLivenessOnly(env) {
+		a.settleLiveness()
+	}
 	return true
+}
+
+// settleLiveness ends a liveness-only SystemTick without a model call: the
+// agent is awake and its closure unchanged.
+func (a *agent) settleLiveness() {
+	t := a.state.Turn
+	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
+	if c := a.state.LastClosure; c != nil {
+		closure = *c
+	}
+	a.mustPersist(messages.TurnTerminal{
+		TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted, Closure: closure,
+	})
 }
 
 // continuation derives the ContinuationResolution of env from the closure
@@ -99,7 +121,7 @@ func (a *agent) continuation(env messages.MessageEnvelope) *messages.Continuatio
 	trigger := messages.TriggerKindFor(env.Kind)
 	return &messages.Continuation{
 		TriggerKind:          trigger,
-		ModelVisible:         env.Kind != messages.KindTaskStatus,
+		ModelVisible:         env.Kind != messages.KindTaskStatus && !isLivenessOnly(env),
 		PriorClosureOutcome:  prior,
 		PriorWaitingReason:   waiting,
 		MatchedWaitingReason: waiting != "" && matchesWait(waiting, trigger),
@@ -172,12 +194,14 @@ func (a *agent) startModel(c actor.Context) {
 
 // request builds the provider-neutral request of the next round.
 func (a *agent) request() providers.Request {
-	specs := a.deps.Tools.Specs()
-	toolSpecs := make([]providers.ToolSpec, len(specs))
-	names := make([]string, len(specs))
-	for i, s := range specs {
-		toolSpecs[i] = providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
-		names[i] = s.Name
+	toolSpecs := []providers.ToolSpec{sleepSpec()}
+	names := []string{SleepToolName}
+	for _, s := range a.deps.Tools.Specs() {
+		if s.Name == SleepToolName {
+			continue // the runtime's own Sleep wins
+		}
+		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		names = append(names, s.Name)
 	}
 	conv := append([]providers.Item(nil), a.state.Conversation...)
 	return providers.Request{
@@ -262,6 +286,10 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	a.gen++
 	a.stepping = true
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+	if call.Name == SleepToolName {
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: runSleep(call)})
+		return
+	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)
 	if !ok {
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: tools.Failure(call.Name, messages.ToolError, tools.ToolError{

@@ -15,6 +15,11 @@ const (
 	// FactTurnInFlight: a turn cut by the restart, resumed from its last
 	// durable step.
 	FactTurnInFlight OpenFact = "turn_in_flight"
+	// FactPendingTimer: a timer that must be re-armed (and fires at once
+	// if it came due while the runtime was down).
+	FactPendingTimer OpenFact = "pending_timer"
+	// FactPendingWakeHint: a wake hint not yet taken as a SystemTick.
+	FactPendingWakeHint OpenFact = "pending_wake_hint"
 )
 
 // OpenFacts lists the open facts of st. A stopped agent has none: it stays
@@ -29,6 +34,12 @@ func OpenFacts(st *AgentState) []OpenFact {
 	}
 	if st.Turn != nil {
 		facts = append(facts, FactTurnInFlight)
+	}
+	if len(st.Timers) > 0 {
+		facts = append(facts, FactPendingTimer)
+	}
+	if st.PendingWakeHint != nil {
+		facts = append(facts, FactPendingWakeHint)
 	}
 	return facts
 }

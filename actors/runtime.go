@@ -25,8 +25,10 @@ import (
 type Runtime struct {
 	sys  *actor.ActorSystem
 	deps AgentDeps
-	// supervisor is set once in NewRuntime, before any agent exists.
+	// supervisor and timers are set once in NewRuntime, before any agent
+	// exists.
 	supervisor *actor.PID
+	timers     *actor.PID
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
@@ -87,6 +89,11 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	fire := func(f TimerFire) { r.sys.Root.Send(r.supervisor, &timerDue{fire: f}) }
+	if r.timers, err = sys.Root.SpawnNamed(TimerServiceProps(deps.Clock, fire), "timers"); err != nil {
+		return nil, fmt.Errorf("start timer service: %w", err)
+	}
+	r.deps.sys, r.deps.timers = sys, r.timers
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &agentsSupervisor{r: r, strategy: strategy, waiting: make(map[string][]*actor.PID)}
 	},
@@ -125,6 +132,26 @@ func (r *Runtime) State(ctx context.Context, id string) (AgentState, error) {
 		return AgentState{}, err
 	}
 	return res.(AgentState), nil
+}
+
+// WakeHint sends agent id a pure wake signal. A stopped agent answers
+// ErrResumeRequired.
+func (r *Runtime) WakeHint(ctx context.Context, id, source, reason string, contentful bool) (WakeDisposition, error) {
+	res, err := r.ask(ctx, id, &WakeHintRequest{Source: source, Reason: reason, Contentful: contentful})
+	if err != nil {
+		return "", err
+	}
+	w := res.(*WakeHintResult)
+	return w.Disposition, w.Err
+}
+
+// PendingTimers lists the timers armed in the timer service.
+func (r *Runtime) PendingTimers(ctx context.Context) ([]ScheduleTimer, error) {
+	res, err := r.sys.Root.RequestFuture(r.timers, &PendingTimers{}, r.requestTimeout).Result()
+	if err != nil {
+		return nil, fmt.Errorf("pending timers: %w", err)
+	}
+	return res.([]ScheduleTimer), nil
 }
 
 // Activate makes sure agent id is running (recovering it from its journal
@@ -255,9 +282,15 @@ func (r *Runtime) Close() error {
 	if err := r.sys.Root.StopFuture(r.supervisor).Wait(); err != nil {
 		return fmt.Errorf("stop agents: %w", err)
 	}
+	if err := r.sys.Root.StopFuture(r.timers).Wait(); err != nil {
+		return fmt.Errorf("stop timer service: %w", err)
+	}
 	r.sys.Shutdown()
 	return nil
 }
+
+// timerDue carries a fire from the timer service to the agents supervisor.
+type timerDue struct{ fire TimerFire }
 
 // activateAgent asks the agents supervisor for agent id's PID.
 type activateAgent struct{ id string }
@@ -293,6 +326,17 @@ func (s *agentsSupervisor) Receive(c actor.Context) {
 		c.Respond(s.activate(c, m.id))
 	case *agentGaveUp:
 		s.quarantine(m)
+	case *timerDue:
+		// Deliver to the agent, activating it if it is not running; a
+		// dying agent re-arms its timers when it is activated again.
+		s.r.mu.Lock()
+		dying := s.r.terminating[m.fire.AgentID]
+		s.r.mu.Unlock()
+		if !dying {
+			if pid, ok := s.activate(c, m.fire.AgentID).(*actor.PID); ok {
+				c.Send(pid, &timerFired{fire: m.fire})
+			}
+		}
 	case *actor.Terminated:
 		id := agentIDOf(m.Who)
 		s.strategy.Forget(m.Who)

@@ -1,0 +1,103 @@
+package actors
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// armTimer asks the runtime's timer service to fire timer id at due.
+func (a *agent) armTimer(id string, due time.Time) {
+	if a.deps.timers != nil {
+		a.deps.sys.Root.Send(a.deps.timers, &ScheduleTimer{AgentID: a.id, TimerID: id, DueAt: due})
+	}
+}
+
+// rearmTimers re-arms every pending timer, as after a restart; one that
+// came due meanwhile fires at once.
+func (a *agent) rearmTimers() {
+	for id, ts := range a.state.Timers {
+		a.armTimer(id, ts.DueAt)
+	}
+}
+
+// timerFired applies one fire of a pending timer, once: the timer_fired
+// event removes the timer, so a repeated or stale fire finds nothing. The
+// fire becomes a timer_tick message through the queue. A stopped agent
+// ignores it; its timers are re-armed on resume.
+func (a *agent) timerFired(f TimerFire) {
+	ts, ok := a.state.Timers[f.TimerID]
+	if !ok || TimerFireID(f.TimerID, ts.DueAt) != f.FireID || a.state.Status == messages.StatusStopped {
+		return
+	}
+	env := a.runtimeEnvelope(messages.KindTimerTick, messages.TimerOrigin(f.TimerID), messages.SurfaceTimerScheduler,
+		messages.PriorityNext, fmt.Sprintf("Timer %s fired (%s).", f.TimerID, ts.Reason),
+		map[string]string{"timer_id": f.TimerID, "fire_id": f.FireID})
+	payloads := []messages.Payload{messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, messages.MessageAdmitted{Envelope: env}}
+	if a.state.Status == messages.StatusAsleep {
+		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "timer fired"))
+	}
+	a.mustPersist(payloads...)
+}
+
+// runtimeEnvelope builds a runtime-owned message for this agent.
+func (a *agent) runtimeEnvelope(kind messages.MessageKind, origin messages.Origin, surface messages.MessageDeliverySurface,
+	p messages.Priority, text string, refs map[string]string) messages.MessageEnvelope {
+	env := messages.MessageEnvelope{
+		ID: messages.NewID("msg"), AgentID: a.id, CreatedAt: a.deps.Clock.Now(), Kind: kind, Origin: origin,
+		Priority: p, Body: messages.TextBody(text), SourceRefs: refs,
+		DeliverySurface: surface, AdmissionContext: messages.AdmissionRuntimeOwned,
+	}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(origin.Kind, surface, env.AdmissionContext)
+	return env
+}
+
+// WakeDisposition says what a wake hint did.
+type WakeDisposition string
+
+// The wake hint dispositions.
+const (
+	WakeTriggered WakeDisposition = "triggered" // the agent was idle: it takes the hint now
+	WakeCoalesced WakeDisposition = "coalesced" // the agent is busy: stored as its pending wake hint
+)
+
+// wakeHint records a hint and takes it at once if the agent is idle.
+// Hints coalesce into one pending hint while the agent is busy.
+func (a *agent) wakeHint(m *WakeHintRequest) *WakeHintResult {
+	if a.state.Status == messages.StatusStopped {
+		return &WakeHintResult{Err: ErrResumeRequired}
+	}
+	if err := a.persist(messages.WakeHintRecorded{Source: m.Source, Reason: m.Reason, Contentful: m.Contentful}); err != nil {
+		return &WakeHintResult{Err: err}
+	}
+	if a.isIdle() && a.runnable() {
+		return &WakeHintResult{Disposition: WakeTriggered}
+	}
+	return &WakeHintResult{Disposition: WakeCoalesced}
+}
+
+// takeWakeHint turns the pending wake hint into a SystemTick. A contentful
+// hint becomes a model-visible turn; a plain one only wakes the agent
+// (liveness), which settles without a model call.
+func (a *agent) takeWakeHint() {
+	h := a.state.PendingWakeHint
+	text := fmt.Sprintf("Wake hint from %s: %s", h.Source, h.Reason)
+	refs := map[string]string{"wake_hint": h.Source}
+	if !h.Contentful {
+		refs["liveness_only"] = "true"
+	}
+	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("wake_hint"), messages.SurfaceRuntimeSystem,
+		messages.PriorityNext, text, refs)
+	payloads := []messages.Payload{messages.MessageAdmitted{Envelope: env}}
+	if a.state.Status == messages.StatusAsleep {
+		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "wake hint"))
+	}
+	a.mustPersist(payloads...)
+}
+
+// isLivenessOnly reports a SystemTick that only wakes the agent.
+func isLivenessOnly(env messages.MessageEnvelope) bool {
+	return env.Kind == messages.KindSystemTick && env.SourceRefs["liveness_only"] == "true"
+}
