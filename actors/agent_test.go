@@ -234,3 +234,15 @@ func TestPassivatedAgentReloads(t *testing.T) {
 		t.Errorf("agent main kind = %q, want default", st.Kind)
 	}
 }
+
+// TestGoldenTurnStream pins the journal of a one-tool turn, ids and times
+// normalized: a change to what a turn writes shows up as a diff here.
+func TestGoldenTurnStream(t *testing.T) {
+	h := testkit.New(t,
+		testkit.Reply("Let me check.", testkit.Call("call_1", "echo", `{"text":"ping"}`)),
+		testkit.Reply("The echo said ping."),
+	)
+	h.Prompt("main", "Echo ping, please.")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
+	testkit.CheckGolden(t, "turn_with_tool", h.Events("main"))
+}
