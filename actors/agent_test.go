@@ -246,3 +246,46 @@ func TestGoldenTurnStream(t *testing.T) {
 	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
 	testkit.CheckGolden(t, "turn_with_tool", h.Events("main"))
 }
+
+// TestGracefulShutdownKeepsStatus: a clean runtime shutdown is not a stop:
+// agents come back with their status and their queued work.
+func TestGracefulShutdownKeepsStatus(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("", testkit.Call("s1", actors.SleepToolName, `{}`)))
+	ctx := context.Background()
+	h.Prompt("main", "rest")
+	h.WaitEvent("main", testkit.OfType(messages.EventAgentSlept))
+	h.Prompt("other", "hello") // no script step left for it: its turn fails, it stays awake
+	h.WaitEvent("other", testkit.OfType(messages.EventTurnTerminal))
+	h.GracefulRestart()
+	if st, _ := h.Runtime.State(ctx, "main"); st.Status != messages.StatusAsleep {
+		t.Fatalf("main after a graceful restart: %s, want asleep", st.Status)
+	}
+	for _, ev := range h.Events("main") {
+		if ev.Type == messages.EventAgentStateChanged && decode[messages.AgentStateChanged](t, ev).To == messages.StatusStopped {
+			t.Fatal("the shutdown wrote a stopped status")
+		}
+	}
+}
+
+// TestPromptFrame: the frame has the stable identity block (a cache
+// breakpoint) and a turn-scoped context block; the cache key stays the same
+// across turns while the context fingerprint changes.
+func TestPromptFrame(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("one"), testkit.Reply("two"))
+	h.Prompt("main", "first")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	h.Prompt("main", "second")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	r := h.Provider.Requests()
+	f0, f1 := r[0].Frame, r[1].Frame
+	if f0.SystemPrompt != "You are a test agent." || len(f0.SystemBlocks) != 1 || !f0.SystemBlocks[0].CacheBreakpoint ||
+		!strings.Contains(f0.SystemBlocks[0].Text, `agent "main"`) || len(f0.ContextBlocks) != 1 {
+		t.Fatalf("frame = %+v", f0)
+	}
+	if f0.Cache.PromptCacheKey != f1.Cache.PromptCacheKey {
+		t.Errorf("promptCacheKey changed between ordinary turns")
+	}
+	if f0.Cache.ContextFingerprint == f1.Cache.ContextFingerprint {
+		t.Errorf("contextFingerprint did not change with the context")
+	}
+}

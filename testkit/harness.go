@@ -138,6 +138,19 @@ func (h *Harness) Restart() []string {
 	return active
 }
 
+// GracefulRestart shuts the runtime down cleanly (no crash) and starts a
+// new one over the same data, with recovery.
+func (h *Harness) GracefulRestart() []string {
+	h.t.Helper()
+	h.shutdown()
+	h.start()
+	active, err := h.Runtime.Recover(context.Background())
+	if err != nil {
+		h.t.Fatalf("recover: %v", err)
+	}
+	return active
+}
+
 // Envelope builds an operator prompt for agent from the CLI surface.
 func (h *Harness) Envelope(agent, text string, p messages.Priority) messages.MessageEnvelope {
 	return messages.MessageEnvelope{
