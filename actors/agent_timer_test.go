@@ -105,13 +105,7 @@ func TestTimerDueDuringDowntimeFiresOnce(t *testing.T) {
 	if n := countType(h.Events("main"), messages.EventTimerFired); n != 1 {
 		t.Fatalf("timer fired %d times, want exactly 1", n)
 	}
-	ticks := 0
-	for _, ev := range h.Events("main") {
-		if ev.Type == messages.EventMessageAdmitted && decode[messages.MessageAdmitted](t, ev).Envelope.Kind == messages.KindTimerTick {
-			ticks++
-		}
-	}
-	if ticks != 1 {
+	if ticks := countAdmitted(t, h.Events("main"), messages.KindTimerTick); ticks != 1 {
 		t.Fatalf("%d timer_tick messages, want 1", ticks)
 	}
 }
@@ -137,13 +131,7 @@ func TestWakeHintsCoalesce(t *testing.T) {
 	}
 	close(gate)
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
-	ticks := 0
-	for _, ev := range h.Events("main") {
-		if ev.Type == messages.EventMessageAdmitted && decode[messages.MessageAdmitted](t, ev).Envelope.Kind == messages.KindSystemTick {
-			ticks++
-		}
-	}
-	if ticks != 1 {
+	if ticks := countAdmitted(t, h.Events("main"), messages.KindSystemTick); ticks != 1 {
 		t.Fatalf("%d system ticks, want exactly 1 for 3 coalesced hints", ticks)
 	}
 	if st, _ := h.Runtime.State(ctx, "main"); st.PendingWakeHint != nil {
@@ -175,4 +163,16 @@ func TestPlainWakeHintIsLivenessOnly(t *testing.T) {
 	if _, err := h.Runtime.WakeHint(ctx, "main", "monitor", "ping", false); err == nil {
 		t.Fatal("a wake hint to a stopped agent was accepted")
 	}
+}
+
+// countAdmitted counts the admitted messages of kind in evs.
+func countAdmitted(t *testing.T, evs []messages.Event, kind messages.MessageKind) int {
+	t.Helper()
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == messages.EventMessageAdmitted && decode[messages.MessageAdmitted](t, ev).Envelope.Kind == kind {
+			n++
+		}
+	}
+	return n
 }

@@ -74,14 +74,11 @@ func (m *MemStore) AppendAfter(ctx context.Context, stream string, after uint64,
 
 // Read implements Journal.
 func (m *MemStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return nil, ErrClosed
-	}
+	defer unlock()
 	s := m.streams[stream]
 	if s == nil || from > to {
 		return nil, nil
@@ -102,14 +99,11 @@ func (m *MemStore) Read(ctx context.Context, stream string, from, to uint64, lim
 
 // HighestSeq implements Journal.
 func (m *MemStore) HighestSeq(_ context.Context, stream string) (uint64, error) {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return 0, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return 0, ErrClosed
-	}
+	defer unlock()
 	if s := m.streams[stream]; s != nil {
 		return s.highest, nil
 	}
@@ -118,14 +112,11 @@ func (m *MemStore) HighestSeq(_ context.Context, stream string) (uint64, error) 
 
 // DeleteUpTo implements Journal.
 func (m *MemStore) DeleteUpTo(_ context.Context, stream string, upTo uint64) error {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return ErrClosed
-	}
+	defer unlock()
 	s := m.streams[stream]
 	if s == nil {
 		return nil
@@ -155,14 +146,11 @@ func (m *MemStore) Subscribe(stream string) *Subscription { return m.hub.add(str
 
 // SaveSnapshot implements SnapshotStore.
 func (m *MemStore) SaveSnapshot(_ context.Context, s Snapshot) error {
-	if err := validateStream(s.Stream); err != nil {
+	unlock, err := m.lockStream(s.Stream)
+	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return ErrClosed
-	}
+	defer unlock()
 	if m.snaps[s.Stream] == nil {
 		m.snaps[s.Stream] = make(map[uint64][]byte)
 	}
@@ -172,14 +160,11 @@ func (m *MemStore) SaveSnapshot(_ context.Context, s Snapshot) error {
 
 // LoadSnapshot implements SnapshotStore.
 func (m *MemStore) LoadSnapshot(_ context.Context, stream string, c SnapshotCriteria) (Snapshot, bool, error) {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return Snapshot{}, false, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return Snapshot{}, false, ErrClosed
-	}
+	defer unlock()
 	for _, seq := range m.snapSeqsDesc(stream) {
 		s, err := decodeSnapshot(stream, seq, m.snaps[stream][seq])
 		if err != nil {
@@ -194,28 +179,22 @@ func (m *MemStore) LoadSnapshot(_ context.Context, stream string, c SnapshotCrit
 
 // DeleteSnapshot implements SnapshotStore.
 func (m *MemStore) DeleteSnapshot(_ context.Context, stream string, seq uint64) error {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return ErrClosed
-	}
+	defer unlock()
 	delete(m.snaps[stream], seq)
 	return nil
 }
 
 // DeleteSnapshots implements SnapshotStore.
 func (m *MemStore) DeleteSnapshots(_ context.Context, stream string, c SnapshotCriteria) error {
-	if err := validateStream(stream); err != nil {
+	unlock, err := m.lockStream(stream)
+	if err != nil {
 		return err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		return ErrClosed
-	}
+	defer unlock()
 	for seq, rec := range m.snaps[stream] {
 		if s, err := decodeSnapshot(stream, seq, rec); err == nil && c.matches(s.Seq, s.Timestamp) {
 			delete(m.snaps[stream], seq)
@@ -243,4 +222,18 @@ func (m *MemStore) Close() error {
 	defer m.mu.Unlock()
 	m.closed = true
 	return nil
+}
+
+// lockStream validates stream and locks the store; it fails on a closed
+// store. Call the returned unlock when done.
+func (m *MemStore) lockStream(stream string) (unlock func(), err error) {
+	if err := validateStream(stream); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, ErrClosed
+	}
+	return m.mu.Unlock, nil
 }
