@@ -93,7 +93,6 @@ type agent struct {
 	deps AgentDeps
 	inc  *incarnation
 	sig  *Signal
-	log  zerolog.Logger
 
 	state *AgentState
 	// gen is the current step generation; stepping is true while a step
@@ -121,7 +120,7 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 	inc := &incarnation{}
 	sig := new(Signal)
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &agent{id: id, deps: deps, inc: inc, sig: sig, log: deps.Log.With().Str("agent_id", id).Logger()}
+		return &agent{id: id, deps: deps, inc: inc, sig: sig}
 	}, actor.WithMailbox(BandMailbox(sig)))
 }
 
@@ -263,6 +262,8 @@ func (a *agent) start(c actor.Context) {
 }
 
 // recoverState loads the latest snapshot and applies the journal after it.
+// The events replayed count toward the next snapshot, so an agent rebuilt
+// from a long tail snapshots when it next settles.
 func (a *agent) recoverState() (*AgentState, error) {
 	ctx := context.Background()
 	st := &AgentState{ID: a.id, Status: messages.StatusBooting}
@@ -284,6 +285,7 @@ func (a *agent) recoverState() (*AgentState, error) {
 			return nil, err
 		}
 	}
+	a.sinceSnapshot = len(evs)
 	return st, nil
 }
 
@@ -293,12 +295,13 @@ func (a *agent) recoverState() (*AgentState, error) {
 func (a *agent) persist(payloads ...messages.Payload) error {
 	now := a.deps.Clock.Now()
 	evs := make([]messages.Event, len(payloads))
+	decoded := make([]messages.Payload, len(payloads))
 	for i, p := range payloads {
-		ev, err := messages.NewEvent(a.id, now, p)
+		ev, d, err := messages.NewEventDecoded(a.id, now, p)
 		if err != nil {
 			return fmt.Errorf("event %s: %w", p.EventType(), err)
 		}
-		evs[i] = ev
+		evs[i], decoded[i] = ev, d
 	}
 	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
 	if err != nil {
@@ -306,7 +309,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	}
 	for i := range evs {
 		evs[i].Seq = first + uint64(i)
-		if err := a.state.apply(evs[i]); err != nil {
+		if err := a.state.applyDecoded(evs[i], decoded[i]); err != nil {
 			panic(err) // an event we just wrote must apply: programmer error
 		}
 	}
@@ -338,7 +341,7 @@ func (a *agent) saveSnapshot() {
 		err = a.deps.Store.DeleteSnapshots(context.Background(), a.id, persistence.AtOrBelow(a.state.LastSeq-1))
 	}
 	if err != nil {
-		a.log.Warn().Err(err).Uint64("seq", a.state.LastSeq).Msg("snapshot not saved")
+		a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", a.state.LastSeq).Msg("snapshot not saved")
 		return
 	}
 	a.sinceSnapshot = 0

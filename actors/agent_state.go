@@ -164,6 +164,12 @@ func (s *AgentState) apply(ev messages.Event) error {
 	if err != nil {
 		return fmt.Errorf("apply seq %d: %w", ev.Seq, err)
 	}
+	return s.applyDecoded(ev, p)
+}
+
+// applyDecoded is apply with ev's payload already decoded from ev's bytes
+// (see messages.NewEventDecoded).
+func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	switch p := p.(type) {
 	case messages.AgentCreated:
 		s.Kind, s.Visibility, s.Ownership = p.Kind, p.Visibility, p.Ownership

@@ -27,6 +27,18 @@ type Event struct {
 
 // Validate reports the first field of e that is malformed, naming it.
 func (e Event) Validate() error {
+	if len(e.Payload) == 0 || !json.Valid(e.Payload) {
+		if err := e.validateHeader(); err != nil {
+			return err
+		}
+		return fieldError(ErrInvalidEvent, "payload", "is not valid JSON")
+	}
+	return e.validateHeader()
+}
+
+// validateHeader checks every field but the payload's JSON validity, which
+// Decode leaves to its JSON decoder instead of scanning the payload twice.
+func (e Event) validateHeader() error {
 	switch {
 	case e.ID == "":
 		return fieldError(ErrInvalidEvent, "id", "is empty")
@@ -34,7 +46,7 @@ func (e Event) Validate() error {
 		return fieldError(ErrInvalidEvent, "agent_id", "is empty")
 	case e.At.IsZero():
 		return fieldError(ErrInvalidEvent, "at", "is zero")
-	case len(e.Payload) == 0 || !json.Valid(e.Payload):
+	case len(e.Payload) == 0:
 		return fieldError(ErrInvalidEvent, "payload", "is not valid JSON")
 	}
 	v, ok := eventVersions[e.Type]

@@ -36,31 +36,41 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 // Seq stays zero for the journal to assign. If p has a Validate method it
 // must pass, and the event must decode again (enum values in range): what
 // NewEvent returns, replay can apply. The error wraps ErrInvalidEvent or the
-// payload's own sentinel.
+// payload's own sentinel. At is stored in UTC without a monotonic reading,
+// as the journal gives it back.
 func NewEvent(agentID string, at time.Time, p Payload) (Event, error) {
+	e, _, err := NewEventDecoded(agentID, at, p)
+	return e, err
+}
+
+// NewEventDecoded is NewEvent that also returns the payload decoded from
+// the event's own bytes: exactly what a replay of the event will apply, so
+// a writer can apply it live without decoding it a second time.
+func NewEventDecoded(agentID string, at time.Time, p Payload) (Event, Payload, error) {
 	if v, ok := p.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
-			return Event{}, fmt.Errorf("new %s event: %w", p.EventType(), err)
+			return Event{}, nil, fmt.Errorf("new %s event: %w", p.EventType(), err)
 		}
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {
-		return Event{}, fmt.Errorf("new %s event: encode payload: %w", p.EventType(), err)
+		return Event{}, nil, fmt.Errorf("new %s event: encode payload: %w", p.EventType(), err)
 	}
 	e := Event{
 		ID:      NewID("evt"),
 		AgentID: agentID,
 		Type:    p.EventType(),
 		Version: p.EventType().Version(),
-		At:      at.Round(0), // drop the monotonic reading: JSON cannot carry it
+		At:      at.Round(0).UTC(), // JSON and the journal carry no monotonic reading or zone
 		Payload: raw,
 	}
 	// An event that would not decode must never reach a journal: replay
 	// would refuse it and the agent could not be rebuilt.
-	if _, err := e.Decode(); err != nil {
-		return Event{}, fmt.Errorf("new %s event: %w", p.EventType(), err)
+	decoded, err := e.Decode()
+	if err != nil {
+		return Event{}, nil, fmt.Errorf("new %s event: %w", p.EventType(), err)
 	}
-	return e, nil
+	return e, decoded, nil
 }
 
 // Decode validates e and returns its typed payload, a value of the struct
@@ -68,7 +78,7 @@ func NewEvent(agentID string, at time.Time, p Payload) (Event, error) {
 // and versions, unknown payload fields and values outside an enum's set are
 // errors; the error wraps ErrInvalidEvent.
 func (e Event) Decode() (Payload, error) {
-	if err := e.Validate(); err != nil {
+	if err := e.validateHeader(); err != nil {
 		return nil, err
 	}
 	decode, ok := payloadDecoders[e.Type]
@@ -76,6 +86,10 @@ func (e Event) Decode() (Payload, error) {
 		return nil, fieldError(ErrInvalidEvent, "type", fmt.Sprintf("%q has no payload decoder", e.Type))
 	}
 	p, err := decode(e.Version, e.Payload)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fieldError(ErrInvalidEvent, "payload", "is not valid JSON")
+	}
 	if err != nil {
 		return nil, fieldError(ErrInvalidEvent, "payload", fmt.Sprintf("does not decode as %s: %v", e.Type, err))
 	}

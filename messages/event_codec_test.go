@@ -24,8 +24,8 @@ func TestNewEvent(t *testing.T) {
 	if e.Type != messages.EventTimerFired || e.Version != 1 {
 		t.Errorf("NewEvent type = %s v%d, want %s v1", e.Type, e.Version, messages.EventTimerFired)
 	}
-	if !e.At.Equal(at) || e.At != at.Round(0) {
-		t.Errorf("At = %v, want %v without monotonic reading", e.At, at)
+	if !e.At.Equal(at) || e.At != at.Round(0).UTC() {
+		t.Errorf("At = %v, want %v in UTC without monotonic reading", e.At, at)
 	}
 	if got := string(e.Payload); got != `{"timer_id":"tmr_1","fire_id":"f1"}` {
 		t.Errorf("Payload = %s", got)
@@ -136,5 +136,17 @@ func TestNewEventRefusesWhatWouldNotDecode(t *testing.T) {
 	}
 	if _, err := ev.Decode(); err != nil {
 		t.Fatalf("decode: %v", err)
+	}
+}
+
+func TestDecodeNamesPayloadForBadJSON(t *testing.T) {
+	at := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	for _, raw := range []string{`{"timer_id":`, `{"timer_id":"t1"`, `not json`, `{"timer_id":"t1","fire_id":"f"} trailing`} {
+		ev := messages.Event{ID: "evt_1", AgentID: "main", Type: messages.EventTimerFired, Version: 1, At: at, Payload: json.RawMessage(raw)}
+		_, err := ev.Decode()
+		var fe *messages.FieldError
+		if !errors.As(err, &fe) || fe.Field != "payload" || !errors.Is(err, messages.ErrInvalidEvent) {
+			t.Errorf("Decode(%q) = %v, want an invalid-event error naming payload", raw, err)
+		}
 	}
 }

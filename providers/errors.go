@@ -14,10 +14,10 @@ const (
 	KindTimeout         ErrorKind = "timeout"
 	KindConnection      ErrorKind = "connection"
 	KindRateLimited     ErrorKind = "rate_limited"
-	KindServer          ErrorKind = "server"       // eligible 5xx, 529 overloaded
-	KindAuth            ErrorKind = "auth"         // 401, 403
-	KindBadRequest      ErrorKind = "bad_request"  // other 4xx
-	KindProtocol        ErrorKind = "protocol"     // invalid JSON, unsupported shape
+	KindServer          ErrorKind = "server"      // eligible 5xx, 529 overloaded
+	KindAuth            ErrorKind = "auth"        // 401, 403
+	KindBadRequest      ErrorKind = "bad_request" // other 4xx
+	KindProtocol        ErrorKind = "protocol"    // invalid JSON, unsupported shape
 	KindContextLength   ErrorKind = "context_length_exceeded"
 	KindNotConfigured   ErrorKind = "not_configured"
 	KindQuotaExhausted  ErrorKind = "quota_exhausted"

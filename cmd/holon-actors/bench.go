@@ -18,6 +18,8 @@ type benchCmd struct {
 	Journal         benchJournalCmd         `cmd:"" help:"Append throughput and latency of the journal, durable and unsynced."`
 	JournalRecovery benchJournalRecoveryCmd `cmd:"" name:"journal-recovery" help:"Time to reopen the journal and recover every stream from its snapshot and tail."`
 	Mailbox         benchMailboxCmd         `cmd:"" help:"Throughput of the four-band agent mailbox against protoactor's default, in the same run."`
+	Turns           benchTurnsCmd           `cmd:"" help:"Turn throughput and latency of agents on a durable runtime, zero-latency model, and RSS per idle agent."`
+	Recovery        benchRecoveryCmd        `cmd:"" help:"Time from opening the store to every agent of a runtime recovered and ready."`
 }
 
 // benchFlags are the flags of every bench command.

@@ -56,6 +56,8 @@ func TestHelp(t *testing.T) {
 		{"bench-journal", []string{"bench", "journal", "--help"}},
 		{"bench-journal-recovery", []string{"bench", "journal-recovery", "--help"}},
 		{"bench-mailbox", []string{"bench", "mailbox", "--help"}},
+		{"bench-turns", []string{"bench", "turns", "--help"}},
+		{"bench-recovery", []string{"bench", "recovery", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,6 +214,8 @@ func TestUsageErrors(t *testing.T) {
 		{"not a number", []string{"bench", "journal", "--streams", "many"}, "holon-actors bench journal --help"},
 		{"zero streams", []string{"bench", "journal", "--streams", "0"}, "holon-actors bench journal --help"},
 		{"negative events", []string{"bench", "journal-recovery", "--events", "-1"}, "holon-actors bench journal-recovery --help"},
+		{"zero turns", []string{"bench", "turns", "--turns", "0"}, "holon-actors bench turns --help"},
+		{"zero agents to recover", []string{"bench", "recovery", "--agents", "0"}, "holon-actors bench recovery --help"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,5 +249,63 @@ func TestLockedDataDir(t *testing.T) {
 	want := fmt.Sprintf("holon-actors: another holon-actors process (pid %d) is using %s: stop it or use another --dir\n", os.Getpid(), held)
 	if errOut != want || out != "" {
 		t.Errorf("bench journal on a locked dir: stdout %q, stderr %q; want no stdout and stderr %q", out, errOut, want)
+	}
+}
+
+func TestBenchTurns(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "bench", "turns", "--agents", "6", "--turns", "2", "--dir", dir, "--json")
+	if code != exitOK {
+		t.Fatalf("bench turns = %d, stderr %q; want 0", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	wantPositive(t, m, "turns_per_sec", "turn_p50_ms", "turn_p99_ms", "events_per_turn", "bytes_per_turn", "seconds")
+	if _, ok := m["idle_agent_rss_bytes"].(float64); !ok {
+		t.Errorf("idle_agent_rss_bytes = %v, want a number", m["idle_agent_rss_bytes"])
+	}
+	for k, want := range map[string]float64{"agents": 6, "turns": 2, "total_turns": 12} {
+		if m[k] != want {
+			t.Errorf("%s = %v, want %v", k, m[k], want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%s holds %d entries after the run without --keep, want 0", dir, len(entries))
+	}
+}
+
+func TestBenchTurnsTable(t *testing.T) {
+	profile := filepath.Join(t.TempDir(), "cpu.prof")
+	dir := t.TempDir()
+	code, out, errOut := runCLI(t, "bench", "turns", "--agents", "2", "--turns", "1", "--dir", dir, "--keep", "--cpu-profile", profile)
+	if code != exitOK {
+		t.Fatalf("bench turns = %d, stderr %q; want 0", code, errOut)
+	}
+	if info, err := os.Stat(profile); err != nil || info.Size() == 0 {
+		t.Errorf("--cpu-profile wrote nothing: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, bench.TurnsDir)); err != nil {
+		t.Errorf("--keep: %v", err)
+	}
+	for _, want := range []string{"turns/s", "turn p99", "events per turn", "RSS per idle agent", "2 agents × 1 turns"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestBenchRecovery(t *testing.T) {
+	code, out, errOut := runCLI(t, "bench", "recovery", "--agents", "12", "--events", "30", "--dir", t.TempDir(), "--json")
+	if code != exitOK {
+		t.Fatalf("bench recovery = %d, stderr %q; want 0", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	wantPositive(t, m, "recovery_ms", "open_ms", "events_per_agent", "populate_seconds")
+	for k, want := range map[string]float64{"agents": 12, "agents_recovered": 12, "turns_per_agent": 2} {
+		if m[k] != want {
+			t.Errorf("%s = %v, want %v", k, m[k], want)
+		}
+	}
+	if m["recovery_ms"].(float64) < m["open_ms"].(float64) {
+		t.Errorf("recovery_ms = %v < open_ms = %v", m["recovery_ms"], m["open_ms"])
 	}
 }

@@ -1,0 +1,347 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// TurnsDir is the sub-directory of TurnsConfig.Dir that holds the store.
+const TurnsDir = "turns"
+
+// TurnsConfig sets the workload of Turns.
+type TurnsConfig struct {
+	// Dir is the parent directory; the store goes into TurnsDir under it,
+	// which must be missing or hold an empty store.
+	Dir string
+	// Agents is the number of agents, each driven by its own goroutine.
+	Agents int
+	// Turns is the number of prompts each agent answers, one after another.
+	Turns int
+	// Keep leaves the store on disk; otherwise Turns removes the
+	// sub-directory it created before it returns.
+	Keep bool
+	// Logger receives the store's and protoactor's logs; nil means the
+	// store's default and no protoactor logs.
+	Logger *slog.Logger
+}
+
+// DefaultTurnsConfig returns the default workload: 1,000 agents of 5 turns
+// under dir.
+func DefaultTurnsConfig(dir string) TurnsConfig {
+	return TurnsConfig{Dir: dir, Agents: 1000, Turns: 5}
+}
+
+// Validate reports the first setting that cannot run.
+func (c TurnsConfig) Validate() error {
+	switch {
+	case c.Dir == "":
+		return errors.New("turns bench: dir is empty")
+	case c.Agents < 1:
+		return fmt.Errorf("turns bench: agents is %d, want at least 1", c.Agents)
+	case c.Turns < 1:
+		return fmt.Errorf("turns bench: turns is %d, want at least 1", c.Turns)
+	}
+	return nil
+}
+
+// TurnsResult is what Turns measured.
+type TurnsResult struct {
+	Agents     int `json:"agents"`
+	Turns      int `json:"turns"` // per agent
+	TotalTurns int `json:"total_turns"`
+
+	Seconds     float64 `json:"seconds"`
+	TurnsPerSec float64 `json:"turns_per_sec"`
+	// Turn latencies, from the start of the Admit call to the turn's
+	// brief_recorded being durable, in milliseconds.
+	TurnP50Ms float64 `json:"turn_p50_ms"`
+	TurnP99Ms float64 `json:"turn_p99_ms"`
+	TurnMaxMs float64 `json:"turn_max_ms"`
+
+	// EventsPerTurn is every journal event of the run (the sum of the
+	// streams' HighestSeq, agent creation included) over TotalTurns.
+	EventsPerTurn float64 `json:"events_per_turn"`
+	// BytesPerTurn is the store's size on disk after Close (see storeBytes:
+	// SSTables, value log and MANIFEST, so the journals plus each agent's
+	// snapshot saved when it passivated) over TotalTurns.
+	BytesPerTurn float64 `json:"bytes_per_turn"`
+
+	// IdleAgentRSSBytes is the growth of the resident set from before the
+	// first agent to after the run, every agent idle and passivated, per
+	// agent. Both readings follow a GC and debug.FreeOSMemory. The growth
+	// includes what the store kept in memory (memtables), not only agents.
+	IdleAgentRSSBytes float64 `json:"idle_agent_rss_bytes"`
+	// IdleAgentHeapBytes is the same growth of the Go heap in use (Badger's
+	// memtables are Go heap too).
+	IdleAgentHeapBytes float64 `json:"idle_agent_heap_bytes"`
+	// The two resident-set readings behind IdleAgentRSSBytes.
+	RSSBeforeBytes int64 `json:"rss_before_bytes"`
+	RSSIdleBytes   int64 `json:"rss_idle_bytes"`
+}
+
+// Turns runs cfg.Agents agents on one runtime over a durable store in a
+// fresh directory. Each agent's goroutine sends it cfg.Turns operator
+// prompts, one after another: it admits a prompt and waits until the turn's
+// brief is durable before it sends the next. Every turn is two zero-latency
+// model rounds around one in-process echo call (benchProvider, benchEcho),
+// so the run measures the runtime and its journal, not a model.
+func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return TurnsResult{}, err
+	}
+	dir := filepath.Join(cfg.Dir, TurnsDir)
+	o := persistence.DefaultOptions(dir)
+	o.Logger = cfg.Logger
+	st, created, err := openFresh(ctx, o)
+	if err != nil {
+		return TurnsResult{}, err
+	}
+	if created && !cfg.Keep {
+		defer os.RemoveAll(dir)
+	}
+	res, err := turnsRun(ctx, cfg, st)
+	if err = errors.Join(err, closeStore(st, dir)); err != nil {
+		return TurnsResult{}, err
+	}
+	bytes, err := storeBytes(dir)
+	if err != nil {
+		return TurnsResult{}, fmt.Errorf("measure %s: %w", dir, err)
+	}
+	res.BytesPerTurn = float64(bytes) / float64(res.TotalTurns)
+	return res, nil
+}
+
+// turnsRun starts a runtime over st, drives every agent, measures, and
+// closes the runtime; st stays open.
+func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore) (res TurnsResult, err error) {
+	rt, err := newBenchRuntime(st, cfg.Logger)
+	if err != nil {
+		return TurnsResult{}, err
+	}
+	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
+	res = TurnsResult{Agents: cfg.Agents, Turns: cfg.Turns, TotalTurns: cfg.Agents * cfg.Turns}
+	before := settledMemory()
+
+	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns)
+	if err != nil {
+		return TurnsResult{}, err
+	}
+	res.Seconds = elapsed.Seconds()
+	res.TurnsPerSec = float64(res.TotalTurns) / res.Seconds
+	p50, p99, maxLatency := latencySummary(latencies)
+	res.TurnP50Ms, res.TurnP99Ms, res.TurnMaxMs = ms(p50), ms(p99), ms(maxLatency)
+	events, err := totalEvents(ctx, st, cfg.Agents)
+	if err != nil {
+		return TurnsResult{}, err
+	}
+	res.EventsPerTurn = float64(events) / float64(res.TotalTurns)
+
+	if err := rt.PassivateIdle(ctx); err != nil {
+		return TurnsResult{}, fmt.Errorf("passivate idle agents: %w", err)
+	}
+	idle := settledMemory()
+	res.RSSBeforeBytes, res.RSSIdleBytes = before.rss, idle.rss
+	res.IdleAgentRSSBytes = float64(idle.rss-before.rss) / float64(cfg.Agents)
+	res.IdleAgentHeapBytes = float64(int64(idle.heap)-int64(before.heap)) / float64(cfg.Agents)
+	return res, nil
+}
+
+// newBenchRuntime starts a runtime whose agents use st, benchProvider and
+// benchEcho. Close it with closeRuntime.
+func newBenchRuntime(st persistence.Store, logger *slog.Logger) (*actors.Runtime, error) {
+	reg, err := tools.NewRegistry(benchEcho{})
+	if err != nil {
+		return nil, err
+	}
+	deps := actors.AgentDeps{Store: st, Provider: benchProvider{}, Tools: reg, Log: zerolog.Nop(),
+		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer."}
+	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("start runtime: %w", err)
+	}
+	return rt, nil
+}
+
+func closeRuntime(rt *actors.Runtime) error {
+	if err := rt.Close(); err != nil {
+		return fmt.Errorf("close runtime: %w", err)
+	}
+	return nil
+}
+
+// agentName names the i-th agent of a run.
+func agentName(i int) string { return fmt.Sprintf("bench-%06d", i) }
+
+// driveAll starts one driver per agent, releases them together and waits
+// for the last. It returns the wall time and every turn's latency.
+func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, agents, turns int) (time.Duration, []time.Duration, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	start := make(chan struct{}) // closed by driveAll to release every driver at once
+	latencies := make([][]time.Duration, agents)
+	var wg sync.WaitGroup
+	for i := range agents {
+		latencies[i] = make([]time.Duration, 0, turns)
+		wg.Go(func() {
+			<-start
+			var err error
+			if latencies[i], err = driveAgent(ctx, rt, st, agentName(i), turns, latencies[i]); err != nil {
+				cancel(err) // the first failure stops every driver
+			}
+		})
+	}
+	began := time.Now()
+	close(start)
+	wg.Wait()
+	elapsed := time.Since(began)
+	if err := context.Cause(ctx); err != nil {
+		return 0, nil, err
+	}
+	all := make([]time.Duration, 0, agents*turns)
+	for _, l := range latencies {
+		all = append(all, l...)
+	}
+	return elapsed, all, nil
+}
+
+// driveAgent sends agent id turns prompts, each once the previous turn's
+// brief is durable, and adds each turn's latency to lat.
+func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, id string, turns int, lat []time.Duration) ([]time.Duration, error) {
+	sub := st.Subscribe(id) // before the first Admit, so no append goes unsignalled
+	defer sub.Close()
+	next := uint64(1)
+	for n := range turns {
+		env := promptEnvelope(id, n)
+		t := time.Now()
+		if _, err := rt.Admit(ctx, env); err != nil {
+			return lat, fmt.Errorf("admit turn %d to %s: %w", n+1, id, err)
+		}
+		var err error
+		if next, err = awaitBrief(ctx, st, sub, id, env.ID, next); err != nil {
+			return lat, err
+		}
+		lat = append(lat, time.Since(t))
+	}
+	return lat, nil
+}
+
+// promptEnvelope is the n-th operator prompt for agent id, as the CLI
+// would admit it.
+func promptEnvelope(id string, n int) messages.MessageEnvelope {
+	return messages.MessageEnvelope{
+		ID: messages.NewID("msg"), AgentID: id, CreatedAt: time.Now().UTC(), Kind: messages.KindOperatorPrompt,
+		Origin: messages.OperatorOrigin("operator"), Priority: messages.PriorityNormal,
+		Body:            messages.TextBody(promptText + " (prompt " + strconv.Itoa(n+1) + ")"),
+		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess,
+	}
+}
+
+// awaitBrief reads stream id from seq next on, waking on sub, until the
+// brief of message msgID is durable; it returns the seq after that brief.
+// A failure brief is an error: every bench turn must complete.
+func awaitBrief(ctx context.Context, st persistence.Store, sub *persistence.Subscription, id, msgID string, next uint64) (uint64, error) {
+	for {
+		evs, err := st.Read(ctx, id, next, math.MaxUint64, 0)
+		if err != nil {
+			return next, fmt.Errorf("read %s from seq %d: %w", id, next, err)
+		}
+		for _, ev := range evs {
+			next = ev.Seq + 1
+			if ev.Type != messages.EventBriefRecorded {
+				continue
+			}
+			done, err := briefFor(ev, msgID)
+			if done || err != nil {
+				return next, err
+			}
+		}
+		select {
+		case <-sub.C:
+		case <-ctx.Done():
+			return next, fmt.Errorf("wait for the brief of %s in %s: %w", msgID, id, context.Cause(ctx))
+		}
+	}
+}
+
+// briefFor reports whether ev, a brief_recorded event, settles message
+// msgID, and fails when it settles it as a failure.
+func briefFor(ev messages.Event, msgID string) (bool, error) {
+	p, err := ev.Decode()
+	if err != nil {
+		return false, fmt.Errorf("decode %s seq %d: %w", ev.AgentID, ev.Seq, err)
+	}
+	b := p.(messages.BriefRecorded).Brief
+	switch {
+	case b.RelatedMessageID != msgID:
+		return false, nil
+	case b.Kind != messages.BriefResult:
+		return true, fmt.Errorf("turn of %s in %s ended with a %s brief: %s", msgID, ev.AgentID, b.Kind, b.Text)
+	}
+	return true, nil
+}
+
+// totalEvents sums the HighestSeq of the streams of agents 0..agents-1.
+func totalEvents(ctx context.Context, st persistence.Store, agents int) (uint64, error) {
+	var total uint64
+	for i := range agents {
+		seq, err := st.HighestSeq(ctx, agentName(i))
+		if err != nil {
+			return 0, fmt.Errorf("highest seq of %s: %w", agentName(i), err)
+		}
+		total += seq
+	}
+	return total, nil
+}
+
+// memory is a reading of the process's memory.
+type memory struct {
+	rss  int64  // resident set, bytes
+	heap uint64 // Go heap in use, bytes
+}
+
+// settledMemory collects garbage, returns freed memory to the OS and reads
+// the resident set and the heap in use. On a system without
+// /proc/self/statm the resident set reads 0.
+func settledMemory() memory {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return memory{rss: residentBytes(), heap: m.HeapInuse}
+}
+
+// residentBytes is the second field of /proc/self/statm (resident pages)
+// times the page size, or 0 when it cannot be read.
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(fields[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}

@@ -1,0 +1,97 @@
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/bench"
+)
+
+func TestTurns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bench.DefaultTurnsConfig(dir)
+	cfg.Agents, cfg.Turns, cfg.Keep = 20, 3, true
+	r, err := bench.Turns(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", r)
+	if r.Agents != 20 || r.Turns != 3 || r.TotalTurns != 60 {
+		t.Errorf("Turns counted %d agents × %d turns = %d, want 20 × 3 = 60", r.Agents, r.Turns, r.TotalTurns)
+	}
+	if r.TurnsPerSec <= 0 || r.Seconds <= 0 || r.BytesPerTurn <= 0 {
+		t.Errorf("turns_per_sec %v, seconds %v, bytes_per_turn %v: want all > 0", r.TurnsPerSec, r.Seconds, r.BytesPerTurn)
+	}
+	if r.TurnP50Ms <= 0 || r.TurnP50Ms > r.TurnP99Ms || r.TurnP99Ms > r.TurnMaxMs {
+		t.Errorf("latencies p50 %v, p99 %v, max %v: want 0 < p50 <= p99 <= max", r.TurnP50Ms, r.TurnP99Ms, r.TurnMaxMs)
+	}
+	if r.EventsPerTurn < 8 || r.EventsPerTurn > 20 {
+		t.Errorf("events_per_turn = %v, want between 8 and 20", r.EventsPerTurn)
+	}
+	if r.RSSBeforeBytes <= 0 || r.RSSIdleBytes <= 0 {
+		t.Errorf("rss before %d, idle %d: want both > 0", r.RSSBeforeBytes, r.RSSIdleBytes)
+	}
+	if _, err := os.Stat(filepath.Join(dir, bench.TurnsDir)); err != nil {
+		t.Errorf("Keep: %v", err)
+	}
+}
+
+func TestTurnsRemovesStore(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bench.DefaultTurnsConfig(dir)
+	cfg.Agents, cfg.Turns = 2, 1
+	if _, err := bench.Turns(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%s holds %d entries after the run without Keep, want 0", dir, len(entries))
+	}
+}
+
+func TestTurnsResultJSON(t *testing.T) {
+	wantKeys(t, bench.TurnsResult{}, "agents", "turns", "total_turns", "turns_per_sec", "turn_p50_ms",
+		"turn_p99_ms", "events_per_turn", "bytes_per_turn", "idle_agent_rss_bytes", "seconds")
+}
+
+func TestTurnsConfigValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		mutate  func(*bench.TurnsConfig)
+		wantErr bool
+	}{
+		{"default", func(*bench.TurnsConfig) {}, false},
+		{"no dir", func(c *bench.TurnsConfig) { c.Dir = "" }, true},
+		{"zero agents", func(c *bench.TurnsConfig) { c.Agents = 0 }, true},
+		{"zero turns", func(c *bench.TurnsConfig) { c.Turns = 0 }, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := bench.DefaultTurnsConfig("d")
+			tt.mutate(&c)
+			if err := c.Validate(); (err != nil) != tt.wantErr {
+				t.Errorf("Validate() = %v, want error %t", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// wantKeys fails for each key missing from v's JSON object.
+func wantKeys(t *testing.T, v any, keys ...string) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%T JSON %s has no key %q", v, b, k)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/holon-actors/holon-actors/bench"
+)
+
+// benchTurnsCmd is `holon-actors bench turns`.
+type benchTurnsCmd struct {
+	benchFlags `embed:""`
+
+	Agents int `help:"Agents, each sent its prompts by its own goroutine." default:"1000"`
+	Turns  int `help:"Prompts each agent answers, one after another." default:"5"`
+}
+
+// Run measures turns and prints the result.
+func (c *benchTurnsCmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.TurnsConfig{Dir: dir, Agents: c.Agents, Turns: c.Turns, Keep: c.Keep, Logger: e.log}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.Turns(ctx, cfg)
+		return r, turnsRows(r), err
+	})
+}
+
+func turnsRows(r bench.TurnsResult) [][2]string {
+	return [][2]string{
+		{"workload", fmt.Sprintf("%d agents × %d turns, one echo call per turn, durable journal", r.Agents, r.Turns)},
+		{"total turns", fmt.Sprint(r.TotalTurns)},
+		{"turns/s", fmt.Sprintf("%.0f", r.TurnsPerSec)},
+		{"run", fmt.Sprintf("%.2f s", r.Seconds)},
+		{"turn p50", fmt.Sprintf("%.2f ms", r.TurnP50Ms)},
+		{"turn p99", fmt.Sprintf("%.2f ms", r.TurnP99Ms)},
+		{"turn max", fmt.Sprintf("%.2f ms", r.TurnMaxMs)},
+		{"events per turn", fmt.Sprintf("%.1f", r.EventsPerTurn)},
+		{"bytes per turn", fmt.Sprintf("%.0f", r.BytesPerTurn)},
+		{"RSS per idle agent", fmt.Sprintf("%.0f B (store memtables included)", r.IdleAgentRSSBytes)},
+		{"heap per idle agent", fmt.Sprintf("%.0f B", r.IdleAgentHeapBytes)},
+	}
+}
+
+// benchRecoveryCmd is `holon-actors bench recovery`.
+type benchRecoveryCmd struct {
+	benchFlags `embed:""`
+
+	Agents    int  `help:"Agents to recover." default:"10000"`
+	Events    int  `help:"About how many journal events each agent has (whole turns of about 12)." default:"100"`
+	Snapshots bool `help:"Passivate every agent before the restart, so each recovers from a snapshot instead of replaying its journal."`
+}
+
+// Run measures recovery of a runtime and prints the result.
+func (c *benchRecoveryCmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.RecoveryConfig{Dir: dir, Agents: c.Agents, Events: c.Events, Snapshots: c.Snapshots, Keep: c.Keep, Logger: e.log}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.Recovery(ctx, cfg)
+		return r, [][2]string{
+			{"workload", fmt.Sprintf("%d agents × %d turns, %.1f events each, snapshots %t", r.Agents, r.TurnsPerAgent, r.EventsPerAgent, r.Snapshots)},
+			{"recovery", fmt.Sprintf("%.1f ms", r.RecoveryMs)},
+			{"open", fmt.Sprintf("%.1f ms", r.OpenMs)},
+			{"agents recovered", fmt.Sprint(r.AgentsRecovered)},
+			{"populate (untimed)", fmt.Sprintf("%.2f s", r.PopulateSeconds)},
+		}, err
+	})
+}
