@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -272,8 +273,14 @@ func (a *agent) recoverState() (*AgentState, error) {
 		return nil, err
 	}
 	if ok {
-		if st, err = restoreState(snap.Data); err != nil {
-			return nil, err
+		// A snapshot is a cache of the journal: one that cannot be decoded
+		// is skipped and the whole journal replayed instead.
+		restored, err := restoreState(snap.Data)
+		if err != nil {
+			a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", snap.Seq).
+				Msg("snapshot unreadable; replaying the whole journal")
+		} else {
+			st = restored
 		}
 	}
 	evs, err := a.deps.Store.Read(ctx, a.id, st.LastSeq+1, ^uint64(0), 0)
@@ -451,15 +458,15 @@ func (a *agent) abandonStep() {
 
 // copyState returns a deep copy of the state for inspection.
 func (a *agent) copyState() AgentState {
-	data, err := a.state.snapshot()
+	data, err := json.Marshal(a.state)
+	var st AgentState
+	if err == nil {
+		err = json.Unmarshal(data, &st)
+	}
 	if err != nil {
 		return AgentState{ID: a.id, LastError: err.Error()}
 	}
-	st, err := restoreState(data)
-	if err != nil {
-		return AgentState{ID: a.id, LastError: err.Error()}
-	}
-	return *st
+	return st
 }
 
 // elapsedMS is the milliseconds from start to now on the agent's clock.

@@ -3,6 +3,7 @@ package actors_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -287,5 +288,59 @@ func TestPromptFrame(t *testing.T) {
 	}
 	if f0.Cache.ContextFingerprint == f1.Cache.ContextFingerprint {
 		t.Errorf("contextFingerprint did not change with the context")
+	}
+}
+
+// TestRecoverLeavesSettledAgentsDormant: after a restart only agents with
+// open facts are activated; a settled agent stays dormant (its snapshot is
+// current) and wakes on its first message with its history intact.
+func TestRecoverLeavesSettledAgentsDormant(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("one"), testkit.Reply("two"))
+	ctx := context.Background()
+	h.Prompt("settled", "hello")
+	h.WaitEvent("settled", testkit.NthOfType(messages.EventAgentStateChanged, 3))
+	if _, err := h.Runtime.Control(ctx, "busy", actors.OpPause, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.Prompt("busy", "queued while paused") // an open fact: a queued message
+
+	active := h.GracefulRestart()
+	if want := []string{"busy"}; !reflect.DeepEqual(active, want) || !reflect.DeepEqual(h.Runtime.Active(), want) {
+		t.Fatalf("after restart: open %v, active %v; want only [busy]", active, h.Runtime.Active())
+	}
+	h.Prompt("settled", "again")
+	h.WaitEvent("settled", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if conv := h.Provider.Requests()[1].Conversation; len(conv) != 3 || conv[1].Text != "one" {
+		t.Fatalf("the woken agent saw %+v, want its first turn then the new prompt", conv)
+	}
+}
+
+// TestUnreadableSnapshotFallsBackToJournal: a snapshot is a cache; one that
+// cannot be decoded is skipped and the agent rebuilt from its whole journal.
+func TestUnreadableSnapshotFallsBackToJournal(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("one"), testkit.Reply("two"))
+	ctx := context.Background()
+	h.Prompt("main", "hello")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	high, err := h.Store().HighestSeq(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := persistence.Snapshot{Stream: "main", Seq: high, Timestamp: h.Clock.Now(), Data: []byte(`{"not":"a snapshot"}`)}
+	if err := h.Store().SaveSnapshot(ctx, bad); err != nil {
+		t.Fatal(err)
+	}
+	h.Restart()
+	if high, err = h.Store().HighestSeq(ctx, "main"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := h.Runtime.State(ctx, "main")
+	if err != nil || st.LastSeq != high || st.Status != messages.StatusAwakeIdle {
+		t.Fatalf("State = %+v, %v; want seq %d, awake_idle", st, err, high)
+	}
+	h.Prompt("main", "again")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if conv := h.Provider.Requests()[1].Conversation; len(conv) != 3 || conv[1].Text != "one" {
+		t.Fatalf("the rebuilt agent saw %+v, want its first turn then the new prompt", conv)
 	}
 }

@@ -204,10 +204,13 @@ func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
 	return res.(*actor.PID), nil
 }
 
-// Recover activates every agent in the journal (recovering each from its
-// snapshot and journal tail) so that queued messages and interrupted turns
-// go on without outside requests. Agents are activated concurrently, a few
-// per core. It returns, sorted, the ids of the agents that had open facts.
+// Recover brings back every agent with an open fact (queued messages, a
+// turn in flight, a pending timer or wake hint), so their work goes on
+// without outside requests. An agent whose latest snapshot is at its last
+// event and records no open fact is left dormant: its state is on disk and
+// its first message activates it. Every other agent is activated and
+// rebuilt from its snapshot and journal tail, concurrently, a few per core.
+// It returns, sorted, the ids of the agents that had open facts.
 func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	streams, err := r.deps.Store.Streams(ctx)
 	if err != nil {
@@ -225,6 +228,9 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			for id := range work {
+				if r.dormant(ctx, id) {
+					continue
+				}
 				res, err := r.ask(ctx, id, &GetRecovery{})
 				mu.Lock()
 				switch {
@@ -246,8 +252,22 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	return active, firstErr
 }
 
+// Active lists the ids of the agents whose actors are running, sorted.
+func (r *Runtime) Active() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ids := make([]string, 0, len(r.pids))
+	for id := range r.pids {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 // PassivateIdle asks every active agent that is idle to save a snapshot
 // and drop its state from memory now, instead of after its idle timeout.
+// Agents are asked together; it waits for all of them until ctx ends and
+// reports the first agent that did not answer.
 func (r *Runtime) PassivateIdle(ctx context.Context) error {
 	r.mu.Lock()
 	pids := make([]*actor.PID, 0, len(r.pids))
@@ -255,23 +275,69 @@ func (r *Runtime) PassivateIdle(ctx context.Context) error {
 		pids = append(pids, pid)
 	}
 	r.mu.Unlock()
-	for _, pid := range pids {
-		r.sys.Root.Send(pid, &passivate{})
+	timeout := r.requestTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(dl))
+	}
+	if timeout <= 0 {
+		return fmt.Errorf("passivate idle agents: %w", context.DeadlineExceeded)
 	}
 	// passivateDone sits behind passivate in the same band, so its answer
 	// means the agent has handled the passivation.
-	for _, pid := range pids {
-		if _, err := r.sys.Root.RequestFuture(pid, &passivateDone{}, r.requestTimeout).Result(); err != nil {
-			return fmt.Errorf("passivate %s: %w", pid.Id, err)
+	futures := make([]*actor.Future, len(pids))
+	for i, pid := range pids {
+		r.sys.Root.Send(pid, &passivate{})
+		futures[i] = r.sys.Root.RequestFuture(pid, &passivateDone{}, timeout)
+	}
+	var first error
+	for i, f := range futures {
+		if _, err := f.Result(); err != nil && first == nil {
+			first = fmt.Errorf("passivate %s: %w", pids[i].Id, err)
 		}
 	}
-	return nil
+	return first
 }
 
-// Close stops every agent (queued actor messages are dropped; everything
-// acknowledged is already durable) and the actor system. Agents keep their
-// durable status: a shutdown is not a stop.
+// dormant reports whether agent id can stay inactive after a restart: its
+// latest snapshot covers its whole journal and records no open fact. Any
+// doubt (no snapshot, a tail after it, an unreadable header) activates it.
+func (r *Runtime) dormant(ctx context.Context, id string) bool {
+	high, err := r.deps.Store.HighestSeq(ctx, id)
+	if err != nil {
+		return false
+	}
+	snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
+	if err != nil || !ok || snap.Seq != high {
+		return false
+	}
+	facts, err := SnapshotOpenFacts(snap.Data)
+	return err == nil && len(facts) == 0
+}
+
+// Close passivates idle agents (so the next boot finds their snapshots
+// current and leaves them dormant), then stops every agent (queued actor
+// messages are dropped; everything acknowledged is already durable) and the
+// actor system. Agents keep their durable status: a shutdown is not a stop.
+// An agent that does not answer within the request timeout is not waited
+// for further: it replays its journal tail at the next boot.
 func (r *Runtime) Close() error {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if !closed {
+		ctx, cancel := context.WithTimeout(context.Background(), r.requestTimeout)
+		_ = r.PassivateIdle(ctx) // best effort, see above
+		cancel()
+	}
+	return r.halt()
+}
+
+// Halt stops the agents and the actor system without saving anything, as
+// if the process had died: the next boot recovers from the journal alone.
+// Tests use it to simulate a crash; a daemon calls Close.
+func (r *Runtime) Halt() error { return r.halt() }
+
+func (r *Runtime) halt() error {
 	r.mu.Lock()
 	closed := r.closed
 	r.closed = true

@@ -40,10 +40,11 @@ type RecoveryConfig struct {
 	// Events is about how many journal events each agent has: Recovery
 	// runs as many whole turns as come nearest to it.
 	Events int
-	// Snapshots passivates every agent before the shutdown, so each has a
-	// snapshot at its last event (as an agent idle for longer than its idle
-	// timeout has) and recovery loads it instead of replaying the journal.
-	Snapshots bool
+	// Crash ends the populating runtime as a crash would (Runtime.Halt: no
+	// snapshots saved at shutdown), so every agent replays its journal at
+	// recovery. Otherwise it is closed gracefully: Close passivates the idle
+	// agents, and recovery leaves them dormant on their snapshots.
+	Crash bool
 	// Keep leaves the store on disk; otherwise Recovery removes the
 	// sub-directory it created before it returns.
 	Keep bool
@@ -79,8 +80,8 @@ func (c RecoveryConfig) turns() int {
 
 // RecoveryResult is what Recovery measured.
 type RecoveryResult struct {
-	Agents    int  `json:"agents"`
-	Snapshots bool `json:"snapshots"`
+	Agents int  `json:"agents"`
+	Crash  bool `json:"crash"`
 	// TurnsPerAgent is how many turns populated each agent's journal, and
 	// EventsPerAgent the journal events each agent has on average.
 	TurnsPerAgent   int     `json:"turns_per_agent"`
@@ -89,11 +90,14 @@ type RecoveryResult struct {
 	// OpenMs is the time persistence.Open took, durable options.
 	OpenMs float64 `json:"open_ms"`
 	// RecoveryMs is OpenMs plus starting the runtime and its Recover call,
-	// which returns once every agent in the journal has been activated,
-	// replayed its journal and answered.
+	// which returns once every agent is ready: activated and rebuilt from
+	// its snapshot and journal tail, or left dormant on a snapshot at its
+	// last event (its first message activates it).
 	RecoveryMs float64 `json:"recovery_ms"`
-	// AgentsRecovered is the number of streams Recover activated.
+	// AgentsRecovered is the number of agents in the journal after
+	// recovery, and AgentsActivated how many of them Recover activated.
 	AgentsRecovered int `json:"agents_recovered"`
+	AgentsActivated int `json:"agents_activated"`
 }
 
 // Recovery populates cfg.Agents agents by running real turns through a
@@ -106,7 +110,7 @@ func Recovery(ctx context.Context, cfg RecoveryConfig) (RecoveryResult, error) {
 		return RecoveryResult{}, err
 	}
 	dir := filepath.Join(cfg.Dir, RecoveryDir)
-	res := RecoveryResult{Agents: cfg.Agents, Snapshots: cfg.Snapshots, TurnsPerAgent: cfg.turns()}
+	res := RecoveryResult{Agents: cfg.Agents, Crash: cfg.Crash, TurnsPerAgent: cfg.turns()}
 
 	began := time.Now()
 	events, created, err := populateAgents(ctx, cfg, dir)
@@ -135,8 +139,8 @@ func Recovery(ctx context.Context, cfg RecoveryConfig) (RecoveryResult, error) {
 }
 
 // populateAgents runs cfg.turns() turns on each agent in a fresh store
-// without fsync, passivates the agents if cfg.Snapshots, and closes the
-// store. It returns the journal events written.
+// without fsync, closes (or, with cfg.Crash, halts) the runtime, and closes
+// the store. It returns the journal events written.
 func populateAgents(ctx context.Context, cfg RecoveryConfig, dir string) (events uint64, created bool, err error) {
 	o := persistence.DefaultOptions(dir)
 	o.NoSync = true
@@ -157,16 +161,15 @@ func populateRun(ctx context.Context, cfg RecoveryConfig, st persistence.Store) 
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-	if _, _, err := driveAll(ctx, rt, st, cfg.Agents, cfg.turns()); err != nil {
-		return err
-	}
-	if cfg.Snapshots {
-		if err := rt.PassivateIdle(ctx); err != nil {
-			return fmt.Errorf("passivate idle agents: %w", err)
+	defer func() {
+		if cfg.Crash {
+			err = errors.Join(err, rt.Halt())
+		} else {
+			err = errors.Join(err, closeRuntime(rt))
 		}
-	}
-	return nil
+	}()
+	_, _, err = driveAll(ctx, rt, st, cfg.Agents, cfg.turns())
+	return err
 }
 
 // recoverAgents starts a runtime over st and recovers every agent, setting
@@ -194,6 +197,7 @@ func recoverAgents(ctx context.Context, cfg RecoveryConfig, st *persistence.Badg
 		return fmt.Errorf("recover: found %d agents, want %d", len(streams), cfg.Agents)
 	}
 	res.AgentsRecovered = len(streams)
+	res.AgentsActivated = len(rt.Active())
 	return checkRecovered(ctx, rt, st, cfg.Agents)
 }
 

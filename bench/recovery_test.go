@@ -18,8 +18,9 @@ func TestRecovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", r)
-	if r.Agents != 30 || r.AgentsRecovered != 30 {
-		t.Errorf("recovered %d of %d agents, want 30 of 30", r.AgentsRecovered, r.Agents)
+	if r.Agents != 30 || r.AgentsRecovered != 30 || r.AgentsActivated != 0 {
+		t.Errorf("recovered %d of %d agents, %d activated; want 30 of 30, none activated (graceful shutdown)",
+			r.AgentsRecovered, r.Agents, r.AgentsActivated)
 	}
 	// 30 events: 2 at creation, then 2 turns of about 12.
 	if r.TurnsPerAgent != 2 || r.EventsPerAgent < 20 || r.EventsPerAgent > 40 {
@@ -38,20 +39,22 @@ func TestRecovery(t *testing.T) {
 	}
 }
 
-func TestRecoverySnapshots(t *testing.T) {
+// TestRecoveryAfterCrash: without a graceful shutdown every agent is
+// activated and replays its journal.
+func TestRecoveryAfterCrash(t *testing.T) {
 	cfg := bench.DefaultRecoveryConfig(t.TempDir())
-	cfg.Agents, cfg.Events, cfg.Snapshots = 8, 40, true
+	cfg.Agents, cfg.Events, cfg.Crash = 8, 40, true
 	r, err := bench.Recovery(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Snapshots || r.AgentsRecovered != 8 || r.TurnsPerAgent != 3 {
-		t.Errorf("Recovery = %+v, want snapshots, 8 agents recovered, 3 turns each", r)
+	if !r.Crash || r.AgentsRecovered != 8 || r.AgentsActivated != 8 || r.TurnsPerAgent != 3 {
+		t.Errorf("Recovery = %+v, want crash, 8 agents recovered and activated, 3 turns each", r)
 	}
 }
 
 func TestRecoveryResultJSON(t *testing.T) {
-	wantKeys(t, bench.RecoveryResult{}, "agents", "events_per_agent", "recovery_ms", "open_ms", "populate_seconds")
+	wantKeys(t, bench.RecoveryResult{}, "agents", "crash", "agents_activated", "events_per_agent", "recovery_ms", "open_ms", "populate_seconds")
 }
 
 func TestRecoveryConfigValidate(t *testing.T) {

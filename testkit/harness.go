@@ -115,7 +115,11 @@ func (h *Harness) start() {
 
 func (h *Harness) shutdown() {
 	h.store.Release()
-	if err := h.Runtime.Close(); err != nil {
+	closeRuntime := h.Runtime.Close
+	if h.store.isDead() {
+		closeRuntime = h.Runtime.Halt // a dead process saves nothing
+	}
+	if err := closeRuntime(); err != nil {
 		h.t.Errorf("close runtime: %v", err)
 	}
 	if err := h.inner.Close(); err != nil {

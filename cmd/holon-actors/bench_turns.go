@@ -47,25 +47,34 @@ func turnsRows(r bench.TurnsResult) [][2]string {
 type benchRecoveryCmd struct {
 	benchFlags `embed:""`
 
-	Agents    int  `help:"Agents to recover." default:"10000"`
-	Events    int  `help:"About how many journal events each agent has (whole turns of about 12)." default:"100"`
-	Snapshots bool `help:"Passivate every agent before the restart, so each recovers from a snapshot instead of replaying its journal."`
+	Agents int  `help:"Agents to recover." default:"10000"`
+	Events int  `help:"About how many journal events each agent has (whole turns of about 12)." default:"100"`
+	Crash  bool `help:"End the populating runtime as a crash would (no snapshots at shutdown), so every agent replays its journal; default is a graceful shutdown."`
 }
 
 // Run measures recovery of a runtime and prints the result.
 func (c *benchRecoveryCmd) Run(ctx context.Context, e *env) error {
 	return c.do(e, func(dir string) (any, [][2]string, error) {
-		cfg := bench.RecoveryConfig{Dir: dir, Agents: c.Agents, Events: c.Events, Snapshots: c.Snapshots, Keep: c.Keep, Logger: e.log}
+		cfg := bench.RecoveryConfig{Dir: dir, Agents: c.Agents, Events: c.Events, Crash: c.Crash, Keep: c.Keep, Logger: e.log}
 		if err := cfg.Validate(); err != nil {
 			return nil, nil, usage(err)
 		}
 		r, err := bench.Recovery(ctx, cfg)
 		return r, [][2]string{
-			{"workload", fmt.Sprintf("%d agents × %d turns, %.1f events each, snapshots %t", r.Agents, r.TurnsPerAgent, r.EventsPerAgent, r.Snapshots)},
+			{"workload", fmt.Sprintf("%d agents × %d turns, %.1f events each, %s", r.Agents, r.TurnsPerAgent, r.EventsPerAgent, shutdownKind(r.Crash))},
 			{"recovery", fmt.Sprintf("%.1f ms", r.RecoveryMs)},
 			{"open", fmt.Sprintf("%.1f ms", r.OpenMs)},
 			{"agents recovered", fmt.Sprint(r.AgentsRecovered)},
+			{"agents activated", fmt.Sprint(r.AgentsActivated)},
 			{"populate (untimed)", fmt.Sprintf("%.2f s", r.PopulateSeconds)},
 		}, err
 	})
+}
+
+// shutdownKind names how bench recovery ended its populating runtime.
+func shutdownKind(crash bool) string {
+	if crash {
+		return "after a crash"
+	}
+	return "after a graceful shutdown"
 }

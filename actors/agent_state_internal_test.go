@@ -1,0 +1,44 @@
+package actors
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+func TestSnapshotRoundTripAndBadInput(t *testing.T) {
+	s := &AgentState{ID: "a", LastSeq: 7, Status: messages.StatusAwakeIdle}
+	env := messages.MessageEnvelope{ID: "m1", AgentID: "a", Kind: messages.KindOperatorPrompt,
+		Origin: messages.OperatorOrigin("op"), Body: messages.TextBody("hi"),
+		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	s.Queue.Push(env)
+	data, err := s.snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts, err := SnapshotOpenFacts(data)
+	if err != nil || len(facts) != 1 {
+		t.Fatalf("SnapshotOpenFacts = %v, %v; want the queued message", facts, err)
+	}
+	got, err := restoreState(data)
+	if err != nil || got.ID != "a" || got.LastSeq != 7 || got.Queue.Len() != 1 {
+		t.Fatalf("restoreState = %+v, %v", got, err)
+	}
+	for name, bad := range map[string][]byte{
+		"empty":          nil,
+		"plain json":     []byte(`{"id":"a"}`),
+		"cut in header":  data[:3],
+		"huge length":    {snapshotFormat, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		"header garbage": append([]byte{snapshotFormat, 3}, "{x}"...),
+	} {
+		if _, err := SnapshotOpenFacts(bad); err == nil || !strings.Contains(err.Error(), "snapshot") {
+			t.Errorf("%s: SnapshotOpenFacts error = %v, want a snapshot error", name, err)
+		}
+		if _, err := restoreState(bad); err == nil {
+			t.Errorf("%s: restoreState = nil error", name)
+		}
+	}
+}
