@@ -1,0 +1,93 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ErrInvalidArtifactName is returned for an artifact name that is empty,
+// absolute, unclean or contains "..".
+var ErrInvalidArtifactName = errors.New("tools: invalid artifact name")
+
+// ArtifactRef is the path-only reference a family result carries for a
+// full payload kept out of the model's context. Its role (stdout, stderr,
+// output, failure) is given by the index fields of the result, never by
+// its position alone.
+type ArtifactRef struct {
+	Path string `json:"path"`
+}
+
+// ArtifactDir writes full tool payloads as files under one directory,
+// normally the agent's artifact directory. Names are resolved through
+// os.Root, so no name or symlink reaches outside it. It is safe for
+// concurrent use; each file has one writer.
+type ArtifactDir struct {
+	dir string
+}
+
+// NewArtifactDir returns the artifact directory at dir, made absolute. The
+// directory is created on first use.
+func NewArtifactDir(dir string) (*ArtifactDir, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("artifact directory %s: %w", dir, err)
+	}
+	return &ArtifactDir{dir: abs}, nil
+}
+
+// Dir is the absolute directory.
+func (a *ArtifactDir) Dir() string { return a.dir }
+
+// Path is the absolute path of the artifact name.
+func (a *ArtifactDir) Path(name string) string { return filepath.Join(a.dir, filepath.FromSlash(name)) }
+
+// Ref is the reference to the artifact name.
+func (a *ArtifactDir) Ref(name string) ArtifactRef { return ArtifactRef{Path: a.Path(name)} }
+
+// Create creates the artifact name (slash-separated, relative, for
+// example "exec/cmd_1/stdout.log") for writing; it must not exist yet. The
+// caller closes the file.
+func (a *ArtifactDir) Create(name string) (*os.File, error) {
+	if name == "" || strings.HasPrefix(name, "/") || strings.ContainsRune(name, '\\') || path.Clean(name) != name ||
+		name == ".." || strings.HasPrefix(name, "../") {
+		return nil, fmt.Errorf("%w: %q must be a clean relative path like exec/cmd_1/stdout.log", ErrInvalidArtifactName, name)
+	}
+	if err := os.MkdirAll(a.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create artifact %s: %w", name, err)
+	}
+	root, err := os.OpenRoot(a.dir)
+	if err != nil {
+		return nil, fmt.Errorf("create artifact %s: %w", name, err)
+	}
+	defer root.Close()
+	if dir := path.Dir(name); dir != "." {
+		if err := root.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create artifact %s: %w", name, err)
+		}
+	}
+	f, err := root.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create artifact %s: %w", name, err)
+	}
+	return f, nil
+}
+
+// Remove deletes the artifact name; a missing one is not an error.
+func (a *ArtifactDir) Remove(name string) error {
+	root, err := os.OpenRoot(a.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("remove artifact %s: %w", name, err)
+	}
+	defer root.Close()
+	if err := root.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove artifact %s: %w", name, err)
+	}
+	return nil
+}
