@@ -21,13 +21,13 @@ type Provider interface {
 // conversation and the tool catalog. Transports lower it to their wire
 // format; they must not change its meaning.
 type Request struct {
-	AgentID      string
-	TurnID       string
-	Round        uint32
-	Model        string // the agent's model override, or "" for the default
-	Frame        PromptFrame
-	Conversation []Item
-	Tools        []ToolSpec
+	AgentID      string      `json:"agent_id,omitempty"`
+	TurnID       string      `json:"turn_id,omitempty"`
+	Round        uint32      `json:"round,omitempty"`
+	Model        string      `json:"model,omitempty"` // the agent's model override, or "" for the default
+	Frame        PromptFrame `json:"frame"`
+	Conversation []Item      `json:"conversation"`
+	Tools        []ToolSpec  `json:"tools,omitempty"`
 }
 
 // PromptFrame is the provider-neutral prompt of runtime-spec-v0 "Provider
@@ -69,7 +69,13 @@ const (
 	ItemAssistant ItemKind = "assistant"
 	// ItemToolResult is the rendered receipt of one tool call.
 	ItemToolResult ItemKind = "tool_result"
+	// ItemNotification is a delivered system notification: runtime
+	// information for the model, never an operator instruction.
+	ItemNotification ItemKind = "notification"
 )
+
+// String returns the kind as spelled in JSON.
+func (k ItemKind) String() string { return string(k) }
 
 // Item is one entry of the replayable conversation.
 type Item struct {
@@ -99,12 +105,25 @@ type ToolSpec struct {
 	Parameters  json.RawMessage `json:"parameters"` // a JSON schema object
 }
 
-// Response is the model's reply to one round.
+// Response is the model's reply to one round: its text and tool-call
+// blocks, why it stopped, its token usage and the vendor's response id.
 type Response struct {
-	Text       string
-	ToolCalls  []messages.ToolCall
-	StopReason string
-	Usage      messages.TokenUsage
-	ResponseID string
-	Model      string // the model that answered
+	Text       string              `json:"text"`
+	ToolCalls  []messages.ToolCall `json:"tool_calls,omitempty"`
+	StopReason string              `json:"stop_reason"`
+	Usage      messages.TokenUsage `json:"token_usage"`
+	ResponseID string              `json:"response_id,omitempty"`
+	Model      string              `json:"model"` // the model that answered
+	// Timeline lists every attempt of the round when a Chain answered;
+	// a single transport leaves it nil.
+	Timeline *ProviderAttemptTimeline `json:"provider_attempt_timeline,omitempty"`
 }
+
+// The normalized stop reasons. Transports map vendor reasons onto these
+// and keep unknown ones as sent.
+const (
+	StopEndTurn   = "end_turn"   // the model finished
+	StopToolUse   = "tool_use"   // the model requested tool calls
+	StopMaxTokens = "max_tokens" // the output cap cut the reply
+	StopRefusal   = "refusal"    // the model or a filter refused
+)
