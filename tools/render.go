@@ -83,12 +83,17 @@ func unnestJSON(v any) any {
 	return v
 }
 
-// ReadableOutput shows command output that is JSON as indented JSON and
-// anything else as it is: JSON printed by a command is never re-escaped.
+// ReadableOutput shows command output that is one line of JSON as
+// indented JSON, keys in their order, and anything else as it is: JSON
+// printed by a command is never re-escaped.
 func ReadableOutput(s string) string {
 	t := strings.TrimSpace(s)
-	if len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) && !strings.Contains(t, "\n") {
-		return PrettyJSON([]byte(t))
+	if len(t) < 2 || (t[0] != '{' && t[0] != '[') || strings.Contains(t, "\n") {
+		return s
 	}
-	return s
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(t), "", "  "); err != nil {
+		return s
+	}
+	return b.String()
 }

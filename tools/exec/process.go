@@ -1,0 +1,508 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// Errors of Process.
+var (
+	// ErrInputNotAccepted is returned by Write for a process started
+	// without AcceptsInput, or whose input was closed.
+	ErrInputNotAccepted = errors.New("exec: process does not accept input")
+	// ErrNoShell is returned by Start when no shell is named and neither
+	// bash nor sh is installed.
+	ErrNoShell = errors.New("exec: no shell found")
+)
+
+// ProcessSpec is a command to start.
+type ProcessSpec struct {
+	Cmd          string   // shell command line
+	Dir          string   // absolute working directory
+	Shell        string   // shell to run Cmd with; "" is bash, or sh without bash
+	Login        bool     // run the shell as a login shell (-l)
+	TTY          bool     // run on a new pseudo-terminal; output is one combined stream
+	AcceptsInput bool     // keep stdin (or the terminal) open for Write
+	Env          []string // environment; nil inherits the runtime's
+}
+
+// ExitStatus is how a process ended: Code is the exit code, or -1 when it
+// was killed by Signal.
+type ExitStatus struct {
+	Code   int    `json:"code"`
+	Signal string `json:"signal,omitempty"`
+}
+
+func (s ExitStatus) String() string {
+	if s.Signal != "" {
+		return "killed by signal " + s.Signal
+	}
+	return fmt.Sprintf("exited with code %d", s.Code)
+}
+
+// OutputFiles names the artifacts a process writes: Stdout and Stderr, or
+// Combined alone for a PTY. Names are relative to the ArtifactDir.
+type OutputFiles struct {
+	Stdout, Stderr, Combined string
+}
+
+// Process is one running command in its own process group. Its methods
+// are safe for concurrent use. The owner (the tool that started it, or
+// the TaskHost it was promoted to) calls Close when done with it.
+type Process struct {
+	spec      ProcessSpec
+	files     OutputFiles
+	artifacts *tools.ArtifactDir
+	cmd       *osexec.Cmd
+	pgid      int
+	started   time.Time
+
+	inMu  sync.Mutex
+	input io.WriteCloser // stdin pipe or PTY master; nil when input is not accepted or closed
+	pty   *os.File       // PTY master, closed by Close after the copier ended
+
+	// done is closed by the reaper goroutine once the command was reaped
+	// and, on a PTY, the terminal was copied to its end; exit is set first.
+	done     chan struct{}
+	exit     ExitStatus
+	duration time.Duration
+	closeMu  sync.Mutex
+	closed   bool
+}
+
+// DefaultShell is bash when installed, else sh.
+func DefaultShell() (string, error) {
+	for _, s := range []string{"bash", "sh"} {
+		if p, err := osexec.LookPath(s); err == nil {
+			return p, nil
+		}
+	}
+	return "", ErrNoShell
+}
+
+// Start starts spec in a new process group with its output written to
+// artifact files under artifacts, in the directory exec/<id>/. The files
+// exist until the owner removes them. Start returns an error, and leaves
+// nothing running, when the shell, the directory or the files fail.
+func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process, error) {
+	shell := spec.Shell
+	if shell == "" {
+		var err error
+		if shell, err = DefaultShell(); err != nil {
+			return nil, err
+		}
+	}
+	path, err := osexec.LookPath(shell)
+	if err != nil {
+		return nil, fmt.Errorf("start %q: shell %s: %w", spec.Cmd, shell, err)
+	}
+	args := []string{"-c", spec.Cmd}
+	if spec.Login {
+		args = []string{"-l", "-c", spec.Cmd}
+	}
+	cmd := osexec.Command(path, args...)
+	cmd.Dir = spec.Dir
+	cmd.Env = commandEnv(spec)
+	p := &Process{spec: spec, artifacts: artifacts, cmd: cmd, done: make(chan struct{})}
+	if spec.TTY {
+		err = p.startPTY(id)
+	} else {
+		err = p.startPipes(id)
+	}
+	if err != nil {
+		p.removeOutput()
+		return nil, fmt.Errorf("start %q in %s: %w", spec.Cmd, spec.Dir, err)
+	}
+	return p, nil
+}
+
+func commandEnv(spec ProcessSpec) []string {
+	env := spec.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(env[:len(env):len(env)], "PAGER=cat", "GIT_PAGER=cat")
+	if spec.TTY {
+		env = append(env, "TERM=xterm")
+	}
+	return env
+}
+
+func (p *Process) startPipes(id string) error {
+	p.files = OutputFiles{Stdout: "exec/" + id + "/stdout.log", Stderr: "exec/" + id + "/stderr.log"}
+	stdout, err := p.artifacts.Create(p.files.Stdout)
+	if err != nil {
+		return err
+	}
+	defer stdout.Close() // the child has its own descriptor
+	stderr, err := p.artifacts.Create(p.files.Stderr)
+	if err != nil {
+		return err
+	}
+	defer stderr.Close()
+	p.cmd.Stdout, p.cmd.Stderr = stdout, stderr
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if p.spec.AcceptsInput {
+		if p.input, err = p.cmd.StdinPipe(); err != nil {
+			return err
+		}
+	}
+	if err := p.cmd.Start(); err != nil {
+		return err
+	}
+	p.started = time.Now()
+	p.pgid = p.cmd.Process.Pid
+	go p.reap(nil)
+	return nil
+}
+
+func (p *Process) startPTY(id string) error {
+	p.files = OutputFiles{Combined: "exec/" + id + "/output.log"}
+	out, err := p.artifacts.Create(p.files.Combined)
+	if err != nil {
+		return err
+	}
+	master, err := pty.StartWithAttrs(p.cmd, &pty.Winsize{Rows: 40, Cols: 200}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	if err != nil {
+		out.Close()
+		return err
+	}
+	p.started = time.Now()
+	p.pgid = p.cmd.Process.Pid
+	p.pty = master
+	if p.spec.AcceptsInput {
+		p.input = nopCloser{master}
+	}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		defer out.Close()
+		_, _ = io.Copy(out, master) // ends with EIO once no process holds the terminal
+	}()
+	go p.reap(copied)
+	return nil
+}
+
+// reap waits for the command, then for the terminal copier when there is
+// one, records the exit and closes done.
+func (p *Process) reap(copied <-chan struct{}) {
+	err := p.cmd.Wait()
+	if copied != nil {
+		<-copied
+	}
+	p.duration = time.Since(p.started)
+	p.exit = exitStatus(p.cmd.ProcessState, err)
+	close(p.done)
+}
+
+func exitStatus(ps *os.ProcessState, err error) ExitStatus {
+	if ps == nil {
+		return ExitStatus{Code: -1, Signal: "unknown: " + err.Error()}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
+	}
+	return ExitStatus{Code: ps.ExitCode()}
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	}
+	return fmt.Sprintf("signal %d", int(s))
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// Spec is what the process was started with.
+func (p *Process) Spec() ProcessSpec { return p.spec }
+
+// Pid is the process id of the shell.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Pgid is the id of the process group the command and its children run
+// in; persist it so a restarted runtime can KillGroup orphans.
+func (p *Process) Pgid() int { return p.pgid }
+
+// Output names the artifact files being written.
+func (p *Process) Output() OutputFiles { return p.files }
+
+// Started is when the command started.
+func (p *Process) Started() time.Time { return p.started }
+
+// Done is closed when the command has exited and its output is complete.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exit returns the exit status and how long the command ran; ok is false
+// while it runs.
+func (p *Process) Exit() (status ExitStatus, duration time.Duration, ok bool) {
+	select {
+	case <-p.done:
+		return p.exit, p.duration, true
+	default:
+		return ExitStatus{}, 0, false
+	}
+}
+
+// WaitFor waits until the command exits, d passes or ctx ends. exited
+// tells which: a command still running is left running (the caller may
+// promote it), and err is ctx.Err() when ctx ended first.
+func (p *Process) WaitFor(ctx context.Context, d time.Duration) (status ExitStatus, exited bool, err error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return p.exit, true, nil
+	case <-t.C:
+		return ExitStatus{}, false, nil
+	case <-ctx.Done():
+		return ExitStatus{}, false, ctx.Err()
+	}
+}
+
+// Wait waits for the command to exit or ctx to end.
+func (p *Process) Wait(ctx context.Context) (ExitStatus, error) {
+	select {
+	case <-p.done:
+		return p.exit, nil
+	case <-ctx.Done():
+		return ExitStatus{}, ctx.Err()
+	}
+}
+
+// Write sends input to the command's stdin, or to its terminal for a PTY.
+func (p *Process) Write(b []byte) (int, error) {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.input == nil {
+		return 0, ErrInputNotAccepted
+	}
+	select {
+	case <-p.done:
+		return 0, fmt.Errorf("write input: %w", os.ErrProcessDone)
+	default:
+	}
+	n, err := p.input.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("write input: %w", err)
+	}
+	return n, nil
+}
+
+// CloseInput closes stdin so the command reads end of file; on a PTY it
+// sends the end-of-file character instead.
+func (p *Process) CloseInput() error {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.input == nil {
+		return ErrInputNotAccepted
+	}
+	if p.pty != nil {
+		_, err := p.input.Write([]byte{4}) // ^D
+		return err
+	}
+	err := p.input.Close()
+	p.input = nil
+	return err
+}
+
+// StopResult is what Stop did.
+type StopResult struct {
+	Requested bool       // SIGTERM was sent to the group
+	Forced    bool       // SIGKILL was needed after the grace period
+	Exit      ExitStatus // how the command ended
+}
+
+// Stop ends the command: SIGTERM to its process group, then SIGKILL to
+// the group if it has not exited after grace. Whatever is left of the
+// group after the command exited is killed too, so nothing is orphaned.
+// It returns when the command has exited, or with ctx's error.
+func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, error) {
+	var r StopResult
+	select {
+	case <-p.done:
+		KillGroup(p.pgid)
+		return StopResult{Exit: p.exit}, nil
+	default:
+	}
+	r.Requested = signalGroup(p.pgid, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+		r.Forced = KillGroup(p.pgid)
+		p.closeTerminal() // a copier held up by a stray holder of the terminal ends
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			return r, fmt.Errorf("stop process group %d: %w", p.pgid, ctx.Err())
+		}
+	case <-ctx.Done():
+		return r, fmt.Errorf("stop process group %d: %w", p.pgid, ctx.Err())
+	}
+	KillGroup(p.pgid)
+	r.Exit = p.exit
+	return r, nil
+}
+
+// Close kills what is left of the process group, waits for the command and
+// the output copier, and closes the terminal. Artifact files stay.
+func (p *Process) Close() error {
+	p.closeMu.Lock()
+	defer p.closeMu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	KillGroup(p.pgid)
+	p.closeTerminal()
+	<-p.done
+	p.inMu.Lock()
+	if p.input != nil && p.pty == nil {
+		_ = p.input.Close()
+	}
+	p.input = nil
+	p.inMu.Unlock()
+	return nil
+}
+
+func (p *Process) closeTerminal() {
+	if p.pty != nil {
+		_ = p.pty.Close()
+	}
+}
+
+// Preview is the head-and-tail preview of one output file, with its size
+// and whether it was truncated to maxChars.
+type Preview struct {
+	Text      string
+	Bytes     int64
+	Truncated bool
+}
+
+// ReadPreview reads the head and tail of the artifact name, written so
+// far, within maxChars; a missing file is an empty preview.
+func ReadPreview(artifacts *tools.ArtifactDir, name string, maxChars int) (Preview, error) {
+	f, err := os.Open(artifacts.Path(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return Preview{}, nil
+	}
+	if err != nil {
+		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
+	}
+	text, truncated, err := tools.HeadTailReader(f, fi.Size(), maxChars)
+	if err != nil {
+		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
+	}
+	return Preview{Text: text, Bytes: fi.Size(), Truncated: truncated}, nil
+}
+
+// removeOutput deletes the process's output files and their directory.
+func (p *Process) removeOutput() {
+	for _, n := range []string{p.files.Stdout, p.files.Stderr, p.files.Combined} {
+		if n != "" {
+			_ = p.artifacts.Remove(n)
+		}
+	}
+	if n := p.files.Stdout + p.files.Combined; n != "" {
+		_ = os.Remove(filepath.Dir(p.artifacts.Path(n)))
+	}
+}
+
+// signalGroup signals the process group pgid; it reports whether the
+// group existed.
+func signalGroup(pgid int, sig syscall.Signal) bool {
+	if pgid <= 0 {
+		return false
+	}
+	return syscall.Kill(-pgid, sig) == nil
+}
+
+// KillGroup sends SIGKILL to the process group pgid, as a restarted
+// runtime does to the persisted group of a command task it cannot
+// reattach. It reports whether the group existed.
+func KillGroup(pgid int) bool { return signalGroup(pgid, syscall.SIGKILL) }
+
+// GroupAlive reports whether any process of group pgid is still running.
+// Zombies, dead but not yet reaped, do not count. Where /proc is missing
+// it falls back to signal 0, which counts them.
+func GroupAlive(pgid int) bool {
+	if pgid <= 0 {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return signalGroup(pgid, 0)
+	}
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) >= 3 && f[0] != "Z" && f[0] != "X" && f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+// WaitGroupGone waits until no process of group pgid runs (see
+// GroupAlive), as after KillGroup, whose signal is delivered
+// asynchronously. It polls; ctx bounds the wait.
+func WaitGroupGone(ctx context.Context, pgid int) error {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for GroupAlive(pgid) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("process group %d still running: %w", pgid, ctx.Err())
+		case <-t.C:
+		}
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package exec_test
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/tools/exec"
+)
+
+func startProcess(t *testing.T, e *env, spec exec.ProcessSpec) *exec.Process {
+	t.Helper()
+	if spec.Dir == "" {
+		spec.Dir = e.cfg.Root.Dir()
+	}
+	p, err := exec.Start(spec, e.cfg.Artifacts, e.cfg.NewID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+func TestStopGraceful(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "exec sleep 1000"})
+	r, err := p.Stop(waitCtx(t), 20*time.Second)
+	if err != nil || !r.Requested || r.Forced || r.Exit.Signal != "SIGTERM" {
+		t.Fatalf("Stop = %+v, %v", r, err)
+	}
+}
+
+func TestStopForcedKillsTheWholeGroup(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "trap '' TERM; sleep 1000 & echo $! > child; echo ready; wait"})
+	waitFile(t, e.cfg.Artifacts.Path(p.Output().Stdout), "ready")
+	r, err := p.Stop(waitCtx(t), 50*time.Millisecond)
+	if err != nil || !r.Requested || !r.Forced || r.Exit.Signal != "SIGKILL" {
+		t.Fatalf("Stop = %+v, %v", r, err)
+	}
+	if err := exec.WaitGroupGone(waitCtx(t), p.Pgid()); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+}
+
+func TestCloseKillsBackgroundChildren(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "sleep 1000 & echo $! > child"})
+	if st, err := p.Wait(waitCtx(t)); err != nil || st.Code != 0 {
+		t.Fatalf("Wait = %v %v", st, err)
+	}
+	if !exec.GroupAlive(p.Pgid()) {
+		t.Fatal("the background child is not running; the test proves nothing")
+	}
+	_ = p.Close()
+	if err := exec.WaitGroupGone(waitCtx(t), p.Pgid()); err != nil {
+		t.Fatalf("Close left the background child running: %v", err)
+	}
+}
+
+// TestKillGroupFindsOrphans is what a restarted runtime does: it has only
+// the persisted pgid of a command task whose process it cannot reattach.
+func TestKillGroupFindsOrphans(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "exec sleep 1000"})
+	pgid := p.Pgid()
+	if !exec.GroupAlive(pgid) || !exec.KillGroup(pgid) {
+		t.Fatal("the group was not found")
+	}
+	if st, _ := p.Wait(waitCtx(t)); st.Signal != "SIGKILL" {
+		t.Fatalf("exit = %v", st)
+	}
+	if err := exec.WaitGroupGone(waitCtx(t), pgid); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInputRefusedWithoutAcceptsInput(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "cat"})
+	if _, err := p.Write([]byte("x")); !errors.Is(err, exec.ErrInputNotAccepted) {
+		t.Fatalf("Write = %v, want ErrInputNotAccepted", err)
+	}
+	if st, _ := p.Wait(waitCtx(t)); st.Code != 0 { // stdin is /dev/null: cat ends at once
+		t.Fatalf("exit = %v", st)
+	}
+}
+
+func TestCloseInputEndsStdin(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		e := newEnv(t)
+		p := startProcess(t, e, exec.ProcessSpec{Cmd: "wc -l", AcceptsInput: true, TTY: tty})
+		if _, err := p.Write([]byte("a\nb\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.CloseInput(); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := p.Wait(waitCtx(t)); err != nil || st.Code != 0 {
+			t.Fatalf("tty=%v: Wait = %v %v", tty, st, err)
+		}
+		out := p.Output()
+		b, _ := os.ReadFile(e.cfg.Artifacts.Path(out.Stdout + out.Combined))
+		if !strings.Contains(string(b), "2") {
+			t.Errorf("tty=%v: output = %q", tty, b)
+		}
+	}
+}
+
+func TestWaitForLeavesItRunning(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "exec sleep 1000"})
+	if _, exited, err := p.WaitFor(waitCtx(t), time.Millisecond); exited || err != nil {
+		t.Fatalf("WaitFor = %v, %v", exited, err)
+	}
+	if !exec.GroupAlive(p.Pgid()) {
+		t.Fatal("WaitFor stopped the command")
+	}
+	if _, _, ok := p.Exit(); ok {
+		t.Fatal("Exit reports a running command as exited")
+	}
+}
