@@ -144,3 +144,10 @@ func mustJSON(v any) json.RawMessage {
 	}
 	return bytes.TrimRight(b.Bytes(), "\n")
 }
+
+func jsonUnmarshal(b []byte, v any) error {
+	if len(b) == 0 {
+		return errNoResult
+	}
+	return json.Unmarshal(b, v)
+}
