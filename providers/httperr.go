@@ -223,3 +223,25 @@ func truncate(s string) string {
 	}
 	return s[:maxMessage] + "…"
 }
+
+// ClassifyStreamError classifies a failure reported inside a stream (an
+// error event or a failed terminal response) by its vendor code:
+// context_length_exceeded, insufficient_quota, rate limits and server or
+// overload errors as their kinds, anything else a protocol failure.
+func ClassifyStreamError(provider, rawURL, code, message string, secret Secret) *Error {
+	v := vendorError{Code: code, Message: message}
+	kind := KindProtocol
+	switch {
+	case v.contextLength():
+		kind = KindContextLength
+	case v.quota():
+		kind = KindQuotaExhausted
+	case strings.Contains(code, "rate_limit"):
+		kind = KindRateLimited
+	case strings.Contains(code, "server_error") || strings.Contains(code, "overloaded") || code == "api_error":
+		kind = KindServer
+	}
+	return &Error{Provider: provider, Kind: kind, Code: code, Message: Redact(truncate("stream: "+code+": "+message), secret),
+		Diagnostics: &TransportDiagnostics{Stage: StageStream, Provider: providerOf(provider), ModelRef: provider,
+			URL: SanitizeURL(rawURL)}}
+}
