@@ -137,5 +137,32 @@ func (r ExecRoot) FilePath(field, p string) (string, error) {
 	if clean == "." {
 		return "", bad("names the execution root itself")
 	}
+	if r.dir != "" && r.escapesBySymlink(clean) {
+		return "", bad("leads outside the execution root through a symlink")
+	}
 	return clean, nil
+}
+
+// escapesBySymlink reports whether an existing prefix of the clean
+// relative path p is a symlink that resolves outside the root.
+func (r ExecRoot) escapesBySymlink(p string) bool {
+	cur := r.dir
+	for _, el := range strings.Split(p, "/") {
+		cur = filepath.Join(cur, el)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return false // the rest does not exist yet
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			real, err := filepath.EvalSymlinks(cur)
+			if err != nil {
+				return true // dangling: where it leads cannot be checked
+			}
+			if !r.contains(real) {
+				return true
+			}
+			cur = real
+		}
+	}
+	return false
 }

@@ -69,7 +69,7 @@ func TestFilePath(t *testing.T) {
 			t.Errorf("FilePath(%q) = %v", in, err)
 		}
 	}
-	for _, in := range append([]string{""}, traversalCorpus...) {
+	for _, in := range append([]string{"", "escape/x", "escape"}, traversalCorpus...) {
 		var pe *tools.PathError
 		if _, err := r.FilePath("path", in); !errors.As(err, &pe) {
 			t.Errorf("FilePath(%q) err = %v, want a PathError", in, err)

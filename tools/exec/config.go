@@ -50,6 +50,9 @@ func resolve(ctx context.Context, base Config) (Config, error) {
 	if c, ok := ctx.Value(configKey{}).(Config); ok {
 		cfg = c
 	}
+	if r, ok := tools.ExecRootFrom(ctx); ok {
+		cfg.Root = r
+	}
 	if cfg.Root.Dir() == "" || cfg.Artifacts == nil {
 		return cfg, ErrNoConfig
 	}
