@@ -1,0 +1,13 @@
+// Package openaichat is the OpenAI-compatible Chat Completions transport
+// (openai_chat_completions): POST <base URL>/chat/completions, for any
+// server that accepts that request shape — Ollama, vLLM, llama.cpp server,
+// OpenRouter, DeepSeek and the like — configured per provider id.
+//
+// It builds requests and parses replies with the official SDK
+// (github.com/openai/openai-go/v3) with its retries off and no environment
+// defaults: retry, fallback and backoff belong to providers.Chain. A Chat
+// value is immutable and safe for concurrent use.
+//
+// openaichat imports providers and messages and nothing else from this
+// module.
+package openaichat
