@@ -135,3 +135,31 @@ func countsAgainst(k ErrorKind) bool {
 	}
 	return false
 }
+
+// BreakerSet hands out one Breaker per provider candidate, so every chain
+// and agent calling that candidate shares it. It is safe for concurrent
+// use.
+type BreakerSet struct {
+	cfg   BreakerConfig
+	clock clockwork.Clock
+
+	mu sync.Mutex
+	m  map[string]*Breaker
+}
+
+// NewBreakerSet returns an empty set whose breakers use cfg and clock.
+func NewBreakerSet(cfg BreakerConfig, clock clockwork.Clock) *BreakerSet {
+	return &BreakerSet{cfg: cfg, clock: clock, m: map[string]*Breaker{}}
+}
+
+// For returns the breaker of a model ref, creating it on first use.
+func (s *BreakerSet) For(ref string) *Breaker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.m[ref]
+	if !ok {
+		b = NewBreaker(s.cfg, s.clock)
+		s.m[ref] = b
+	}
+	return b
+}
