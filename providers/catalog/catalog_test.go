@@ -69,7 +69,7 @@ func complete(t *testing.T, ch *providers.Chain, clock *clockwork.FakeClock) (pr
 // unsupported candidate is rejected, and Anthropic answers. The timeline
 // shows all five attempts, and nothing marshalled holds the API key.
 func TestFallbackAcrossTransports(t *testing.T) {
-	failing := wiretest.NewServer(t, wiretest.Reply{Status: 500, Body: []byte(`{"error":{"message":"boom `+wiretest.APIKey+`","type":"server_error"}}`)})
+	failing := wiretest.NewServer(t, wiretest.Reply{Status: 500, Body: []byte(`{"error":{"message":"boom ` + wiretest.APIKey + `","type":"server_error"}}`)})
 	ok := wiretest.NewServer(t, wiretest.Reply{Body: []byte(`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5",
 		"content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}`)})
 	eps := []providers.Endpoint{
