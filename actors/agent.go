@@ -102,6 +102,8 @@ type agent struct {
 	stepping bool
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
+	// passive is the agent's info when its state was dropped.
+	passive AgentInfo
 	// recovered is what this incarnation found open when it started.
 	recovered []OpenFact
 	// idle fires passivation after IdleTimeout without work; idleGen
@@ -128,7 +130,7 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
 	switch c.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *passivateDone:
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *passivateDone, *GetInfo:
 	default:
 		if a.deps.Fault != nil {
 			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
@@ -151,6 +153,8 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.recovered)
 	case *GetState:
 		c.Respond(a.copyState())
+	case *GetInfo:
+		c.Respond(a.info())
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:
@@ -212,7 +216,19 @@ func (a *agent) passivate(m *passivate) {
 			return // not saved: keep the state rather than replay a long tail
 		}
 	}
+	a.passive = a.state.info()
 	a.state = nil
+}
+
+// info answers GetInfo, from the state or, when passivated, from what the
+// state was when it was dropped (nothing changes while it is dropped).
+func (a *agent) info() AgentInfo {
+	in := a.passive
+	if a.state != nil {
+		in = a.state.info()
+	}
+	in.Active = true
+	return in
 }
 
 // ensureState reloads a passivated agent's state.

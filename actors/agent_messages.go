@@ -55,6 +55,10 @@ type ControlResult struct {
 	Err    error
 }
 
+// GetInfo asks for the agent's AgentInfo; it does not reload a passivated
+// agent's state.
+type GetInfo struct{}
+
 // GetRecovery asks what the agent found open when it started (activated
 // or restarted); the reply is []OpenFact.
 type GetRecovery struct{}

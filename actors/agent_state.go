@@ -319,11 +319,39 @@ const snapshotFormat = 1
 
 type snapshotHeader struct {
 	OpenFacts []OpenFact `json:"open_facts"`
+	Agent     *AgentInfo `json:"agent,omitempty"`
+}
+
+// AgentInfo is the list-sized identity and status of an agent: what an
+// agent list or an activity summary needs, without the conversation.
+type AgentInfo struct {
+	ID            string               `json:"agent_id"`
+	Kind          messages.AgentKind   `json:"kind"`
+	Visibility    messages.Visibility  `json:"visibility"`
+	Ownership     messages.Ownership   `json:"ownership"`
+	ProfilePreset string               `json:"profile_preset,omitempty"`
+	ParentAgentID string               `json:"parent_agent_id,omitempty"`
+	Status        messages.AgentStatus `json:"status"`
+	LastSeq       uint64               `json:"last_event_seq"`
+	Queued        int                  `json:"queued"`
+	TurnInFlight  bool                 `json:"turn_in_flight"`
+	LastError     string               `json:"last_error,omitempty"`
+	// Active is true when the agent's actor is running; a dormant agent's
+	// info comes from its snapshot.
+	Active bool `json:"active"`
+}
+
+// info returns s's AgentInfo.
+func (s *AgentState) info() AgentInfo {
+	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
+		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
+		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError}
 }
 
 // snapshot encodes s for the snapshot store.
 func (s *AgentState) snapshot() ([]byte, error) {
-	head, err := json.Marshal(snapshotHeader{OpenFacts: OpenFacts(s)})
+	info := s.info()
+	head, err := json.Marshal(snapshotHeader{OpenFacts: OpenFacts(s), Agent: &info})
 	if err != nil {
 		return nil, err
 	}
@@ -358,6 +386,16 @@ func splitSnapshot(data []byte) (snapshotHeader, []byte, error) {
 func SnapshotOpenFacts(data []byte) ([]OpenFact, error) {
 	h, _, err := splitSnapshot(data)
 	return h.OpenFacts, err
+}
+
+// snapshotInfo reads the AgentInfo recorded in a snapshot's header; ok is
+// false for a snapshot written before headers carried it.
+func snapshotInfo(data []byte) (info AgentInfo, ok bool, err error) {
+	h, _, err := splitSnapshot(data)
+	if err != nil || h.Agent == nil {
+		return AgentInfo{}, false, err
+	}
+	return *h.Agent, true, nil
 }
 
 // restoreState decodes a snapshot.

@@ -145,6 +145,86 @@ func (r *Runtime) WakeHint(ctx context.Context, id, source, reason string, conte
 	return w.Disposition, w.Err
 }
 
+// Info returns agent id's AgentInfo, activating it if needed.
+func (r *Runtime) Info(ctx context.Context, id string) (AgentInfo, error) {
+	res, err := r.ask(ctx, id, &GetInfo{})
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	return res.(AgentInfo), nil
+}
+
+// ErrInvalidAgentID is wrapped by the error for an agent id that cannot
+// name an agent.
+var ErrInvalidAgentID = errors.New("invalid agent id")
+
+// ValidateAgentID checks that id can name an agent (and its home
+// directory): a plain, non-empty name without '/', not "." or "..".
+func ValidateAgentID(id string) error {
+	if _, err := persistence.AgentHome("/", id); err != nil {
+		return fmt.Errorf("%w %q: use a plain name (no '/', not empty, not '.' or '..')", ErrInvalidAgentID, id)
+	}
+	return nil
+}
+
+// Exists reports whether agent id has a journal or a running actor. It
+// activates nothing.
+func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
+	if err := ValidateAgentID(id); err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	_, active := r.pids[id]
+	r.mu.Unlock()
+	if active {
+		return true, nil
+	}
+	high, err := r.deps.Store.HighestSeq(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("look up agent %s: %w", id, err)
+	}
+	return high > 0, nil
+}
+
+// List returns every agent's info, sorted by id. Active agents answer
+// themselves; a dormant agent is described by its snapshot header and
+// stays dormant (one without a usable header is activated to answer).
+func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
+	streams, err := r.deps.Store.Streams(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	out := make([]AgentInfo, 0, len(streams))
+	for _, id := range streams {
+		in, err := r.listInfo(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
+	r.mu.Lock()
+	_, active := r.pids[id]
+	r.mu.Unlock()
+	if !active {
+		high, err := r.deps.Store.HighestSeq(ctx, id)
+		if err != nil {
+			return AgentInfo{}, fmt.Errorf("look up agent %s: %w", id, err)
+		}
+		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
+		if err == nil && ok && snap.Seq == high {
+			if in, ok, err := snapshotInfo(snap.Data); err == nil && ok {
+				return in, nil
+			}
+		}
+	}
+	return r.Info(ctx, id)
+}
+
 // PendingTimers lists the timers armed in the timer service.
 func (r *Runtime) PendingTimers(ctx context.Context) ([]ScheduleTimer, error) {
 	res, err := r.sys.Root.RequestFuture(r.timers, &PendingTimers{}, r.requestTimeout).Result()
@@ -181,8 +261,8 @@ func (r *Runtime) ask(ctx context.Context, id string, msg any) (any, error) {
 // activate returns the PID of agent id, spawning (and so recovering) it
 // under the agents supervisor when it is not running.
 func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
-	if _, err := persistence.AgentHome("/", id); err != nil {
-		return nil, fmt.Errorf("agent id %q: must be a plain name (no '/', not '.' or '..')", id)
+	if err := ValidateAgentID(id); err != nil {
+		return nil, err
 	}
 	r.mu.Lock()
 	pid, ok := r.pids[id]

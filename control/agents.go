@@ -1,0 +1,357 @@
+package control
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers"
+)
+
+// AgentSummary is the /status surface of one agent.
+type AgentSummary struct {
+	actors.AgentInfo
+	TurnIndex         uint64              `json:"turn_index"`
+	TotalInputTokens  uint64              `json:"total_input_tokens"`
+	TotalOutputTokens uint64              `json:"total_output_tokens"`
+	TotalModelRounds  uint64              `json:"total_model_rounds"`
+	LastBriefAt       *time.Time          `json:"last_brief_at,omitempty"`
+	LastClosure       *messages.Closure   `json:"last_closure,omitempty"`
+	Sleep             *actors.SleepRecord `json:"sleep,omitempty"`
+	PendingWakeHint   *actors.WakeHint    `json:"pending_wake_hint,omitempty"`
+	PendingTimers     int                 `json:"pending_timers"`
+}
+
+// AgentStateSnapshot is the /state surface: the summary (the same as
+// /status) plus what a projection needs before it follows /events.
+type AgentStateSnapshot struct {
+	Agent        AgentSummary                 `json:"agent"`
+	Queue        []QueuedMessage              `json:"queue"`
+	Turn         *actors.TurnState            `json:"turn,omitempty"`
+	Timers       map[string]actors.TimerState `json:"timers,omitempty"`
+	LastEventSeq uint64                       `json:"last_event_seq"`
+	Conversation int                          `json:"conversation_items"`
+}
+
+// QueuedMessage is one queued message, list-sized.
+type QueuedMessage struct {
+	MessageID string               `json:"message_id"`
+	Kind      messages.MessageKind `json:"kind"`
+	Priority  messages.Priority    `json:"priority"`
+	Origin    messages.OriginKind  `json:"origin"`
+	Summary   string               `json:"summary"`
+}
+
+func summarize(st actors.AgentState, in actors.AgentInfo) AgentSummary {
+	return AgentSummary{AgentInfo: in, TurnIndex: st.TurnIndex, TotalInputTokens: st.TotalInputTokens,
+		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds,
+		LastBriefAt: st.LastBriefAt, LastClosure: st.LastClosure, Sleep: st.Sleep,
+		PendingWakeHint: st.PendingWakeHint, PendingTimers: len(st.Timers)}
+}
+
+// agentID reads {id} and checks the agent exists; ok is false after an
+// error was written.
+func (s *Server) agentID(w http.ResponseWriter, r *http.Request) (string, bool) {
+	return s.existing(w, r.Context(), r.PathValue("id"))
+}
+
+func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string) (string, bool) {
+	ok, err := s.cfg.Runtime.Exists(ctx, id)
+	switch {
+	case errors.Is(err, actors.ErrInvalidAgentID), errors.Is(err, persistence.ErrInvalidStream):
+		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "agent ids are plain names without '/'",
+			"agent id %q is not valid", id))
+		return "", false
+	case err != nil:
+		writeError(w, runtimeError(err))
+		return "", false
+	case !ok:
+		writeError(w, errorf(http.StatusNotFound, KindNotFound, "list agents with holon-actors agents list, or create it with holon-actors agents create "+id,
+			"no agent %q", id))
+		return "", false
+	}
+	return id, true
+}
+
+// state returns agent id's state and info, or writes the error.
+func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (actors.AgentState, actors.AgentInfo, bool) {
+	st, err := s.cfg.Runtime.State(ctx, id)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return st, actors.AgentInfo{}, false
+	}
+	in, err := s.cfg.Runtime.Info(ctx, id)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return st, in, false
+	}
+	return st, in, true
+}
+
+func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
+	all, err := s.cfg.Runtime.List(r.Context())
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	public := make([]actors.AgentInfo, 0, len(all))
+	for _, in := range all {
+		if in.Visibility != messages.VisibilityPrivate {
+			public = append(public, in)
+		}
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Agents []actors.AgentInfo `json:"agents"`
+	}{public})
+}
+
+func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
+	if id, ok := s.agentID(w, r); ok {
+		s.writeStatus(w, r, id)
+	}
+}
+
+func (s *Server) defaultStatus(w http.ResponseWriter, r *http.Request) {
+	if id, ok := s.existing(w, r.Context(), s.cfg.DefaultAgentID); ok {
+		s.writeStatus(w, r, id)
+	}
+}
+
+func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, id string) {
+	if st, in, ok := s.state(w, r.Context(), id); ok {
+		writeJSON(w, http.StatusOK, summarize(st, in))
+	}
+}
+
+func (s *Server) agentState(w http.ResponseWriter, r *http.Request) {
+	if id, ok := s.agentID(w, r); ok {
+		s.writeState(w, r, id)
+	}
+}
+
+func (s *Server) defaultState(w http.ResponseWriter, r *http.Request) {
+	if id, ok := s.existing(w, r.Context(), s.cfg.DefaultAgentID); ok {
+		s.writeState(w, r, id)
+	}
+}
+
+func (s *Server) writeState(w http.ResponseWriter, r *http.Request, id string) {
+	st, in, ok := s.state(w, r.Context(), id)
+	if !ok {
+		return
+	}
+	queue := []QueuedMessage{}
+	for _, band := range st.Queue.Bands {
+		for _, env := range band {
+			queue = append(queue, QueuedMessage{MessageID: env.ID, Kind: env.Kind, Priority: env.Priority,
+				Origin: env.Origin.Kind, Summary: oneLine(bodyText(env.Body))})
+		}
+	}
+	writeJSON(w, http.StatusOK, AgentStateSnapshot{Agent: summarize(st, in), Queue: queue, Turn: st.Turn,
+		Timers: st.Timers, LastEventSeq: st.LastSeq, Conversation: len(st.Conversation)})
+}
+
+func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	st, err := s.cfg.Runtime.State(r.Context(), id)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	items := st.Conversation
+	if items == nil {
+		items = []providers.Item{}
+	}
+	writeJSON(w, http.StatusOK, struct {
+		AgentID string           `json:"agent_id"`
+		Items   []providers.Item `json:"items"`
+	}{id, items})
+}
+
+func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	briefs := []messages.Brief{}
+	err := s.scan(r.Context(), id, func(ev messages.Event) error {
+		if ev.Type != messages.EventBriefRecorded {
+			return nil
+		}
+		p, err := ev.Decode()
+		if err != nil {
+			return err
+		}
+		briefs = append(briefs, p.(messages.BriefRecorded).Brief)
+		return nil
+	})
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		AgentID string           `json:"agent_id"`
+		Briefs  []messages.Brief `json:"briefs"`
+	}{id, briefs})
+}
+
+// scan calls f on every event of stream id, in pages.
+func (s *Server) scan(ctx context.Context, id string, f func(messages.Event) error) error {
+	for from := uint64(1); ; {
+		evs, err := s.cfg.Store.Read(ctx, id, from, ^uint64(0), MaxPageLimit)
+		if err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			if err := f(ev); err != nil {
+				return err
+			}
+		}
+		if len(evs) < MaxPageLimit {
+			return nil
+		}
+		from = evs[len(evs)-1].Seq + 1
+	}
+}
+
+// CreateAgentRequest is the body of POST /control/agents.
+type CreateAgentRequest struct {
+	AgentID string `json:"agent_id"`
+}
+
+func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
+	var req CreateAgentRequest
+	if e := decodeBody(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	if req.AgentID == "" {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "send {\"agent_id\": \"name\"}", "agent_id is empty"))
+		return
+	}
+	exists, err := s.cfg.Runtime.Exists(r.Context(), req.AgentID)
+	if errors.Is(err, actors.ErrInvalidAgentID) || errors.Is(err, persistence.ErrInvalidStream) {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "use a plain name without '/'",
+			"agent_id %q is not a valid agent id", req.AgentID))
+		return
+	}
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	if exists {
+		writeError(w, errorf(http.StatusConflict, KindConflict, "pick another id, or use the existing agent",
+			"agent %q already exists", req.AgentID))
+		return
+	}
+	in, err := s.cfg.Runtime.Info(r.Context(), req.AgentID) // activating creates it
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	writeJSON(w, http.StatusCreated, in)
+}
+
+// PromptRequest is the body of POST /control/agents/{id}/prompt.
+type PromptRequest struct {
+	Text     string `json:"text"`
+	Priority string `json:"priority,omitempty"`
+	// MessageID makes a retried request idempotent: the same id is
+	// admitted once. Empty means a new id.
+	MessageID string `json:"message_id,omitempty"`
+}
+
+// PromptResponse answers an admitted prompt: it is durable.
+type PromptResponse struct {
+	AgentID   string `json:"agent_id"`
+	MessageID string `json:"message_id"`
+	EventSeq  uint64 `json:"event_seq"`
+	Duplicate bool   `json:"duplicate"`
+}
+
+func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
+	var req PromptRequest
+	if e := decodeBody(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	env := messages.MessageEnvelope{ID: req.MessageID, AgentID: id, CreatedAt: s.cfg.Clock.Now(),
+		Kind: messages.KindOperatorPrompt, Origin: messages.OperatorOrigin("control"),
+		Body: messages.TextBody(req.Text), DeliverySurface: messages.SurfaceHTTPControlPrompt,
+		AdmissionContext: messages.AdmissionControlAuthenticated}
+	if env.ID == "" {
+		env.ID = messages.NewID("msg")
+	}
+	if req.Priority != "" {
+		p, err := messages.ParsePriority(req.Priority)
+		if err != nil {
+			writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "priority is one of interject, next, normal, background",
+				"priority %q is not valid", req.Priority))
+			return
+		}
+		env.Priority = p
+	}
+	if req.Text == "" {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "send the prompt in \"text\"", "text is empty"))
+		return
+	}
+	res, err := s.cfg.Runtime.Admit(r.Context(), env)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	writeJSON(w, http.StatusAccepted, PromptResponse{AgentID: id, MessageID: res.MessageID, EventSeq: res.Seq, Duplicate: res.Duplicate})
+}
+
+// LifecycleRequest is the optional body of the lifecycle routes.
+type LifecycleRequest struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// LifecycleResponse answers a lifecycle command with the status after it.
+type LifecycleResponse struct {
+	AgentID string               `json:"agent_id"`
+	Status  messages.AgentStatus `json:"status"`
+}
+
+func (s *Server) lifecycle(w http.ResponseWriter, r *http.Request) {
+	var req LifecycleRequest
+	if e := decodeBody(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	op := actors.ControlOp(lastSegment(r.URL.Path))
+	if req.Reason == "" {
+		req.Reason = "operator " + string(op)
+	}
+	st, err := s.cfg.Runtime.Control(r.Context(), id, op, req.Reason)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, LifecycleResponse{AgentID: id, Status: st})
+}
+
+func lastSegment(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

@@ -1,0 +1,234 @@
+package control
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+)
+
+// ErrNotRunning is returned by the client when nothing answers on the
+// control socket.
+var ErrNotRunning = errors.New("no runtime is running")
+
+// Client calls the control API. It is safe for concurrent use.
+type Client struct {
+	http   *http.Client
+	base   string
+	target string // what the client dials, for error messages
+}
+
+// NewUnixClient returns a client for the control socket at path.
+func NewUnixClient(path string) *Client {
+	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", path)
+	}}
+	return &Client{http: &http.Client{Transport: tr}, base: "http://holon", target: path}
+}
+
+// Close releases idle connections.
+func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// do sends a request and decodes a JSON answer into out (nil: discard).
+func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return fmt.Errorf("encode request: %w", err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return fmt.Errorf("build request %s %s: %w", method, path, err)
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return c.transportError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return decodeError(resp)
+	}
+	if out == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("decode answer to %s %s: %w", method, path, err)
+	}
+	return nil
+}
+
+func (c *Client) transportError(err error) error {
+	var ne *net.OpError
+	if errors.As(err, &ne) && ne.Op == "dial" {
+		return fmt.Errorf("%w at %s", ErrNotRunning, c.target)
+	}
+	return fmt.Errorf("control request to %s: %w", c.target, err)
+}
+
+// decodeError turns an error answer into *Error.
+func decodeError(resp *http.Response) error {
+	var body struct {
+		Error *Error `json:"error"`
+	}
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, MaxBodyBytes))
+	if err := json.Unmarshal(raw, &body); err != nil || body.Error == nil {
+		return &Error{Status: resp.StatusCode, Kind: KindInternal,
+			Message: fmt.Sprintf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(raw)))}
+	}
+	body.Error.Status = resp.StatusCode
+	return body.Error
+}
+
+// RuntimeStatus asks for the runtime status.
+func (c *Client) RuntimeStatus(ctx context.Context) (RuntimeStatus, error) {
+	var st RuntimeStatus
+	return st, c.do(ctx, http.MethodGet, "/control/runtime/status", nil, &st)
+}
+
+// Shutdown asks the runtime to shut down gracefully.
+func (c *Client) Shutdown(ctx context.Context) error {
+	return c.do(ctx, http.MethodPost, "/control/runtime/shutdown", struct{}{}, nil)
+}
+
+// Agents lists the public agents.
+func (c *Client) Agents(ctx context.Context) ([]actors.AgentInfo, error) {
+	var out struct {
+		Agents []actors.AgentInfo `json:"agents"`
+	}
+	return out.Agents, c.do(ctx, http.MethodGet, "/agents/list", nil, &out)
+}
+
+// Status returns an agent's summary.
+func (c *Client) Status(ctx context.Context, id string) (AgentSummary, error) {
+	var out AgentSummary
+	return out, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/status", nil, &out)
+}
+
+// State returns an agent's projection bootstrap.
+func (c *Client) State(ctx context.Context, id string) (AgentStateSnapshot, error) {
+	var out AgentStateSnapshot
+	return out, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/state", nil, &out)
+}
+
+// Transcript returns an agent's conversation.
+func (c *Client) Transcript(ctx context.Context, id string) ([]providers.Item, error) {
+	var out struct {
+		Items []providers.Item `json:"items"`
+	}
+	return out.Items, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/transcript", nil, &out)
+}
+
+// Briefs returns an agent's briefs.
+func (c *Client) Briefs(ctx context.Context, id string) ([]messages.Brief, error) {
+	var out struct {
+		Briefs []messages.Brief `json:"briefs"`
+	}
+	return out.Briefs, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/briefs", nil, &out)
+}
+
+// CreateAgent creates a named agent.
+func (c *Client) CreateAgent(ctx context.Context, id string) (actors.AgentInfo, error) {
+	var out actors.AgentInfo
+	return out, c.do(ctx, http.MethodPost, "/control/agents", CreateAgentRequest{AgentID: id}, &out)
+}
+
+// Prompt admits an operator prompt; it returns once the prompt is durable.
+func (c *Client) Prompt(ctx context.Context, id string, req PromptRequest) (PromptResponse, error) {
+	var out PromptResponse
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/prompt", req, &out)
+}
+
+// Lifecycle sends stop, resume, pause or wake.
+func (c *Client) Lifecycle(ctx context.Context, id string, op actors.ControlOp, reason string) (LifecycleResponse, error) {
+	var out LifecycleResponse
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/"+string(op), LifecycleRequest{Reason: reason}, &out)
+}
+
+// Events returns one page of events after the cursor.
+func (c *Client) Events(ctx context.Context, id string, after uint64, limit int) (EventsPage, error) {
+	var out EventsPage
+	q := url.Values{"after": {strconv.FormatUint(after, 10)}}
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return out, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/events?"+q.Encode(), nil, &out)
+}
+
+// Follow streams an agent's events after the cursor to f, live, until ctx
+// ends, f returns an error (returned, except ErrStop which ends cleanly)
+// or the stream breaks. It returns the last event_seq delivered, so a
+// caller can resume with no gap and no duplicate.
+func (c *Client) Follow(ctx context.Context, id string, after uint64, f func(StreamEvent) error) (uint64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/agents/"+url.PathEscape(id)+"/events", nil)
+	if err != nil {
+		return after, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(after, 10))
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return after, c.transportError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return after, decodeError(resp)
+	}
+	return readSSE(resp.Body, after, f)
+}
+
+// ErrStop, returned by a Follow callback, ends the stream without error.
+var ErrStop = errors.New("stop following")
+
+// readSSE parses an event stream, calling f for each complete event.
+func readSSE(r io.Reader, after uint64, f func(StreamEvent) error) (uint64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var data []byte
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case len(line) == 0:
+			if len(data) == 0 {
+				continue
+			}
+			var ev StreamEvent
+			if err := json.Unmarshal(data, &ev); err != nil {
+				return after, fmt.Errorf("decode streamed event: %w", err)
+			}
+			data = data[:0]
+			if err := f(ev); err != nil {
+				if errors.Is(err, ErrStop) {
+					return ev.Provenance.EventSeq, nil
+				}
+				return after, err
+			}
+			after = ev.Provenance.EventSeq
+		case bytes.HasPrefix(line, []byte("data: ")):
+			data = append(data, line[len("data: "):]...)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return after, fmt.Errorf("read event stream: %w", err)
+	}
+	return after, io.ErrUnexpectedEOF
+}

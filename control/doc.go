@@ -1,0 +1,11 @@
+// Package control is the runtime's control surface: JSON over HTTP, served
+// on the owner's unix socket ($HOLON_HOME/run/control.sock) and, when asked,
+// on TCP. It routes operator and program requests to an actors.Runtime
+// (inspection, prompts, lifecycle commands, runtime status and shutdown),
+// replays journal events as JSON pages or Server-Sent Events with their
+// provenance and operator presentation, and has the Go client the CLI uses.
+//
+// control imports actors, messages and persistence; only cmd imports it.
+// It holds no agent state of its own: every answer comes from the runtime
+// or the journal, so a client never sees something that is not durable.
+package control

@@ -1,0 +1,94 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// Error is the body of every failed request, under "error": a stable kind,
+// what went wrong, and what to do about it.
+type Error struct {
+	Status  int    `json:"-"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Hint == "" {
+		return e.Message
+	}
+	return e.Message + " (" + e.Hint + ")"
+}
+
+// The error kinds of the control API.
+const (
+	KindBadRequest     = "bad_request"
+	KindUnauthorized   = "unauthorized"
+	KindNotFound       = "not_found"
+	KindConflict       = "conflict"
+	KindTooLarge       = "request_too_large"
+	KindInvalid        = "invalid_input"
+	KindBackpressure   = "backpressure"
+	KindUnavailable    = "unavailable"
+	KindInternal       = "internal"
+	KindMethod         = "method_not_allowed"
+	KindAgentStopped   = "agent_stopped"
+	KindResumeRequired = "resume_required"
+)
+
+func errorf(status int, kind, hint, format string, args ...any) *Error {
+	return &Error{Status: status, Kind: kind, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// runtimeError maps an error from the runtime or the store to an API error.
+func runtimeError(err error) *Error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, actors.ErrAgentStopped):
+		return errorf(http.StatusConflict, KindAgentStopped, "resume it first: holon-actors agents resume <id>", "%v", err)
+	case errors.Is(err, actors.ErrResumeRequired):
+		return errorf(http.StatusConflict, KindResumeRequired, "resume it first: holon-actors agents resume <id>", "%v", err)
+	case errors.Is(err, actors.ErrQueueFull):
+		return errorf(http.StatusTooManyRequests, KindBackpressure, "retry later", "%v", err)
+	case errors.Is(err, messages.ErrInvalidEnvelope), errors.Is(err, messages.ErrUnknownValue):
+		return errorf(http.StatusUnprocessableEntity, KindInvalid, "fix the named field and send again", "%v", err)
+	case errors.Is(err, actors.ErrRuntimeClosed):
+		return errorf(http.StatusServiceUnavailable, KindUnavailable, "the runtime is shutting down; start it again", "%v", err)
+	case errors.Is(err, persistence.ErrDiskFull):
+		return errorf(http.StatusServiceUnavailable, KindUnavailable, "free disk space under HOLON_HOME", "%v", err)
+	case errors.Is(err, persistence.ErrFailed), errors.Is(err, persistence.ErrClosed):
+		return errorf(http.StatusServiceUnavailable, KindUnavailable, "see holon-actors daemon logs", "%v", err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return errorf(http.StatusServiceUnavailable, KindUnavailable, "the agent did not answer in time; retry", "%v", err)
+	default:
+		return errorf(http.StatusInternalServerError, KindInternal, "see holon-actors daemon logs", "%v", err)
+	}
+}
+
+// writeError sends e as {"error": {...}} with its status.
+func writeError(w http.ResponseWriter, e *Error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	_ = json.NewEncoder(w).Encode(struct {
+		Error *Error `json:"error"`
+	}{e})
+}
+
+// writeJSON sends v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

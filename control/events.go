@@ -1,0 +1,150 @@
+package control
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EventsPage is one JSON page of GET /agents/{id}/events.
+type EventsPage struct {
+	AgentID string        `json:"agent_id"`
+	Events  []StreamEvent `json:"events"`
+	// NextAfter is the cursor for the next page: the last event_seq served,
+	// or the request's after when the page is empty.
+	NextAfter  uint64 `json:"next_after"`
+	HighestSeq uint64 `json:"highest_seq"`
+}
+
+func (s *Server) agentEvents(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	after, limit, e := eventCursor(r)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	if acceptsEventStream(r) {
+		s.streamEvents(w, r, id, after)
+		return
+	}
+	evs, err := s.cfg.Store.Read(r.Context(), id, after+1, ^uint64(0), limit)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	high, err := s.cfg.Store.HighestSeq(r.Context(), id)
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	page := EventsPage{AgentID: id, Events: make([]StreamEvent, len(evs)), NextAfter: after, HighestSeq: high}
+	for i, ev := range evs {
+		page.Events[i] = NewStreamEvent(ev, true)
+		page.NextAfter = ev.Seq
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// eventCursor reads after (query, or the Last-Event-ID header of a
+// resuming event stream) and limit.
+func eventCursor(r *http.Request) (after uint64, limit int, e *Error) {
+	q := r.URL.Query()
+	raw := q.Get("after")
+	if raw == "" {
+		raw = r.Header.Get("Last-Event-ID")
+	}
+	if raw != "" {
+		v, err := strconv.ParseUint(raw, 10, 64)
+		if err != nil {
+			return 0, 0, errorf(http.StatusBadRequest, KindBadRequest, "after is an event_seq: a non-negative integer",
+				"after %q is not an event_seq", raw)
+		}
+		after = v
+	}
+	limit = DefaultPageLimit
+	if raw := q.Get("limit"); raw != "" {
+		v, err := strconv.Atoi(raw)
+		if err != nil || v < 1 || v > MaxPageLimit {
+			return 0, 0, errorf(http.StatusBadRequest, KindBadRequest, fmt.Sprintf("limit is 1 to %d", MaxPageLimit),
+				"limit %q is not valid", raw)
+		}
+		limit = v
+	}
+	return after, limit, nil
+}
+
+func acceptsEventStream(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// streamEvents serves the agent's events after the cursor as Server-Sent
+// Events, then follows new ones until the client or the server goes away.
+// Each event's id is its event_seq, so a client resumes with Last-Event-ID
+// without a gap or a duplicate.
+func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string, after uint64) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
+	sub := s.cfg.Store.Subscribe(id)
+	defer sub.Close()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	ctx := r.Context()
+	tick := s.cfg.Clock.NewTicker(keepAlive)
+	defer tick.Stop()
+	replayed := true // events already in the journal when the stream opened
+	for {
+		n, err := s.sendEvents(ctx, w, id, &after, replayed)
+		if err != nil {
+			s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
+			return
+		}
+		if n > 0 {
+			if err := rc.Flush(); err != nil {
+				return
+			}
+			continue // there may be more than one page
+		}
+		replayed = false
+		select {
+		case <-ctx.Done():
+			return
+		case <-sub.C:
+		case <-tick.Chan():
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		}
+	}
+}
+
+// sendEvents writes the next page of events after *after and moves it.
+func (s *Server) sendEvents(ctx context.Context, w http.ResponseWriter, id string, after *uint64, replayed bool) (int, error) {
+	evs, err := s.cfg.Store.Read(ctx, id, *after+1, ^uint64(0), MaxPageLimit)
+	if err != nil {
+		return 0, err
+	}
+	for _, ev := range evs {
+		data, err := json.Marshal(NewStreamEvent(ev, replayed))
+		if err != nil {
+			return 0, err
+		}
+		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data); err != nil {
+			return 0, err
+		}
+		*after = ev.Seq
+	}
+	return len(evs), nil
+}

@@ -1,0 +1,88 @@
+package control
+
+import (
+	_ "embed"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// openAPIDoc is the checked-in OpenAPI document; TestOpenAPIInSync keeps it
+// equal to BuildOpenAPI().
+//
+//go:embed openapi.json
+var openAPIDoc []byte
+
+func (s *Server) openAPI(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(openAPIDoc)
+}
+
+// BuildOpenAPI renders the OpenAPI 3.1 document of routes.
+func BuildOpenAPI(routes []Route) ([]byte, error) {
+	paths := map[string]map[string]any{}
+	for _, r := range routes {
+		op := map[string]any{
+			"summary":   r.Summary,
+			"responses": responsesFor(r),
+		}
+		if params := parametersFor(r); len(params) > 0 {
+			op["parameters"] = params
+		}
+		if r.Method == http.MethodPost {
+			op["requestBody"] = map[string]any{"required": false, "content": map[string]any{
+				"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}
+		}
+		if paths[r.Pattern] == nil {
+			paths[r.Pattern] = map[string]any{}
+		}
+		paths[r.Pattern][strings.ToLower(r.Method)] = op
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{"title": "holon-actors control API", "version": "1",
+			"description": "JSON over HTTP on $HOLON_HOME/run/control.sock (and TCP when enabled). Errors are {\"error\":{\"kind\",\"message\",\"hint\"}}."},
+		"paths": paths,
+		"components": map[string]any{"schemas": map[string]any{"Error": map[string]any{
+			"type": "object", "required": []string{"error"},
+			"properties": map[string]any{"error": map[string]any{"type": "object", "required": []string{"kind", "message"},
+				"properties": map[string]any{"kind": map[string]any{"type": "string"}, "message": map[string]any{"type": "string"},
+					"hint": map[string]any{"type": "string"}}}},
+		}}},
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	return append(b, '\n'), err
+}
+
+func parametersFor(r Route) []map[string]any {
+	var out []map[string]any
+	if strings.Contains(r.Pattern, "{id}") {
+		out = append(out, map[string]any{"name": "id", "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+	}
+	if strings.HasSuffix(r.Pattern, "/events") {
+		out = append(out,
+			map[string]any{"name": "after", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 0}},
+			map[string]any{"name": "limit", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxPageLimit}},
+			map[string]any{"name": "Last-Event-ID", "in": "header", "schema": map[string]any{"type": "integer"}})
+	}
+	return out
+}
+
+func responsesFor(r Route) map[string]any {
+	errRef := map[string]any{"description": "error", "content": map[string]any{
+		"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
+	ok := map[string]any{"description": "success", "content": map[string]any{"application/json": map[string]any{}}}
+	if strings.HasSuffix(r.Pattern, "/events") {
+		ok["content"] = map[string]any{"application/json": map[string]any{}, "text/event-stream": map[string]any{}}
+	}
+	out := map[string]any{"default": errRef}
+	switch {
+	case strings.HasSuffix(r.Pattern, "/prompt"), strings.HasSuffix(r.Pattern, "/shutdown"):
+		out["202"] = ok
+	case r.Pattern == "/control/agents":
+		out["201"] = ok
+	default:
+		out["200"] = ok
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package control
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Visibility is the operator visibility level of an event, most
+// operator-facing first (runtime-spec-v0 "Local Operator Console Contract").
+type Visibility string
+
+// The visibility levels.
+const (
+	VisibilityActionRequired Visibility = "action_required"
+	VisibilityWorkDone       Visibility = "work_done"
+	VisibilityTurnResult     Visibility = "turn_result"
+	VisibilityProgress       Visibility = "progress"
+	VisibilityTrace          Visibility = "trace"
+)
+
+// The presentation categories used here.
+const (
+	CategoryBrief     = "brief"
+	CategoryMessage   = "message"
+	CategoryTask      = "task"
+	CategoryWaiting   = "waiting"
+	CategoryRuntime   = "runtime"
+	CategoryProgress  = "assistant_progress"
+	CategoryTool      = "tool"
+	CategoryStateSync = "state_sync"
+	CategoryTrace     = "trace"
+)
+
+// Presentation is how an operator surface shows an event.
+type Presentation struct {
+	Visibility      Visibility         `json:"visibility"`
+	Category        string             `json:"category"`
+	Title           string             `json:"title"`
+	Body            string             `json:"body,omitempty"`
+	Summary         string             `json:"summary"`
+	SourceEventKind messages.EventType `json:"source_event_kind"`
+}
+
+// Provenance is the replay provenance of an event, carried apart from its
+// payload so clients can index and resume replays. Cursors are EventSeq.
+type Provenance struct {
+	EventID          string                          `json:"event_id"`
+	EventSeq         uint64                          `json:"event_seq"`
+	At               time.Time                       `json:"at"`
+	Kind             messages.EventType              `json:"kind"`
+	AgentID          string                          `json:"agent_id"`
+	Replayed         bool                            `json:"replayed"`
+	MessageID        string                          `json:"message_id,omitempty"`
+	Origin           *messages.Origin                `json:"origin,omitempty"`
+	Trust            messages.TrustLevel             `json:"trust,omitempty"`
+	AuthorityClass   messages.AuthorityClass         `json:"authority_class,omitempty"`
+	DeliverySurface  messages.MessageDeliverySurface `json:"delivery_surface,omitempty"`
+	AdmissionContext messages.AdmissionContext       `json:"admission_context,omitempty"`
+	TaskID           string                          `json:"task_id,omitempty"`
+	WorkItemID       string                          `json:"work_item_id,omitempty"`
+	CorrelationID    string                          `json:"correlation_id,omitempty"`
+	CausationID      string                          `json:"causation_id,omitempty"`
+}
+
+// StreamEvent is one journal event as the events surface serves it: the
+// provenance, the presentation and the canonical payload.
+type StreamEvent struct {
+	Provenance   Provenance      `json:"provenance"`
+	Presentation Presentation    `json:"presentation"`
+	Payload      json.RawMessage `json:"payload"`
+}
+
+// summaryLimit bounds one-line summaries.
+const summaryLimit = 160
+
+// NewStreamEvent builds the served form of ev. replayed is true when the
+// event was read from history rather than delivered live.
+func NewStreamEvent(ev messages.Event, replayed bool) StreamEvent {
+	se := StreamEvent{
+		Provenance: Provenance{EventID: ev.ID, EventSeq: ev.Seq, At: ev.At, Kind: ev.Type,
+			AgentID: ev.AgentID, Replayed: replayed},
+		Payload: ev.Payload,
+	}
+	p, err := ev.Decode()
+	if err != nil {
+		se.Presentation = Presentation{Visibility: VisibilityTrace, Category: CategoryTrace,
+			Title: string(ev.Type), Summary: "undecodable event: " + err.Error(), SourceEventKind: ev.Type}
+		return se
+	}
+	se.Presentation = present(p)
+	se.Presentation.SourceEventKind = ev.Type
+	addProvenance(&se.Provenance, p)
+	return se
+}
+
+// addProvenance copies what the payload knows about where it came from.
+func addProvenance(pv *Provenance, p messages.Payload) {
+	switch p := p.(type) {
+	case messages.MessageAdmitted:
+		env := p.Envelope
+		origin := env.Origin
+		pv.MessageID, pv.Origin, pv.Trust, pv.AuthorityClass = env.ID, &origin, env.Trust, env.AuthorityClass
+		pv.DeliverySurface, pv.AdmissionContext = env.DeliverySurface, env.AdmissionContext
+		pv.TaskID, pv.WorkItemID = env.TaskID, env.WorkItemID
+		pv.CorrelationID, pv.CausationID = env.CorrelationID, env.CausationID
+	case messages.MessageProcessingStarted:
+		pv.MessageID = p.MessageID
+	case messages.TurnTerminal:
+		pv.MessageID = p.MessageID
+	case messages.RuntimeError:
+		pv.MessageID = p.MessageID
+	case messages.MessageDropped:
+		pv.MessageID = p.MessageID
+	case messages.BriefRecorded:
+		pv.MessageID, pv.TaskID, pv.WorkItemID = p.Brief.RelatedMessageID, p.Brief.RelatedTaskID, p.Brief.WorkItemID
+	}
+}
+
+// present is the operator event presentation layer: what a surface shows
+// for a payload instead of the raw event.
+func present(p messages.Payload) Presentation {
+	switch p := p.(type) {
+	case messages.BriefRecorded:
+		return presentBrief(p.Brief)
+	case messages.MessageAdmitted:
+		text := bodyText(p.Envelope.Body)
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryMessage,
+			Title: "Message " + string(p.Envelope.Kind), Body: text,
+			Summary: fmt.Sprintf("%s message admitted: %s", p.Envelope.Origin.Kind, oneLine(text))}
+	case messages.AssistantRoundRecorded:
+		return presentAssistant(p)
+	case messages.ToolCallStarted:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryTool, Title: "Tool " + p.ToolName,
+			Body: string(p.Arguments), Summary: "Running " + p.ToolName}
+	case messages.ToolExecuted:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryTool, Title: "Tool " + p.ToolName,
+			Body: p.Receipt, Summary: fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, oneLine(p.Receipt))}
+	case messages.TurnTerminal:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryRuntime, Title: "Turn ended",
+			Summary: fmt.Sprintf("turn %d %s (%d ms)", p.TurnIndex, p.Kind, p.DurationMS)}
+	case messages.RuntimeError:
+		return Presentation{Visibility: VisibilityTurnResult, Category: CategoryRuntime, Title: "Runtime error",
+			Body: p.Failure.Message, Summary: oneLine(p.Failure.Message)}
+	case messages.AgentStateChanged:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryStateSync, Title: "State",
+			Summary: fmt.Sprintf("%s → %s (%s)", orUnknown(string(p.From)), p.To, p.Reason)}
+	case messages.AgentSlept:
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Asleep",
+			Summary: fmt.Sprintf("asleep until %s: %s", p.ExpectedWake, oneLine(p.Reason))}
+	case messages.ProviderRoundCompleted:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryTrace, Title: "Provider round",
+			Summary: fmt.Sprintf("%s round %d: %d in / %d out tokens, %d ms", p.Provider, p.Round,
+				p.TokenUsage.InputTokens, p.TokenUsage.OutputTokens, p.ProviderRoundMS)}
+	}
+	return Presentation{Visibility: VisibilityTrace, Category: CategoryTrace,
+		Title: string(p.EventType()), Summary: strings.ReplaceAll(string(p.EventType()), "_", " ")}
+}
+
+func presentBrief(b messages.Brief) Presentation {
+	v, title := VisibilityTurnResult, "Result"
+	switch b.Kind {
+	case messages.BriefFailure:
+		title = "Failure"
+	case messages.BriefAck:
+		v, title = VisibilityProgress, "Acknowledged"
+	}
+	if b.WorkItemID != "" && b.Kind == messages.BriefResult {
+		v = VisibilityWorkDone
+	}
+	return Presentation{Visibility: v, Category: CategoryBrief, Title: title, Body: b.Text, Summary: oneLine(b.Text)}
+}
+
+// presentAssistant distinguishes text progress from tool requests.
+func presentAssistant(p messages.AssistantRoundRecorded) Presentation {
+	pr := Presentation{Visibility: VisibilityProgress, Category: CategoryProgress, Title: "Assistant", Body: p.Text}
+	switch {
+	case strings.TrimSpace(p.Text) != "":
+		pr.Summary = "Assistant progress: " + oneLine(p.Text)
+	case len(p.ToolCalls) > 0:
+		names := make([]string, len(p.ToolCalls))
+		for i, c := range p.ToolCalls {
+			names[i] = c.Name
+		}
+		pr.Summary = "Model requested tools: " + strings.Join(names, ", ")
+	default:
+		pr.Summary = fmt.Sprintf("Model round %d finished", p.Round)
+	}
+	return pr
+}
+
+func bodyText(b messages.Body) string {
+	if b.Text != "" {
+		return b.Text
+	}
+	if len(b.Value) > 0 {
+		return string(b.Value)
+	}
+	return ""
+}
+
+// oneLine flattens s to one bounded line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > summaryLimit {
+		return string(r[:summaryLimit-1]) + "…"
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}

@@ -1,0 +1,53 @@
+package control
+
+import "net/http"
+
+// Route is one route of the API, listed for the OpenAPI document and its
+// sync test.
+type Route struct {
+	Method, Pattern, Summary string
+}
+
+// routes registers every route; Routes lists them in the same order.
+func (s *Server) routes() {
+	for _, rt := range s.table() {
+		s.mux.HandleFunc(rt.Method+" "+rt.Pattern, rt.handle)
+	}
+}
+
+type route struct {
+	Route
+	handle http.HandlerFunc
+}
+
+func (s *Server) table() []route {
+	return []route{
+		{Route{"GET", "/control/runtime/status", "Runtime status: process, activity summary, last failure."}, s.runtimeStatus},
+		{Route{"POST", "/control/runtime/shutdown", "Shut the runtime down gracefully (agents keep their status)."}, s.runtimeShutdown},
+		{Route{"GET", "/agents/list", "Public agents, one list-sized entry each."}, s.agentsList},
+		{Route{"GET", "/agents/{id}/status", "One agent's summary."}, s.agentStatus},
+		{Route{"GET", "/agents/{id}/state", "One agent's projection bootstrap: summary plus queue, turn and timers."}, s.agentState},
+		{Route{"GET", "/status", "The default agent's summary."}, s.defaultStatus},
+		{Route{"GET", "/state", "The default agent's projection bootstrap."}, s.defaultState},
+		{Route{"GET", "/agents/{id}/transcript", "The agent's replayable conversation."}, s.agentTranscript},
+		{Route{"GET", "/agents/{id}/briefs", "The agent's briefs, oldest first."}, s.agentBriefs},
+		{Route{"GET", "/agents/{id}/events", "Journal events after a cursor: JSON pages, or Server-Sent Events when the client accepts text/event-stream."}, s.agentEvents},
+		{Route{"POST", "/control/agents", "Create a named agent."}, s.createAgent},
+		{Route{"POST", "/control/agents/{id}/prompt", "Admit an operator prompt; answers once it is durable."}, s.prompt},
+		{Route{"POST", "/control/agents/{id}/stop", "Stop the agent (durable until resume)."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/resume", "Resume a stopped or paused agent."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/pause", "Pause the agent after its current step."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
+		{Route{"GET", "/openapi.json", "This API's OpenAPI document."}, s.openAPI},
+	}
+}
+
+// Routes lists the API's routes.
+func (s *Server) Routes() []Route {
+	t := s.table()
+	out := make([]Route, len(t))
+	for i, r := range t {
+		out[i] = r.Route
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package control
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// Activity is the runtime activity summary of the daemon lifecycle
+// contract.
+type Activity struct {
+	ActiveAgentCount     int    `json:"active_agent_count"`
+	ActiveTaskCount      int    `json:"active_task_count"`
+	ProcessingAgentCount int    `json:"processing_agent_count"`
+	WaitingAgentCount    int    `json:"waiting_agent_count"`
+	State                string `json:"state"` // idle | waiting | processing
+}
+
+// Failure is the last known runtime failure.
+type Failure struct {
+	OccurredAt time.Time `json:"occurred_at"`
+	Summary    string    `json:"summary"`
+	Phase      string    `json:"phase"` // startup | shutdown | runtime_turn
+	DetailHint string    `json:"detail_hint,omitempty"`
+}
+
+// RuntimeStatus answers GET /control/runtime/status.
+type RuntimeStatus struct {
+	RuntimeInfo
+	Healthy     bool        `json:"healthy"`
+	Activity    Activity    `json:"activity"`
+	Store       StoreHealth `json:"store"`
+	LastFailure *Failure    `json:"last_failure,omitempty"`
+}
+
+// StoreHealth is what the journal reported at open and since.
+type StoreHealth struct {
+	Failed           string                      `json:"failed,omitempty"`
+	Quarantined      []persistence.Quarantine    `json:"quarantined,omitempty"`
+	DroppedTails     []persistence.DroppedRecord `json:"dropped_tails,omitempty"`
+	SkippedSnapshots int                         `json:"skipped_snapshots"`
+}
+
+func storeHealth(h persistence.Health) StoreHealth {
+	return StoreHealth{Failed: h.Failed, Quarantined: h.Quarantined, DroppedTails: h.DroppedTails,
+		SkippedSnapshots: h.SkippedSnapshots}
+}
+
+func (s *Server) runtimeStatus(w http.ResponseWriter, r *http.Request) {
+	st := RuntimeStatus{RuntimeInfo: s.cfg.Info, Store: storeHealth(s.cfg.Store.Health())}
+	st.Healthy = st.Store.Failed == ""
+	act, last := s.activity(r)
+	st.Activity, st.LastFailure = act, last
+	if st.LastFailure == nil && s.cfg.LastFailure != nil {
+		st.LastFailure = s.cfg.LastFailure()
+	}
+	writeJSON(w, http.StatusOK, st)
+}
+
+// activity summarizes the active agents (dormant ones are idle by
+// definition) and reports the latest turn failure among them.
+func (s *Server) activity(r *http.Request) (Activity, *Failure) {
+	var a Activity
+	var last *Failure
+	for _, id := range s.cfg.Runtime.Active() {
+		in, err := s.cfg.Runtime.Info(r.Context(), id)
+		if err != nil {
+			continue // stopping or restarting: not countable now
+		}
+		if in.Visibility == messages.VisibilityPrivate {
+			continue
+		}
+		a.ActiveAgentCount++
+		switch in.Status {
+		case messages.StatusBooting, messages.StatusAwakeRunning:
+			a.ProcessingAgentCount++
+		case messages.StatusAwaitingTask:
+			a.WaitingAgentCount++
+		}
+		if in.LastError != "" && last == nil {
+			last = &Failure{Summary: id + ": " + oneLine(in.LastError), Phase: "runtime_turn",
+				DetailHint: "holon-actors tail --agent " + id}
+		}
+	}
+	switch {
+	case a.ProcessingAgentCount > 0:
+		a.State = "processing"
+	case a.WaitingAgentCount > 0 || a.ActiveTaskCount > 0:
+		a.State = "waiting"
+	default:
+		a.State = "idle"
+	}
+	return a, last
+}
+
+func (s *Server) runtimeShutdown(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Shutdown == nil {
+		writeError(w, errorf(http.StatusConflict, KindConflict, "stop the owning process instead",
+			"this runtime does not accept shutdown over the control API"))
+		return
+	}
+	writeJSON(w, http.StatusAccepted, struct {
+		ShuttingDown bool `json:"shutting_down"`
+	}{true})
+	s.shutdown.Do(func() { go s.cfg.Shutdown() })
+}

@@ -1,0 +1,274 @@
+package control
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// Limits of the control API.
+const (
+	// MaxBodyBytes bounds a request body; larger ones get 413.
+	MaxBodyBytes = 1 << 20
+	// MaxJSONDepth bounds the nesting of a request body; deeper ones get 400.
+	MaxJSONDepth = 32
+	// DefaultPageLimit and MaxPageLimit bound an events page.
+	DefaultPageLimit = 100
+	MaxPageLimit     = 1000
+	// readHeaderTimeout and readTimeout drop slow clients.
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 30 * time.Second
+	// keepAlive is how often an idle event stream gets a comment line.
+	keepAlive = 15 * time.Second
+)
+
+// Config is what a Server serves.
+type Config struct {
+	Runtime *actors.Runtime
+	Store   persistence.Store
+	// DefaultAgentID is the agent of the /status and /state aliases.
+	DefaultAgentID string
+	// Info describes the runtime process for GET /control/runtime/status.
+	Info RuntimeInfo
+	// Shutdown is called (once, in its own goroutine) by POST
+	// /control/runtime/shutdown; it must stop the runtime gracefully.
+	Shutdown func()
+	// LastFailure, when set, reports the last startup or shutdown failure
+	// the owner recorded.
+	LastFailure func() *Failure
+	Clock       clockwork.Clock
+	Log         zerolog.Logger
+}
+
+// RuntimeInfo is the static part of the runtime status.
+type RuntimeInfo struct {
+	PID               int       `json:"pid"`
+	HomeDir           string    `json:"home_dir"`
+	SocketPath        string    `json:"socket_path"`
+	HTTPAddr          string    `json:"http_addr,omitempty"`
+	Version           string    `json:"version"`
+	ConfigFingerprint string    `json:"config_fingerprint"`
+	StartedAt         time.Time `json:"started_at"`
+}
+
+// Server serves the control API. Close ends open event streams.
+type Server struct {
+	cfg      Config
+	mux      *http.ServeMux
+	ctx      context.Context // cancelled by Close: ends event streams
+	cancel   context.CancelFunc
+	shutdown sync.Once
+
+	mu      sync.Mutex
+	servers []*http.Server // guarded by mu
+}
+
+// NewServer builds a server over cfg.
+func NewServer(cfg Config) *Server {
+	if cfg.Clock == nil {
+		cfg.Clock = clockwork.NewRealClock()
+	}
+	if cfg.DefaultAgentID == "" {
+		cfg.DefaultAgentID = actors.DefaultAgentID
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.routes()
+	return s
+}
+
+// Handler returns the API's handler, for tests and custom listeners.
+func (s *Server) Handler() http.Handler { return s }
+
+// ServeHTTP implements http.Handler: every route's errors are JSON.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h, pattern := s.mux.Handler(r); pattern == "" {
+		// The mux answers 404 or 405 in plain text; say it in JSON.
+		rec := &statusRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		if rec.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", rec.header.Get("Allow"))
+			writeError(w, errorf(http.StatusMethodNotAllowed, KindMethod, "allowed: "+rec.header.Get("Allow"),
+				"%s is not allowed on %s", r.Method, r.URL.Path))
+			return
+		}
+		writeError(w, errorf(http.StatusNotFound, KindNotFound, "see GET /openapi.json for the routes",
+			"no route %s %s", r.Method, r.URL.Path))
+		return
+	}
+	s.mux.ServeHTTP(w, r) // routes again, setting the path values
+}
+
+// statusRecorder captures the mux's answer for unmatched requests.
+type statusRecorder struct {
+	header http.Header
+	status int
+}
+
+func (r *statusRecorder) Header() http.Header         { return r.header }
+func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
+
+// Serve serves the API on l until Close. It returns http.ErrServerClosed
+// after Close.
+func (s *Server) Serve(l net.Listener) error {
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		BaseContext: func(net.Listener) context.Context { return s.ctx }}
+	s.mu.Lock()
+	if s.ctx.Err() != nil {
+		s.mu.Unlock()
+		return http.ErrServerClosed
+	}
+	s.servers = append(s.servers, hs)
+	s.mu.Unlock()
+	return hs.Serve(l)
+}
+
+// Close ends event streams and stops every listener, waiting up to ctx
+// for requests in flight.
+func (s *Server) Close(ctx context.Context) error {
+	s.cancel()
+	s.mu.Lock()
+	servers := s.servers
+	s.mu.Unlock()
+	var errs []error
+	for _, hs := range servers {
+		if err := hs.Shutdown(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ListenUnix creates the control socket at path: its directory 0700, the
+// socket 0600. A stale socket file (nothing answers on it) is replaced; a
+// live one, or any other file, is left alone and reported.
+func ListenUnix(path string) (net.Listener, error) {
+	dir := dirOf(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create socket directory %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("restrict socket directory %s: %w", dir, err)
+	}
+	if err := removeStaleSocket(path); err != nil {
+		return nil, err
+	}
+	// The directory is 0700, so nobody else reaches the socket before the
+	// chmod below.
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("restrict socket %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// ErrSocketInUse is returned by ListenUnix when a live process answers on
+// the socket path.
+var ErrSocketInUse = errors.New("control socket is in use by a running process")
+
+// removeStaleSocket removes path if it is a socket nobody listens on.
+func removeStaleSocket(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("inspect %s: %w", path, err)
+	case fi.Mode()&os.ModeSocket == 0:
+		return fmt.Errorf("%s exists and is not a socket: move it away", path)
+	}
+	c, err := net.DialTimeout("unix", path, time.Second)
+	if err == nil {
+		c.Close()
+		return fmt.Errorf("%s: %w", path, ErrSocketInUse)
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("remove stale socket %s: %w", path, err)
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			if i == 0 {
+				return "/"
+			}
+			return path[:i]
+		}
+	}
+	return "."
+}
+
+// decodeBody reads a JSON request body into v: bounded in size (413) and
+// depth (400), unknown fields refused (400) so a typo is not ignored.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) *Error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return errorf(http.StatusRequestEntityTooLarge, KindTooLarge, "send at most 1 MiB",
+			"request body is larger than %d bytes", MaxBodyBytes)
+	case err != nil:
+		return errorf(http.StatusBadRequest, KindBadRequest, "send the whole body", "read request body: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	if err := checkDepth(body, MaxJSONDepth); err != nil {
+		return errorf(http.StatusBadRequest, KindBadRequest, "flatten the JSON", "%v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(http.StatusBadRequest, KindBadRequest, "send a JSON object with the documented fields (GET /openapi.json)",
+			"request body is not valid: %v", err)
+	}
+	if dec.More() {
+		return errorf(http.StatusBadRequest, KindBadRequest, "send exactly one JSON object", "request body has data after the JSON object")
+	}
+	return nil
+}
+
+// checkDepth reports JSON nested deeper than max, without decoding.
+func checkDepth(b []byte, max int) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range b {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+			if depth > max {
+				return fmt.Errorf("request body nests deeper than %d levels", max)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}
