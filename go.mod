@@ -61,4 +61,5 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	google.golang.org/protobuf v1.36.7 // indirect
+	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )

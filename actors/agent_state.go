@@ -326,7 +326,7 @@ type snapshotHeader struct {
 // agent list or an activity summary needs, without the conversation.
 type AgentInfo struct {
 	ID            string               `json:"agent_id"`
-	Kind          messages.AgentKind   `json:"kind"`
+	Kind          messages.AgentKind   `json:"kind,omitempty"`
 	Visibility    messages.Visibility  `json:"visibility"`
 	Ownership     messages.Ownership   `json:"ownership"`
 	ProfilePreset string               `json:"profile_preset,omitempty"`

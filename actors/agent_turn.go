@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -287,8 +288,12 @@ func (a *agent) modelFinished(m *stepDone) {
 	t := a.state.Turn
 	if m.err != nil {
 		kind := providers.KindOf(m.err)
-		a.failTurn(messages.TerminalAborted, messages.FailureTransport, string(kind),
-			fmt.Sprintf("The model call failed (%s): %v", kind, m.err))
+		text := fmt.Sprintf("The model call failed (%s): %v", kind, m.err)
+		var pe *providers.Error
+		if errors.As(m.err, &pe) {
+			text = fmt.Sprintf("The model call to %s failed (%s): %s", pe.Provider, kind, pe.Message)
+		}
+		a.failTurn(messages.TerminalAborted, messages.FailureTransport, string(kind), text)
 		return
 	}
 	round := t.Round + 1

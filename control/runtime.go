@@ -20,7 +20,7 @@ type Activity struct {
 
 // Failure is the last known runtime failure.
 type Failure struct {
-	OccurredAt time.Time `json:"occurred_at"`
+	OccurredAt time.Time `json:"occurred_at,omitzero"` // unknown for a turn failure read from agent state
 	Summary    string    `json:"summary"`
 	Phase      string    `json:"phase"` // startup | shutdown | runtime_turn
 	DetailHint string    `json:"detail_hint,omitempty"`

@@ -60,6 +60,7 @@ type RuntimeInfo struct {
 	HomeDir           string    `json:"home_dir"`
 	SocketPath        string    `json:"socket_path"`
 	HTTPAddr          string    `json:"http_addr,omitempty"`
+	DefaultAgentID    string    `json:"default_agent_id"`
 	Version           string    `json:"version"`
 	ConfigFingerprint string    `json:"config_fingerprint"`
 	StartedAt         time.Time `json:"started_at"`
@@ -85,6 +86,7 @@ func NewServer(cfg Config) *Server {
 	if cfg.DefaultAgentID == "" {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
+	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
 	s := &Server{cfg: cfg, mux: http.NewServeMux()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
@@ -158,6 +160,10 @@ func (s *Server) Close(ctx context.Context) error {
 // socket 0600. A stale socket file (nothing answers on it) is replaced; a
 // live one, or any other file, is left alone and reported.
 func ListenUnix(path string) (net.Listener, error) {
+	if len(path) > maxSocketPath {
+		return nil, fmt.Errorf("socket path %s is %d bytes, longer than the %d a unix socket allows: use a shorter --home",
+			path, len(path), maxSocketPath)
+	}
 	dir := dirOf(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create socket directory %s: %w", dir, err)
@@ -180,6 +186,10 @@ func ListenUnix(path string) (net.Listener, error) {
 	}
 	return l, nil
 }
+
+// maxSocketPath is the longest unix socket path every platform accepts
+// (sun_path is 104 bytes on macOS, 108 on Linux, NUL included).
+const maxSocketPath = 103
 
 // ErrSocketInUse is returned by ListenUnix when a live process answers on
 // the socket path.

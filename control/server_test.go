@@ -38,7 +38,8 @@ type fixture struct {
 func newFixture(t *testing.T, steps ...testkit.Step) *fixture {
 	t.Helper()
 	h := testkit.New(t, steps...)
-	if err := h.Runtime.Activate(context.Background(), "main"); err != nil {
+	// Info answers after the agent's start (and creation) is durable.
+	if _, err := h.Runtime.Info(context.Background(), "main"); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{h: h, sock: filepath.Join(t.TempDir(), "run", "control.sock"), shutdown: make(chan struct{}, 4)}
@@ -378,7 +379,8 @@ func TestEventsPagesAndStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded))
+	// Settled: created→idle, idle→running, running→idle.
+	f.h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
 	high, _ := f.h.Store().HighestSeq(ctx, "main")
 
 	var seqs []uint64

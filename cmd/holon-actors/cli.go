@@ -14,6 +14,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/rs/zerolog"
 
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
@@ -23,20 +24,29 @@ const (
 	exitFailure = 1 // it ran and failed
 	exitUsage   = 2 // the command line is wrong; nothing ran
 	exitLocked  = 3 // another process owns the data directory; nothing ran
+	exitDown    = 4 // a client command found no runtime running
 )
 
 // cli is the command line. Each command lives in its own file.
 type cli struct {
 	Globals
 
-	Version versionCmd `cmd:"" help:"Print the version, Go version and commit."`
-	Bench   benchCmd   `cmd:"" help:"Measure building blocks of the runtime under load."`
+	Run        runCmd        `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
+	Prompt     promptCmd     `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
+	Status     statusCmd     `cmd:"" help:"Show an agent's summary."`
+	Agents     agentsCmd     `cmd:"" help:"List, create, inspect and control agents."`
+	Tail       tailCmd       `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
+	Transcript transcriptCmd `cmd:"" help:"Print an agent's conversation as the model sees it."`
+	Briefs     briefsCmd     `cmd:"" help:"Print an agent's briefs (results and failures)."`
+	Version    versionCmd    `cmd:"" help:"Print the version, Go version and commit."`
+	Bench      benchCmd      `cmd:"" help:"Measure building blocks of the runtime under load."`
 }
 
 // Globals are the flags every command accepts.
 type Globals struct {
-	Home string `help:"Runtime home directory (data, agents, logs); default ${default}." env:"HOLON_HOME" default:"~/.holon" type:"path" placeholder:"DIR"`
-	JSON bool   `name:"json" help:"Print results as JSON instead of a table."`
+	Home  string `help:"Runtime home directory (data, agents, logs); default ${default}." env:"HOLON_HOME" default:"~/.holon" type:"path" placeholder:"DIR"`
+	JSON  bool   `name:"json" help:"Print results as JSON instead of a table."`
+	Agent string `help:"Agent a client command addresses (default: the runtime's default agent)." env:"HOLON_AGENT" placeholder:"ID"`
 }
 
 // env is what every command's Run receives besides the context.
@@ -106,12 +116,25 @@ func usage(err error) error { return &usageError{err} }
 // exit code for it. command is the command that ran ("" if none did).
 func report(stderr io.Writer, command string, err error) int {
 	var ue *usageError
+	var ae *control.Error
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, persistence.ErrLocked):
 		fmt.Fprintf(stderr, "holon-actors: %s: stop it or use another %s\n", lockedSentence(err), dirFlag(command))
 		return exitLocked
+	case errors.Is(err, control.ErrNotRunning):
+		fmt.Fprintf(stderr, "holon-actors: %v: start it with 'holon-actors run' (foreground) or 'holon-actors daemon start'\n", err)
+		return exitDown
+	case errors.Is(err, errTurnFailed):
+		fmt.Fprintln(stderr, "holon-actors: the turn failed (its failure brief is above)")
+		return exitFailure
+	case errors.As(err, &ae):
+		fmt.Fprintf(stderr, "holon-actors: %s\n", ae.Message)
+		if ae.Hint != "" {
+			fmt.Fprintf(stderr, "Hint: %s\n", ae.Hint)
+		}
+		return exitFailure
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "holon-actors: %v\nRun '%s --help' for usage.\n", ue.err, strings.TrimSpace("holon-actors "+command))
 		return exitUsage

@@ -58,6 +58,10 @@ func TestHelp(t *testing.T) {
 		{"bench-mailbox", []string{"bench", "mailbox", "--help"}},
 		{"bench-turns", []string{"bench", "turns", "--help"}},
 		{"bench-recovery", []string{"bench", "recovery", "--help"}},
+		{"run", []string{"run", "--help"}},
+		{"prompt", []string{"prompt", "--help"}},
+		{"agents", []string{"agents", "--help"}},
+		{"tail", []string{"tail", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

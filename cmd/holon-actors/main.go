@@ -1,7 +1,16 @@
-// Command holon-actors is the runtime for long-lived LLM agents. Today it
-// offers the version and bench commands; run with --help for the list.
+// Command holon-actors is the runtime for long-lived LLM agents: `run`
+// owns the runtime in the foreground, every other command is a control
+// client or a tool; run with --help for the list.
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+	"github.com/rs/zerolog"
+)
+
+func main() {
+	// protoactor logs a "message" attribute of its own; keep ours apart.
+	zerolog.MessageFieldName = "msg"
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,420 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// dial returns a client for the runtime of e.Home.
+func dial(e *env) (*control.Client, error) {
+	home, err := persistence.ResolveHome(e.Home)
+	if err != nil {
+		return nil, err
+	}
+	return control.NewUnixClient(filepath.Join(persistence.RunDir(home), socketName)), nil
+}
+
+// agentOr returns the agent a command addresses: the positional id, else
+// --agent, else the runtime's default agent.
+func agentOr(ctx context.Context, c *control.Client, e *env, id string) (string, error) {
+	switch {
+	case id != "":
+		return id, nil
+	case e.Agent != "":
+		return e.Agent, nil
+	}
+	st, err := c.RuntimeStatus(ctx)
+	if err != nil {
+		return "", err
+	}
+	return st.DefaultAgentID, nil
+}
+
+// printJSON writes v as indented JSON.
+func printJSON(e *env, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printRows writes aligned key/value rows.
+func printRows(e *env, rows [][2]string) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	return tw.Flush()
+}
+
+// promptCmd is `holon-actors prompt`.
+type promptCmd struct {
+	Text     []string      `arg:"" help:"The prompt text."`
+	Priority string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
+	Wait     bool          `help:"Wait for the turn's result or failure brief, print it, and exit 1 on failure."`
+	Timeout  time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
+}
+
+// promptResult is the --json output of prompt.
+type promptResult struct {
+	control.PromptResponse
+	Brief *messages.Brief `json:"brief,omitempty"`
+}
+
+// errTurnFailed marks a --wait whose turn ended in a failure brief.
+var errTurnFailed = errors.New("the turn failed")
+
+// Run admits the prompt and, with --wait, follows the agent's events to
+// the brief that answers it.
+func (p *promptCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, "")
+	if err != nil {
+		return err
+	}
+	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: strings.Join(p.Text, " "), Priority: p.Priority})
+	if err != nil {
+		return err
+	}
+	out := promptResult{PromptResponse: res}
+	if p.Wait {
+		if out.Brief, err = waitBrief(ctx, c, id, res, p.Timeout); err != nil {
+			return err
+		}
+	}
+	if e.JSON {
+		if err := printJSON(e, out); err != nil {
+			return err
+		}
+	} else if out.Brief != nil {
+		fmt.Fprintln(e.stdout, out.Brief.Text)
+	} else {
+		fmt.Fprintf(e.stdout, "admitted %s to %s (event %d)\n", res.MessageID, id, res.EventSeq)
+	}
+	if out.Brief != nil && out.Brief.Kind == messages.BriefFailure {
+		return errTurnFailed
+	}
+	return nil
+}
+
+// waitBrief follows id's events from the admission to the result or
+// failure brief of that message, reconnecting if the stream breaks.
+func waitBrief(ctx context.Context, c *control.Client, id string, res control.PromptResponse, timeout time.Duration) (*messages.Brief, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var found *messages.Brief
+	after := res.EventSeq
+	for found == nil {
+		next, err := c.Follow(ctx, id, after, func(ev control.StreamEvent) error {
+			if ev.Provenance.Kind != messages.EventBriefRecorded || ev.Provenance.MessageID != res.MessageID {
+				return nil
+			}
+			var p messages.BriefRecorded
+			if err := json.Unmarshal(ev.Payload, &p); err != nil {
+				return err
+			}
+			if p.Brief.Kind == messages.BriefAck {
+				return nil
+			}
+			found = &p.Brief
+			return control.ErrStop
+		})
+		switch {
+		case found != nil:
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("no answer within %s (the prompt %s stays admitted; follow it with holon-actors tail --follow)", timeout, res.MessageID)
+		case errors.Is(err, control.ErrNotRunning):
+			return nil, err
+		case err != nil && !errors.Is(err, context.Canceled):
+			time.Sleep(100 * time.Millisecond) // the stream broke: resume from the cursor
+		}
+		after = next
+	}
+	return found, nil
+}
+
+// statusCmd is `holon-actors status`: one agent's summary.
+type statusCmd struct {
+	ID string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
+}
+
+// Run prints the summary.
+func (s *statusCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, s.ID)
+	if err != nil {
+		return err
+	}
+	st, err := c.Status(ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, st)
+	}
+	rows := [][2]string{{"agent", st.ID}, {"kind", string(st.Kind)}, {"status", string(st.Status)},
+		{"queued", fmt.Sprint(st.Queued)}, {"turn in flight", fmt.Sprint(st.TurnInFlight)},
+		{"turns", fmt.Sprint(st.TurnIndex)}, {"model rounds", fmt.Sprint(st.TotalModelRounds)},
+		{"tokens in/out", fmt.Sprintf("%d / %d", st.TotalInputTokens, st.TotalOutputTokens)},
+		{"last event", fmt.Sprint(st.LastSeq)}}
+	if st.LastError != "" {
+		rows = append(rows, [2]string{"last error", st.LastError})
+	}
+	return printRows(e, rows)
+}
+
+// agentsCmd groups the agent commands.
+type agentsCmd struct {
+	List   agentsListCmd   `cmd:"" help:"List the public agents."`
+	Create agentsCreateCmd `cmd:"" help:"Create a named agent."`
+	Status statusCmd       `cmd:"" help:"Show an agent's summary."`
+	State  agentsStateCmd  `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
+	Stop   lifecycleCmd    `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
+	Resume lifecycleCmd    `cmd:"" help:"Resume a stopped or paused agent."`
+	Pause  lifecycleCmd    `cmd:"" help:"Pause an agent after its current step."`
+	Wake   lifecycleCmd    `cmd:"" help:"Wake a sleeping agent."`
+}
+
+type agentsListCmd struct{}
+
+// Run lists the agents.
+func (agentsListCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	list, err := c.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, list)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tKIND\tSTATUS\tQUEUED\tLAST EVENT\tACTIVE")
+	for _, a := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%t\n", a.ID, a.Kind, a.Status, a.Queued, a.LastSeq, a.Active)
+	}
+	return tw.Flush()
+}
+
+type agentsCreateCmd struct {
+	ID string `arg:"" help:"The new agent's id: a plain name."`
+}
+
+// Run creates the agent.
+func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	in, err := c.CreateAgent(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, in)
+	}
+	fmt.Fprintf(e.stdout, "created agent %s (%s)\n", in.ID, in.Status)
+	return nil
+}
+
+type agentsStateCmd struct {
+	ID string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
+}
+
+// Run prints the state (JSON: it is a projection bootstrap).
+func (a *agentsStateCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, a.ID)
+	if err != nil {
+		return err
+	}
+	st, err := c.State(ctx, id)
+	if err != nil {
+		return err
+	}
+	return printJSON(e, st)
+}
+
+// lifecycleCmd is agents stop|resume|pause|wake.
+type lifecycleCmd struct {
+	ID     string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
+	Reason string `help:"Why, for the journal."`
+}
+
+// Run sends the command named by the kong path.
+func (l *lifecycleCmd) Run(ctx context.Context, e *env, kctx *kong.Context) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, l.ID)
+	if err != nil {
+		return err
+	}
+	op := actors.ControlOp(strings.Fields(kctx.Command())[1]) // "agents <op> ..."
+	res, err := c.Lifecycle(ctx, id, op, l.Reason)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, res)
+	}
+	fmt.Fprintf(e.stdout, "%s: %s\n", res.AgentID, res.Status)
+	return nil
+}
+
+// tailCmd is `holon-actors tail`.
+type tailCmd struct {
+	After  uint64 `help:"Start after this event_seq." default:"0"`
+	Limit  int    `help:"Without --follow: at most this many events." default:"100"`
+	Follow bool   `short:"f" help:"Keep printing new events as they are written, until interrupted."`
+}
+
+// Run prints events, one line each (JSON: one StreamEvent per line).
+func (t *tailCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, "")
+	if err != nil {
+		return err
+	}
+	print := func(ev control.StreamEvent) error {
+		if e.JSON {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+			return err
+		}
+		_, err := fmt.Fprintf(e.stdout, "%6d  %s  %-26s %s\n", ev.Provenance.EventSeq,
+			ev.Provenance.At.Local().Format("15:04:05.000"), ev.Provenance.Kind, ev.Presentation.Summary)
+		return err
+	}
+	if !t.Follow {
+		page, err := c.Events(ctx, id, t.After, t.Limit)
+		if err != nil {
+			return err
+		}
+		for _, ev := range page.Events {
+			if err := print(ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	after := t.After
+	for {
+		next, err := c.Follow(ctx, id, after, print)
+		after = next
+		switch {
+		case ctx.Err() != nil:
+			return nil // interrupted: the normal end of --follow
+		case errors.Is(err, control.ErrNotRunning):
+			return err
+		}
+		select { // the stream broke (runtime restarting?): resume from the cursor
+		case <-ctx.Done():
+			return nil
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// transcriptCmd is `holon-actors transcript`.
+type transcriptCmd struct{}
+
+// Run prints the conversation.
+func (transcriptCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, "")
+	if err != nil {
+		return err
+	}
+	items, err := c.Transcript(ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, items)
+	}
+	for _, it := range items {
+		who := string(it.Kind)
+		switch {
+		case it.Kind == "message" && it.Origin != nil:
+			who = string(it.Origin.Kind)
+		case it.Kind == "tool_result":
+			who = "tool " + it.ToolName
+		}
+		fmt.Fprintf(e.stdout, "[%s] %s\n", who, it.Text)
+		for _, call := range it.ToolCalls {
+			fmt.Fprintf(e.stdout, "  → %s %s\n", call.Name, call.Arguments)
+		}
+	}
+	return nil
+}
+
+// briefsCmd is `holon-actors briefs`.
+type briefsCmd struct{}
+
+// Run prints the briefs.
+func (briefsCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, "")
+	if err != nil {
+		return err
+	}
+	briefs, err := c.Briefs(ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, briefs)
+	}
+	for _, b := range briefs {
+		fmt.Fprintf(e.stdout, "%s  %-7s %s\n", b.CreatedAt.Local().Format("2006-01-02 15:04:05"), b.Kind, oneLineText(b.Text))
+	}
+	return nil
+}
+
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

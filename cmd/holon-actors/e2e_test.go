@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// binary is the holon-actors binary built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "holon-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "holon-actors")
+	build := exec.Command("go", "build", "-race", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build holon-actors:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// e2eWait bounds every wait of these tests; it is a failure bound only.
+const e2eWait = 60 * time.Second
+
+// daemon is a `holon-actors run` process.
+type daemon struct {
+	t      *testing.T
+	home   string
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the process has been waited for
+	err    error         // its exit status, set before exited closes
+	log    *os.File
+}
+
+// startRun starts `run` with args over home and waits until its control
+// socket answers.
+func startRun(t *testing.T, home string, args ...string) *daemon {
+	t.Helper()
+	logf, err := os.CreateTemp(t.TempDir(), "run-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d := &daemon{t: t, home: home, cmd: cmd, exited: make(chan struct{}), log: logf}
+	go func() { d.err = cmd.Wait(); close(d.exited) }()
+	t.Cleanup(func() { d.kill() })
+	c := control.NewUnixClient(filepath.Join(home, "run", "control.sock"))
+	defer c.Close()
+	deadline := time.Now().Add(e2eWait)
+	for {
+		st, err := c.RuntimeStatus(context.Background())
+		if err == nil && st.PID == cmd.Process.Pid {
+			return d
+		}
+		select {
+		case <-d.exited:
+			t.Fatalf("run exited early (%v):\n%s", d.err, d.output())
+		case <-time.After(20 * time.Millisecond): // polling a process we do not control
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("runtime not ready after %s:\n%s", e2eWait, d.output())
+		}
+	}
+}
+
+func (d *daemon) output() string {
+	b, _ := os.ReadFile(d.log.Name())
+	return string(b)
+}
+
+// kill SIGKILLs the process (no-op if it has exited) and waits for it.
+func (d *daemon) kill() {
+	_ = d.cmd.Process.Signal(syscall.SIGKILL)
+	select {
+	case <-d.exited:
+	case <-time.After(e2eWait):
+		d.t.Errorf("run did not exit after SIGKILL")
+	}
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (d *daemon) stop() {
+	d.t.Helper()
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		d.t.Fatal(err)
+	}
+	select {
+	case <-d.exited:
+		if d.err != nil {
+			d.t.Fatalf("run exited with %v after SIGTERM:\n%s", d.err, d.output())
+		}
+	case <-time.After(e2eWait):
+		d.t.Fatalf("run did not exit after SIGTERM:\n%s", d.output())
+	}
+}
+
+// cli runs the binary as a client and returns exit code, stdout, stderr.
+func client(t *testing.T, home string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"--home", home}, args...)...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, out.String(), errb.String()
+	case errors.As(err, &ee):
+		return ee.ExitCode(), out.String(), errb.String()
+	}
+	t.Fatal(err)
+	return 0, "", ""
+}
+
+func writeScript(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunPromptTailAndCrashRecovery drives the binary as a user would:
+// run, prompt --wait, tail --follow live, a second run refused, SIGKILL
+// with an acknowledged prompt queued, run again, and the prompt answered.
+func TestRunPromptTailAndCrashRecovery(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [{"text": "Hello from the script."}], "then": "echo"}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+
+	code, out, errOut := client(t, home, "prompt", "--wait", "hi")
+	if code != 0 || strings.TrimSpace(out) != "Hello from the script." {
+		t.Fatalf("prompt --wait = %d %q %q", code, out, errOut)
+	}
+
+	// tail --follow prints events as they are written.
+	tail := exec.Command(binary, "--home", home, "--json", "tail", "--follow")
+	stdout, err := tail.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tail.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tail.Process.Kill(); _ = tail.Wait() })
+	lines := bufio.NewScanner(stdout)
+	seen := func(want func(control.StreamEvent) bool) control.StreamEvent {
+		t.Helper()
+		for lines.Scan() {
+			var ev control.StreamEvent
+			if err := json.Unmarshal(lines.Bytes(), &ev); err != nil {
+				t.Fatalf("tail printed %q: %v", lines.Text(), err)
+			}
+			if want(ev) {
+				return ev
+			}
+		}
+		t.Fatalf("tail ended: %v", lines.Err())
+		return control.StreamEvent{}
+	}
+	first := seen(func(ev control.StreamEvent) bool { return ev.Provenance.Kind == messages.EventBriefRecorded })
+	if !first.Provenance.Replayed {
+		t.Errorf("the first brief came live, want replayed")
+	}
+	if code, _, errOut := client(t, home, "prompt", "live one"); code != 0 {
+		t.Fatalf("prompt = %d %s", code, errOut)
+	}
+	live := seen(func(ev control.StreamEvent) bool { return ev.Provenance.Kind == messages.EventBriefRecorded })
+	if live.Provenance.Replayed || live.Presentation.Body != "echo: live one" {
+		t.Fatalf("live brief = %+v", live)
+	}
+
+	// A second runtime on the same home is refused, and changes nothing.
+	code, _, errOut = client(t, home, "run")
+	if code != exitLocked || !strings.Contains(errOut, fmt.Sprintf("pid %d", d.cmd.Process.Pid)) {
+		t.Fatalf("second run = %d %q, want exit %d naming the owner", code, errOut, exitLocked)
+	}
+
+	// Pause, queue an acknowledged prompt, SIGKILL: nothing acknowledged is lost.
+	if code, _, errOut := client(t, home, "agents", "pause"); code != 0 {
+		t.Fatalf("pause = %d %s", code, errOut)
+	}
+	code, out, _ = client(t, home, "--json", "prompt", "kept across the crash")
+	var acked control.PromptResponse
+	if code != 0 || json.Unmarshal([]byte(out), &acked) != nil || acked.MessageID == "" {
+		t.Fatalf("prompt = %d %s", code, out)
+	}
+	d.kill()
+	if code, _, errOut := client(t, home, "status"); code != exitDown || !strings.Contains(errOut, "holon-actors run") {
+		t.Fatalf("status with no runtime = %d %q, want exit %d with a hint", code, errOut, exitDown)
+	}
+
+	d = startRun(t, home, "--model", "scripted", "--script", script)
+	if !strings.Contains(d.output(), "did not shut down cleanly") {
+		t.Errorf("restart after SIGKILL did not note the unclean exit:\n%s", d.output())
+	}
+	code, out, _ = client(t, home, "--json", "agents", "state")
+	var state control.AgentStateSnapshot
+	if code != 0 || json.Unmarshal([]byte(out), &state) != nil || len(state.Queue) != 1 || state.Queue[0].MessageID != acked.MessageID {
+		t.Fatalf("state after restart = %d %s; want the acknowledged prompt queued", code, out)
+	}
+	if code, _, errOut := client(t, home, "agents", "resume"); code != 0 {
+		t.Fatalf("resume = %d %s", code, errOut)
+	}
+	code, out, _ = client(t, home, "briefs")
+	for deadline := time.Now().Add(e2eWait); !strings.Contains(out, "echo: kept across the crash"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the queued prompt was not answered after resume; briefs:\n%s", out)
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process
+		code, out, _ = client(t, home, "briefs")
+	}
+	d.stop()
+	if _, err := os.Stat(filepath.Join(home, "run", cleanMarkerName)); err != nil {
+		t.Fatalf("no clean-shutdown marker after SIGTERM: %v", err)
+	}
+}
+
+// TestRunWithoutModel: the runtime runs with no model, and a prompt ends in
+// a failure brief that says how to configure one, with exit code 1.
+func TestRunWithoutModel(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	d := startRun(t, home)
+	code, out, errOut := client(t, home, "prompt", "--wait", "anyone there?")
+	if code != exitFailure || !strings.Contains(out, "--model") || !strings.Contains(errOut, "failed") {
+		t.Fatalf("prompt --wait = %d %q %q; want exit 1 and a brief saying how to set a model", code, out, errOut)
+	}
+	code, out, _ = client(t, home, "--json", "status")
+	if code != 0 || !strings.Contains(out, `"last_error"`) {
+		t.Fatalf("status = %d %s", code, out)
+	}
+	// Bad input to the runtime is refused before it starts anything.
+	if code, _, errOut := client(t, t.TempDir(), "run", "--model", "scripted"); code != exitUsage || !strings.Contains(errOut, "--script") {
+		t.Fatalf("run --model scripted without --script = %d %q", code, errOut)
+	}
+	d.stop()
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/scripted"
+)
+
+// Files under $HOLON_HOME/run.
+const (
+	socketName      = "control.sock"
+	runtimeFileName = "runtime.json"      // who is running: pid, socket, fingerprint
+	cleanMarkerName = "clean-shutdown"    // written last by a clean shutdown
+	failureFileName = "last-failure.json" // the last startup or shutdown failure
+)
+
+// noModelHint is what a prompt's failure brief says when no model is set.
+const noModelHint = "start the runtime with --model (or HOLON_MODEL), e.g. --model scripted --script demo.json; " +
+	"see the README's model configuration"
+
+// runCmd is `holon-actors run`, the foreground runtime owner.
+type runCmd struct {
+	Model           string        `help:"Model the agents use. 'scripted' plays --script; empty means none: the runtime runs and prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
+	Script          string        `help:"Script file for --model scripted (see providers/scripted)." env:"HOLON_SCRIPT" type:"path" placeholder:"FILE"`
+	SystemPrompt    string        `name:"system-prompt" help:"System prompt of every agent." env:"HOLON_SYSTEM_PROMPT" default:"You are a long-lived agent of holon-actors. Work carefully and report what you did." placeholder:"TEXT"`
+	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
+	ShutdownTimeout time.Duration `name:"shutdown-timeout" help:"How long SIGINT/SIGTERM or a shutdown request waits for turns in flight before stopping agents (they resume at the next start)." default:"10s"`
+	LogFile         bool          `name:"log-file" help:"Also write JSON logs to $HOLON_HOME/logs/daemon.log (rotated at 10 MiB, 3 kept)." env:"HOLON_LOG_FILE"`
+	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
+}
+
+// runtimeFile is $HOLON_HOME/run/runtime.json.
+type runtimeFile struct {
+	PID               int       `json:"pid"`
+	HomeDir           string    `json:"home_dir"`
+	SocketPath        string    `json:"socket_path"`
+	ConfigFingerprint string    `json:"config_fingerprint"`
+	Version           string    `json:"version"`
+	StartedAt         time.Time `json:"started_at"`
+}
+
+// fingerprint identifies the effective configuration, so a second start
+// can tell "already running like this" from "running differently".
+func (c *runCmd) fingerprint() string {
+	b, _ := json.Marshal([]string{c.Model, c.Script, c.SystemPrompt, c.DefaultAgent})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// provider builds the configured provider, or says what is wrong.
+func (c *runCmd) provider() (providers.Provider, error) {
+	switch c.Model {
+	case "":
+		return providers.Unconfigured{Hint: noModelHint}, nil
+	case scripted.Name:
+		if c.Script == "" {
+			return nil, usage(errors.New("--model scripted needs --script FILE (or HOLON_SCRIPT)"))
+		}
+		s, err := scripted.Load(c.Script)
+		if err != nil {
+			return nil, usage(err)
+		}
+		return scripted.New(s), nil
+	}
+	return nil, usage(fmt.Errorf("model %q is not available in this build: use 'scripted' (provider transports for openai/, anthropic/ and OpenAI-compatible endpoints are being wired in)", c.Model))
+}
+
+// Run owns the runtime until a signal or a shutdown request.
+func (c *runCmd) Run(ctx context.Context, e *env) error {
+	home, err := persistence.ResolveHome(e.Home)
+	if err != nil {
+		return err
+	}
+	level, _ := zerolog.ParseLevel(c.LogLevel)
+	log, closeLog, err := runtimeLogger(e.stderr, home, c.LogFile, level)
+	if err != nil {
+		return fmt.Errorf("open log file: %w", err)
+	}
+	defer closeLog.Close()
+	prov, err := c.provider()
+	if err != nil {
+		return err
+	}
+	o := &owner{cmd: c, home: home, log: log, provider: prov}
+	if err := o.start(); err != nil {
+		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
+			o.recordFailure("startup", err)
+		}
+		o.stop()
+		return err
+	}
+	log.Info().Str("home", home).Str("socket", o.socket).Str("model", orNone(c.Model)).Msg("runtime ready")
+	select {
+	case <-ctx.Done():
+		log.Info().Msg("signal received: shutting down")
+	case <-o.shutdownRequested:
+		log.Info().Msg("shutdown requested over the control API")
+	case err := <-o.served:
+		log.Error().Err(err).Msg("control server stopped")
+	}
+	if err := o.drainAndStop(); err != nil {
+		o.recordFailure("shutdown", err)
+		return err
+	}
+	return nil
+}
+
+// owner holds what `run` started, to stop it in reverse order.
+type owner struct {
+	cmd      *runCmd
+	home     string
+	log      zerolog.Logger
+	provider providers.Provider
+
+	socket            string
+	store             *persistence.BadgerStore
+	rt                *actors.Runtime
+	srv               *control.Server
+	served            chan error
+	shutdownRequested chan struct{}
+}
+
+func (o *owner) runDir() string { return persistence.RunDir(o.home) }
+
+// start opens the store (taking the data-dir lock), recovers the agents,
+// and serves the control socket.
+func (o *owner) start() error {
+	if err := os.MkdirAll(o.runDir(), 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", o.runDir(), err)
+	}
+	so := persistence.DefaultOptions(persistence.DataDir(o.home))
+	so.Logger = slogOf(o.log)
+	store, err := persistence.Open(so)
+	if err != nil {
+		return err
+	}
+	o.store = store
+	o.noteUncleanExit() // we own the home now
+	deps := actors.AgentDeps{Store: store, Provider: o.provider, Clock: clockwork.NewRealClock(),
+		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent}
+	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
+		return err
+	}
+	recovered, err := o.rt.Recover(context.Background())
+	if err != nil {
+		return fmt.Errorf("recover agents: %w", err)
+	}
+	if len(recovered) > 0 {
+		o.log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
+	}
+	if err := actors.ValidateAgentID(o.cmd.DefaultAgent); err != nil {
+		return usage(fmt.Errorf("--default-agent: %w", err))
+	}
+	if err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); err != nil {
+		return fmt.Errorf("start the default agent: %w", err)
+	}
+	return o.serve()
+}
+
+func (o *owner) serve() error {
+	o.socket = filepath.Join(o.runDir(), socketName)
+	l, err := control.ListenUnix(o.socket)
+	if err != nil {
+		return err
+	}
+	o.shutdownRequested = make(chan struct{})
+	info := control.RuntimeInfo{PID: os.Getpid(), HomeDir: o.home, SocketPath: o.socket,
+		Version: buildVersion().Version, ConfigFingerprint: o.cmd.fingerprint(), StartedAt: time.Now().UTC()}
+	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
+		DefaultAgentID: o.cmd.DefaultAgent,
+		Shutdown:       func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
+	o.served = make(chan error, 1)
+	go func() { o.served <- o.srv.Serve(l) }()
+	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, ConfigFingerprint: info.ConfigFingerprint,
+		Version: info.Version, StartedAt: info.StartedAt}
+	if err := writeJSONFile(filepath.Join(o.runDir(), runtimeFileName), rf); err != nil {
+		return err
+	}
+	_ = os.Remove(filepath.Join(o.runDir(), failureFileName)) // a healthy start clears the last failure
+	return nil
+}
+
+// noteUncleanExit logs when the previous run ended without its clean
+// shutdown marker, and removes the marker for this run.
+func (o *owner) noteUncleanExit() {
+	marker := filepath.Join(o.runDir(), cleanMarkerName)
+	_, prev := os.Stat(filepath.Join(o.runDir(), runtimeFileName))
+	if _, err := os.Stat(marker); errors.Is(err, os.ErrNotExist) && prev == nil {
+		o.log.Warn().Msg("the previous run did not shut down cleanly; recovering from the journal")
+	}
+	_ = os.Remove(marker)
+}
+
+// drainAndStop stops taking requests, lets turns in flight finish within
+// the shutdown timeout, then stops agents, the store, and leaves the
+// clean-shutdown marker.
+func (o *owner) drainAndStop() error {
+	ctx, cancel := context.WithTimeout(context.Background(), o.cmd.ShutdownTimeout)
+	defer cancel()
+	if err := o.srv.Close(ctx); err != nil {
+		o.log.Warn().Err(err).Msg("control requests still open at shutdown")
+	}
+	o.waitTurns(ctx)
+	if err := o.stop(); err != nil {
+		return err
+	}
+	_ = os.Remove(filepath.Join(o.runDir(), runtimeFileName))
+	if err := os.WriteFile(filepath.Join(o.runDir(), cleanMarkerName), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o600); err != nil {
+		return fmt.Errorf("write clean-shutdown marker: %w", err)
+	}
+	o.log.Info().Msg("runtime stopped cleanly")
+	return nil
+}
+
+// waitTurns waits until no active agent has a turn in flight, or ctx ends.
+func (o *owner) waitTurns(ctx context.Context) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		busy := 0
+		for _, id := range o.rt.Active() {
+			if in, err := o.rt.Info(ctx, id); err == nil && in.TurnInFlight {
+				busy++
+			}
+		}
+		if busy == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			o.log.Warn().Int("agents", busy).Msg("shutdown timeout: turns in flight resume at the next start")
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// stop closes what start opened, in reverse order.
+func (o *owner) stop() error {
+	var errs []error
+	if o.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		errs = append(errs, o.srv.Close(ctx))
+		cancel()
+	}
+	if o.rt != nil {
+		errs = append(errs, o.rt.Close())
+	}
+	if o.store != nil {
+		errs = append(errs, o.store.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// recordFailure keeps the last startup or shutdown failure for status.
+func (o *owner) recordFailure(phase string, err error) {
+	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: err.Error(), Phase: phase,
+		DetailHint: "holon-actors daemon logs"}
+	if werr := writeJSONFile(filepath.Join(o.runDir(), failureFileName), f); werr != nil {
+		o.log.Error().Err(werr).Msg("record the failure")
+	}
+	o.log.Error().Err(err).Str("phase", phase).Msg("runtime failure")
+}
+
+// lastFailure reads the recorded failure, if any.
+func (o *owner) lastFailure() *control.Failure {
+	var f control.Failure
+	b, err := os.ReadFile(filepath.Join(o.runDir(), failureFileName))
+	if err != nil || json.Unmarshal(b, &f) != nil {
+		return nil
+	}
+	return &f
+}
+
+// writeJSONFile writes v to path atomically (temp file, then rename).
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
