@@ -32,6 +32,7 @@ type cli struct {
 	Globals
 
 	Run        runCmd        `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
+	Daemon     daemonCmd     `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
 	Prompt     promptCmd     `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
 	Status     statusCmd     `cmd:"" help:"Show an agent's summary."`
 	Agents     agentsCmd     `cmd:"" help:"List, create, inspect and control agents."`

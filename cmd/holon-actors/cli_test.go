@@ -62,6 +62,8 @@ func TestHelp(t *testing.T) {
 		{"prompt", []string{"prompt", "--help"}},
 		{"agents", []string{"agents", "--help"}},
 		{"tail", []string{"tail", "--help"}},
+		{"daemon", []string{"daemon", "--help"}},
+		{"daemon-start", []string{"daemon", "start", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

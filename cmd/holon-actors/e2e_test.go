@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -259,4 +261,113 @@ func TestRunWithoutModel(t *testing.T) {
 		t.Fatalf("run --model scripted without --script = %d %q", code, errOut)
 	}
 	d.stop()
+}
+
+// daemonPID reads the pid the daemon of home recorded.
+func daemonPID(t *testing.T, home string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(home, "run", runtimeFileName))
+	if err != nil {
+		t.Fatalf("read runtime file: %v", err)
+	}
+	var f runtimeFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.PID
+}
+
+// TestDaemonLifecycle: start is idempotent for one configuration and fails
+// closed for another; SIGKILL leaves stale files that the next start
+// recovers, with the agent's history intact; stop is graceful; status and
+// logs say what happened.
+func TestDaemonLifecycle(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	flags := []string{"--model", "scripted", "--script", script}
+	t.Cleanup(func() { // never leave a daemon behind
+		if b, err := os.ReadFile(filepath.Join(home, "run", runtimeFileName)); err == nil {
+			var f runtimeFile
+			if json.Unmarshal(b, &f) == nil && f.PID > 0 {
+				_ = syscall.Kill(f.PID, syscall.SIGKILL)
+			}
+		}
+	})
+	if code, out, errOut := client(t, home, append([]string{"daemon", "start"}, flags...)...); code != 0 || !strings.Contains(out, "started") {
+		t.Fatalf("daemon start = %d %q %q", code, out, errOut)
+	}
+	pid := daemonPID(t, home)
+	if code, out, _ := client(t, home, append([]string{"daemon", "start"}, flags...)...); code != 0 || !strings.Contains(out, "already running") {
+		t.Fatalf("second daemon start = %d %q", code, out)
+	}
+	if code, _, errOut := client(t, home, "daemon", "start", "--model", "scripted", "--script", script, "--default-agent", "other"); code != exitFailure || !strings.Contains(errOut, "daemon restart") {
+		t.Fatalf("daemon start with another config = %d %q, want a refusal pointing to restart", code, errOut)
+	}
+	code, out, _ := client(t, home, append([]string{"--json", "daemon", "status"}, flags...)...)
+	var st daemonStatus
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || !st.Running || st.PID != pid || !st.ControlHealthy ||
+		st.FingerprintMatch == nil || !*st.FingerprintMatch || st.Activity == nil || st.Activity.State != "idle" {
+		t.Fatalf("daemon status = %d %s", code, out)
+	}
+	if code, out, _ := client(t, home, "prompt", "--wait", "before the crash"); code != 0 || strings.TrimSpace(out) != "echo: before the crash" {
+		t.Fatalf("prompt --wait = %d %q", code, out)
+	}
+
+	// SIGKILL: the next start finds the stale files and recovers them.
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for processAlive(pid) {
+		time.Sleep(10 * time.Millisecond) // not our child: poll until the kernel reaps it
+	}
+	if code, _, _ := client(t, home, "daemon", "status"); code != exitDown {
+		t.Fatalf("daemon status after SIGKILL = %d, want %d", code, exitDown)
+	}
+	if code, out, errOut := client(t, home, append([]string{"daemon", "start"}, flags...)...); code != 0 || !strings.Contains(out, "started") {
+		t.Fatalf("daemon start after SIGKILL = %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := client(t, home, "transcript"); code != 0 || !strings.Contains(out, "echo: before the crash") {
+		t.Fatalf("transcript after restart = %d %q, want the history", code, out)
+	}
+	code, out, _ = client(t, home, "daemon", "stop")
+	if code != 0 || !strings.Contains(out, "graceful shutdown") {
+		t.Fatalf("daemon stop = %d %q", code, out)
+	}
+	code, out, _ = client(t, home, "--json", "daemon", "logs", "-n", "5")
+	var logs daemonLogs
+	if code != 0 || json.Unmarshal([]byte(out), &logs) != nil || len(logs.Tail) == 0 ||
+		!strings.Contains(strings.Join(logs.Tail, "\n"), "stopped cleanly") {
+		t.Fatalf("daemon logs = %d %s", code, out)
+	}
+	if code, out, _ := client(t, home, "daemon", "stop"); code != 0 || !strings.Contains(out, "no runtime") {
+		t.Fatalf("daemon stop when stopped = %d %q", code, out)
+	}
+}
+
+// TestDaemonStartLeavesForeignSocket: a socket path held by an unrelated
+// process is not taken over; start fails and says where to look.
+func TestDaemonStartLeavesForeignSocket(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(home, "run", "control.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.NotFoundHandler()}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	code, _, errOut := client(t, home, "daemon", "start")
+	if code != exitFailure || !strings.Contains(errOut, "daemon logs") {
+		t.Fatalf("daemon start over a foreign socket = %d %q", code, errOut)
+	}
+	code, out, _ := client(t, home, "daemon", "logs")
+	if code != 0 || !strings.Contains(out, "in use") {
+		t.Fatalf("daemon logs = %d %q, want the startup failure", code, out)
+	}
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the foreign socket was removed: %v", err)
+	}
 }

@@ -1,0 +1,486 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// daemonCmd groups the background lifecycle commands: the same runtime as
+// `run`, started detached.
+type daemonCmd struct {
+	Start   daemonStartCmd   `cmd:"" help:"Start the runtime in the background; idempotent for the same configuration."`
+	Stop    daemonStopCmd    `cmd:"" help:"Stop the background runtime: graceful shutdown, then SIGTERM, then SIGKILL."`
+	Status  daemonStatusCmd  `cmd:"" help:"Show the background runtime's process, health, activity and last failure."`
+	Restart daemonRestartCmd `cmd:"" help:"Stop, then start with the given configuration."`
+	Logs    daemonLogsCmd    `cmd:"" help:"Show the log paths, recent lifecycle failures and the end of the daemon log."`
+}
+
+// daemonTimeouts bound the lifecycle waits.
+const (
+	startWait = 30 * time.Second // for the new process to answer on the socket
+	stopGrace = 5 * time.Second  // beyond --shutdown-timeout before SIGTERM, then SIGKILL
+	stderrLog = "daemon.stderr"  // the child's raw stderr (panics) under logs/
+)
+
+// daemonPaths are the files of a home.
+type daemonPaths struct {
+	home, run, socket, runtimeFile, failureFile, logFile, stderrFile string
+}
+
+func pathsOf(e *env) (daemonPaths, error) {
+	home, err := persistence.ResolveHome(e.Home)
+	if err != nil {
+		return daemonPaths{}, err
+	}
+	run := persistence.RunDir(home)
+	return daemonPaths{home: home, run: run, socket: filepath.Join(run, socketName),
+		runtimeFile: filepath.Join(run, runtimeFileName), failureFile: filepath.Join(run, failureFileName),
+		logFile:    filepath.Join(persistence.LogsDir(home), logFileName),
+		stderrFile: filepath.Join(persistence.LogsDir(home), stderrLog)}, nil
+}
+
+// running is what a home's runtime files and socket say about its daemon.
+type running struct {
+	file    *runtimeFile           // nil: no runtime.json
+	alive   bool                   // the recorded pid is a live process
+	status  *control.RuntimeStatus // nil: the socket did not answer
+	control error                  // why the socket did not answer
+}
+
+// inspect reads the runtime file and asks the socket.
+func inspect(ctx context.Context, p daemonPaths) running {
+	var r running
+	if b, err := os.ReadFile(p.runtimeFile); err == nil {
+		var f runtimeFile
+		if json.Unmarshal(b, &f) == nil {
+			r.file = &f
+			r.alive = processAlive(f.PID)
+		}
+	}
+	c := control.NewUnixClient(p.socket)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	st, err := c.RuntimeStatus(ctx)
+	if err != nil {
+		r.control = err
+		return r
+	}
+	r.status = &st
+	return r
+}
+
+// processAlive reports whether pid names a live process.
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// cleanStale removes runtime files left by a daemon that is gone. The
+// socket goes only if nothing answers on it (ListenUnix checks again).
+func cleanStale(p daemonPaths, r running) {
+	if r.status != nil || r.alive {
+		return
+	}
+	_ = os.Remove(p.runtimeFile)
+}
+
+// daemonStartCmd is `holon-actors daemon start`.
+type daemonStartCmd struct {
+	runCmd `embed:""`
+}
+
+// Run starts the daemon, or finds it already running as asked.
+func (c *daemonStartCmd) Run(ctx context.Context, e *env) error {
+	p, err := pathsOf(e)
+	if err != nil {
+		return err
+	}
+	r := inspect(ctx, p)
+	if r.status != nil {
+		if r.status.ConfigFingerprint == c.fingerprint() {
+			return report1(e, "already running", r.status.PID, p)
+		}
+		return fmt.Errorf("a runtime (pid %d) is already running on %s with a different configuration: use 'holon-actors daemon restart' with the new flags",
+			r.status.PID, p.home)
+	}
+	if r.alive && r.file != nil {
+		return fmt.Errorf("pid %d from %s is alive but its control socket does not answer (%v): see 'holon-actors daemon logs', or stop it with 'holon-actors daemon stop'",
+			r.file.PID, p.runtimeFile, r.control)
+	}
+	cleanStale(p, r)
+	pid, err := c.spawn(ctx, e, p)
+	if err != nil {
+		return err
+	}
+	return report1(e, "started", pid, p)
+}
+
+// report1 prints the outcome of start.
+func report1(e *env, what string, pid int, p daemonPaths) error {
+	if e.JSON {
+		return printJSON(e, map[string]any{"result": strings.ReplaceAll(what, " ", "_"), "pid": pid, "home_dir": p.home, "socket_path": p.socket})
+	}
+	fmt.Fprintf(e.stdout, "runtime %s (pid %d, home %s)\n", what, pid, p.home)
+	return nil
+}
+
+// spawn starts `run` detached with the same flags and waits until its
+// socket answers with its pid.
+func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("find the holon-actors binary: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p.stderrFile), 0o700); err != nil {
+		return 0, err
+	}
+	errf, err := os.OpenFile(p.stderrFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return 0, fmt.Errorf("open %s: %w", p.stderrFile, err)
+	}
+	defer errf.Close()
+	cmd := exec.Command(self, c.childArgs(p.home)...)
+	cmd.Stdout, cmd.Stderr = errf, errf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives this terminal
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start the runtime: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }() // reaps it if it dies while we wait
+	client := control.NewUnixClient(p.socket)
+	defer client.Close()
+	deadline := time.NewTimer(startWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if st, err := client.RuntimeStatus(ctx); err == nil && st.PID == cmd.Process.Pid {
+			return st.PID, nil
+		}
+		select {
+		case err := <-exited:
+			return 0, fmt.Errorf("the runtime exited during startup (%v): see 'holon-actors daemon logs'", err)
+		case <-deadline.C:
+			_ = cmd.Process.Kill()
+			return 0, fmt.Errorf("the runtime did not answer on %s within %s: see 'holon-actors daemon logs'", p.socket, startWait)
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-tick.C:
+		}
+	}
+}
+
+// childArgs are the arguments of the background `run`.
+func (c *daemonStartCmd) childArgs(home string) []string {
+	args := []string{"--home", home, "run", "--log-file",
+		"--default-agent", c.DefaultAgent, "--shutdown-timeout", c.ShutdownTimeout.String(), "--log-level", c.LogLevel,
+		"--system-prompt", c.SystemPrompt}
+	if c.Model != "" {
+		args = append(args, "--model", c.Model)
+	}
+	if c.Script != "" {
+		args = append(args, "--script", c.Script)
+	}
+	return args
+}
+
+// daemonStopCmd is `holon-actors daemon stop`.
+type daemonStopCmd struct {
+	Timeout time.Duration `help:"How long to wait for a graceful shutdown before SIGTERM (then as long again before SIGKILL)." default:"15s"`
+}
+
+// Run stops the daemon.
+func (c *daemonStopCmd) Run(ctx context.Context, e *env) error {
+	p, err := pathsOf(e)
+	if err != nil {
+		return err
+	}
+	how, pid, err := stopDaemon(ctx, p, c.Timeout)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, map[string]any{"result": how, "pid": pid})
+	}
+	if how == "not_running" {
+		fmt.Fprintln(e.stdout, "no runtime was running (stale files cleaned)")
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "runtime stopped (pid %d, %s)\n", pid, strings.ReplaceAll(how, "_", " "))
+	return nil
+}
+
+// stopDaemon stops the daemon of p: a shutdown request over the socket,
+// then SIGTERM, then SIGKILL. It reports how it ended.
+func stopDaemon(ctx context.Context, p daemonPaths, timeout time.Duration) (string, int, error) {
+	r := inspect(ctx, p)
+	pid := 0
+	switch {
+	case r.status != nil:
+		pid = r.status.PID
+	case r.file != nil && r.alive:
+		pid = r.file.PID
+	default:
+		cleanStale(p, r)
+		return "not_running", 0, nil
+	}
+	if r.status != nil {
+		c := control.NewUnixClient(p.socket)
+		err := c.Shutdown(ctx)
+		c.Close()
+		if err == nil && waitExit(ctx, pid, timeout) {
+			return "graceful_shutdown", pid, nil
+		}
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err == nil && waitExit(ctx, pid, stopGrace) {
+		return "sigterm", pid, nil
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return "", pid, fmt.Errorf("kill pid %d: %w", pid, err)
+	}
+	if !waitExit(ctx, pid, stopGrace) {
+		return "", pid, fmt.Errorf("pid %d survived SIGKILL", pid)
+	}
+	_ = os.Remove(p.runtimeFile)
+	return "sigkill", pid, nil
+}
+
+// waitExit waits until pid is gone, up to d.
+func waitExit(ctx context.Context, pid int, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for processAlive(pid) && !isZombieChild(pid) {
+		select {
+		case <-deadline.C:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+		}
+	}
+	return true
+}
+
+// isZombieChild reaps pid if it is an exited child of ours (a daemon
+// started by this process in tests); kill(pid, 0) succeeds on zombies.
+func isZombieChild(pid int) bool {
+	var ws syscall.WaitStatus
+	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	return err == nil && got == pid
+}
+
+// daemonStatusCmd is `holon-actors daemon status`.
+type daemonStatusCmd struct {
+	runCmd `embed:""`
+}
+
+// daemonStatus is the output of daemon status.
+type daemonStatus struct {
+	Running          bool              `json:"running"`
+	PID              int               `json:"pid,omitempty"`
+	HomeDir          string            `json:"home_dir"`
+	SocketPath       string            `json:"socket_path"`
+	HTTPAddr         string            `json:"http_addr,omitempty"`
+	ControlHealthy   bool              `json:"control_healthy"`
+	ControlError     string            `json:"control_error,omitempty"`
+	FingerprintMatch *bool             `json:"config_fingerprint_match,omitempty"`
+	Activity         *control.Activity `json:"activity,omitempty"`
+	LastFailure      *control.Failure  `json:"last_failure,omitempty"`
+}
+
+// Run prints the status; it exits 4 when no runtime is running.
+func (c *daemonStatusCmd) Run(ctx context.Context, e *env) error {
+	p, err := pathsOf(e)
+	if err != nil {
+		return err
+	}
+	r := inspect(ctx, p)
+	st := daemonStatus{HomeDir: p.home, SocketPath: p.socket}
+	if r.file != nil && r.alive {
+		st.Running, st.PID = true, r.file.PID
+	}
+	if r.status != nil {
+		match := r.status.ConfigFingerprint == c.fingerprint()
+		st.Running, st.PID, st.HTTPAddr, st.ControlHealthy = true, r.status.PID, r.status.HTTPAddr, r.status.Healthy
+		st.FingerprintMatch, st.Activity, st.LastFailure = &match, &r.status.Activity, r.status.LastFailure
+	} else if r.control != nil && st.Running {
+		st.ControlError = r.control.Error()
+	}
+	if st.LastFailure == nil {
+		st.LastFailure = readFailure(p.failureFile)
+	}
+	if err := printDaemonStatus(e, st); err != nil {
+		return err
+	}
+	if !st.Running {
+		return fmt.Errorf("%w on %s", control.ErrNotRunning, p.home)
+	}
+	return nil
+}
+
+func printDaemonStatus(e *env, st daemonStatus) error {
+	if e.JSON {
+		return printJSON(e, st)
+	}
+	rows := [][2]string{{"running", fmt.Sprint(st.Running)}, {"home_dir", st.HomeDir}, {"socket_path", st.SocketPath}}
+	if st.Running {
+		rows = append(rows, [2]string{"pid", fmt.Sprint(st.PID)}, [2]string{"control", healthWord(st)})
+	}
+	if st.HTTPAddr != "" {
+		rows = append(rows, [2]string{"http_addr", st.HTTPAddr})
+	}
+	if st.FingerprintMatch != nil {
+		rows = append(rows, [2]string{"config matches", fmt.Sprint(*st.FingerprintMatch)})
+	}
+	if a := st.Activity; a != nil {
+		rows = append(rows, [2]string{"state", a.State}, [2]string{"agents active/processing/waiting",
+			fmt.Sprintf("%d / %d / %d", a.ActiveAgentCount, a.ProcessingAgentCount, a.WaitingAgentCount)},
+			[2]string{"active tasks", fmt.Sprint(a.ActiveTaskCount)})
+	}
+	if f := st.LastFailure; f != nil {
+		rows = append(rows, [2]string{"last failure", fmt.Sprintf("[%s] %s (next: %s)", f.Phase, f.Summary, f.DetailHint)})
+	}
+	return printRows(e, rows)
+}
+
+func healthWord(st daemonStatus) string {
+	switch {
+	case st.ControlHealthy:
+		return "healthy"
+	case st.ControlError != "":
+		return "not answering: " + st.ControlError
+	}
+	return "answering, store unhealthy"
+}
+
+func readFailure(path string) *control.Failure {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var f control.Failure
+	if json.Unmarshal(b, &f) != nil {
+		return nil
+	}
+	return &f
+}
+
+// daemonRestartCmd is `holon-actors daemon restart`.
+type daemonRestartCmd struct {
+	daemonStartCmd `embed:""`
+	Timeout        time.Duration `help:"How long to wait for the old runtime's graceful shutdown." default:"15s"`
+}
+
+// Run stops the running daemon (if any) and starts one with these flags.
+func (c *daemonRestartCmd) Run(ctx context.Context, e *env) error {
+	p, err := pathsOf(e)
+	if err != nil {
+		return err
+	}
+	if _, _, err := stopDaemon(ctx, p, c.Timeout); err != nil {
+		return fmt.Errorf("stop the running runtime: %w", err)
+	}
+	pid, err := c.spawn(ctx, e, p)
+	if err != nil {
+		return err
+	}
+	return report1(e, "restarted", pid, p)
+}
+
+// daemonLogsCmd is `holon-actors daemon logs`.
+type daemonLogsCmd struct {
+	Lines int `short:"n" help:"How many lines of the end of the log to show." default:"50"`
+}
+
+// daemonLogs is the output of daemon logs.
+type daemonLogs struct {
+	LogPath      string           `json:"log_path"`
+	StderrPath   string           `json:"stderr_path"`
+	MetadataPath string           `json:"metadata_path"`
+	FailurePath  string           `json:"latest_failure_path"`
+	LastStartup  *control.Failure `json:"recent_startup_failure,omitempty"`
+	LastShutdown *control.Failure `json:"recent_shutdown_failure,omitempty"`
+	Tail         []string         `json:"tail"`
+}
+
+// Run prints the paths, the recorded failure and the end of the log.
+func (c *daemonLogsCmd) Run(e *env) error {
+	if c.Lines < 0 || c.Lines > 10000 {
+		return usage(fmt.Errorf("--lines %d: want 0 to 10000", c.Lines))
+	}
+	p, err := pathsOf(e)
+	if err != nil {
+		return err
+	}
+	out := daemonLogs{LogPath: p.logFile, StderrPath: p.stderrFile, MetadataPath: p.runtimeFile, FailurePath: p.failureFile,
+		Tail: tailLines(p.logFile, c.Lines)}
+	if f := readFailure(p.failureFile); f != nil {
+		if f.Phase == "shutdown" {
+			out.LastShutdown = f
+		} else {
+			out.LastStartup = f
+		}
+	}
+	if e.JSON {
+		return printJSON(e, out)
+	}
+	rows := [][2]string{{"log", out.LogPath}, {"stderr", out.StderrPath}, {"metadata", out.MetadataPath}, {"latest failure", out.FailurePath}}
+	for _, f := range []*control.Failure{out.LastStartup, out.LastShutdown} {
+		if f != nil {
+			rows = append(rows, [2]string{"recent " + f.Phase + " failure", f.OccurredAt.Local().Format(time.DateTime) + " " + f.Summary})
+		}
+	}
+	if err := printRows(e, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\n--- last %d lines of %s ---\n", len(out.Tail), out.LogPath)
+	for _, l := range out.Tail {
+		fmt.Fprintln(e.stdout, l)
+	}
+	return nil
+}
+
+// tailLines returns the last n lines of path, reading at most 1 MiB.
+func tailLines(path string, n int) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return []string{}
+	}
+	defer f.Close()
+	const window = 1 << 20
+	if fi, err := f.Stat(); err == nil && fi.Size() > window {
+		_, _ = f.Seek(-window, io.SeekEnd)
+	}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), window)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if len(lines) > n {
+			lines = lines[1:]
+		}
+	}
+	if lines == nil {
+		lines = []string{}
+	}
+	return lines
+}
