@@ -137,7 +137,12 @@ func (c *Chain) runCandidate(ctx context.Context, cand Candidate, req Request, t
 			return Response{}, err, true
 		}
 		start := c.clock.Now()
-		resp, err := cand.Provider.Complete(ctx, req)
+		actx, done := c.attemptContext(ctx)
+		resp, err := cand.Provider.Complete(actx, req)
+		if err != nil {
+			err = c.classify(actx, cand, err)
+		}
+		done()
 		if err == nil {
 			cand.Breaker.Success()
 			rec := c.record(cand, attempt, maxAttempts, start, nil, OutcomeSucceeded)
@@ -145,7 +150,6 @@ func (c *Chain) runCandidate(ctx context.Context, cand Candidate, req Request, t
 			tl.add(rec)
 			return resp, nil, false
 		}
-		err = c.classify(ctx, cand, err)
 		kind := KindOf(err)
 		c.account(cand.Breaker, kind)
 		if !kind.Retryable() || attempt >= maxAttempts || ctx.Err() != nil {
@@ -165,6 +169,24 @@ func (c *Chain) runCandidate(ctx context.Context, cand Candidate, req Request, t
 			tl.last().Outcome = OutcomeFailFastAborted
 			return Response{}, CtxError(ctx, cand.ref(), StageRequest, werr), false
 		}
+	}
+}
+
+// errAttemptTimeout is the cancellation cause of an attempt that ran past
+// the policy's AttemptTimeout.
+var errAttemptTimeout = fmt.Errorf("provider attempt timed out: %w", context.DeadlineExceeded)
+
+// attemptContext bounds one attempt by the policy's AttemptTimeout on the
+// chain's clock; done releases it.
+func (c *Chain) attemptContext(ctx context.Context) (context.Context, func()) {
+	if c.policy.AttemptTimeout <= 0 {
+		return ctx, func() {}
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	t := c.clock.AfterFunc(c.policy.AttemptTimeout, func() { cancel(errAttemptTimeout) })
+	return actx, func() {
+		t.Stop()
+		cancel(nil)
 	}
 }
 

@@ -117,22 +117,24 @@ func KindOf(err error) ErrorKind {
 }
 
 // CtxError classifies a failure that happened while ctx was done: a passed
-// deadline is KindTimeout, a cancellation KindCanceled. It returns nil when
+// deadline (or a cancellation whose cause is context.DeadlineExceeded, as
+// the chain's attempt timeout uses) is KindTimeout, any other cancellation
+// KindCanceled. It returns nil when
 // ctx is still live.
 func CtxError(ctx context.Context, provider, stage string, cause error) *Error {
 	var kind ErrorKind
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		kind = KindTimeout
-	case ctx.Err() != nil:
-		kind = KindCanceled
-	default:
+	case ctx.Err() == nil:
 		return nil
+	case errors.Is(context.Cause(ctx), context.DeadlineExceeded):
+		kind = KindTimeout // a deadline, or an attempt timeout cancelling with that cause
+	default:
+		kind = KindCanceled
 	}
 	if cause == nil {
 		cause = ctx.Err()
 	}
 	d := &TransportDiagnostics{Stage: stage, Provider: provider, SourceChain: SourceChain(cause)}
 	d.HTTP = &HTTPFlags{IsTimeout: kind == KindTimeout}
-	return &Error{Provider: provider, Kind: kind, Message: stage + ": " + ctx.Err().Error(), Diagnostics: d, Err: ctx.Err()}
+	return &Error{Provider: provider, Kind: kind, Message: stage + ": " + context.Cause(ctx).Error(), Diagnostics: d, Err: context.Cause(ctx)}
 }

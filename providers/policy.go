@@ -23,13 +23,18 @@ type RetryPolicy struct {
 	// RetryAfterCap caps an honoured Retry-After; a longer hint waits
 	// RetryAfterCap.
 	RetryAfterCap time.Duration `json:"retry_after_cap"`
+	// AttemptTimeout bounds one attempt, measured on the chain's clock;
+	// an attempt that runs longer fails as a retryable timeout. 0 means
+	// no bound beyond the caller's context.
+	AttemptTimeout time.Duration `json:"attempt_timeout"`
 }
 
 // DefaultRetryPolicy returns the phase-1 policy: 2 retries, 500ms doubling
-// to at most 8s with 20% jitter, Retry-After honoured up to 30s.
+// to at most 8s with 20% jitter, Retry-After honoured up to 30s, and 10
+// minutes at most per attempt.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{MaxRetries: 2, BaseDelay: 500 * time.Millisecond, MaxDelay: 8 * time.Second,
-		Jitter: 0.2, RetryAfterCap: 30 * time.Second}
+		Jitter: 0.2, RetryAfterCap: 30 * time.Second, AttemptTimeout: 10 * time.Minute}
 }
 
 // ErrInvalidPolicy is wrapped by Validate errors.
@@ -46,6 +51,8 @@ func (p RetryPolicy) Validate() error {
 		return fmt.Errorf("jitter %v outside [0, 1]: %w", p.Jitter, ErrInvalidPolicy)
 	case p.RetryAfterCap < 0:
 		return fmt.Errorf("retry-after cap %v is negative: %w", p.RetryAfterCap, ErrInvalidPolicy)
+	case p.AttemptTimeout < 0:
+		return fmt.Errorf("attempt timeout %v is negative: %w", p.AttemptTimeout, ErrInvalidPolicy)
 	}
 	return nil
 }

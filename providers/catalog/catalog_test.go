@@ -43,6 +43,14 @@ func TestOpen(t *testing.T) {
 	}
 }
 
+// policy is the default policy without an attempt timeout: complete()
+// advances the clock whenever a timer waits, which would fire it.
+func policy() providers.RetryPolicy {
+	p := providers.DefaultRetryPolicy()
+	p.AttemptTimeout = 0
+	return p
+}
+
 // complete runs ch.Complete and advances the fake clock through every
 // backoff until it returns.
 func complete(t *testing.T, ch *providers.Chain, clock *clockwork.FakeClock) (providers.Response, error) {
@@ -78,8 +86,7 @@ func TestFallbackAcrossTransports(t *testing.T) {
 		{Ref: providers.ModelRef{Provider: "anthropic", Model: "claude-sonnet-4-5"}, BaseURL: ok.URL, APIKey: wiretest.APIKey, HTTPClient: ok.Client()},
 	}
 	clock := clockwork.NewFakeClock()
-	p := providers.DefaultRetryPolicy()
-	ch, err := catalog.Chain(p, eps, providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock), providers.WithClock(clock))
+	ch, err := catalog.Chain(policy(), eps, providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock), providers.WithClock(clock))
 	if err != nil {
 		t.Fatalf("Chain: %v", err)
 	}
@@ -127,7 +134,7 @@ func TestSecretsCanary(t *testing.T) {
 					ep.Transport = providers.TransportChat
 				}
 				clock := clockwork.NewFakeClock()
-				ch, err := catalog.Chain(providers.DefaultRetryPolicy(), []providers.Endpoint{ep}, nil, providers.WithClock(clock))
+				ch, err := catalog.Chain(policy(), []providers.Endpoint{ep}, nil, providers.WithClock(clock))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -143,5 +150,32 @@ func TestSecretsCanary(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestAttemptTimeout: a server that stalls mid-body is cut off by the
+// policy's attempt timeout on the fake clock, retried twice, and the
+// round fails as retries-exhausted timeouts; no real time passes.
+func TestAttemptTimeout(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: []byte(`{"id":"resp_1","output":[`), Stall: true})
+	ep := providers.Endpoint{Ref: providers.ModelRef{Provider: "openai", Model: "gpt-5"}, BaseURL: srv.URL + "/v1/",
+		APIKey: wiretest.APIKey, HTTPClient: srv.Client()}
+	clock := clockwork.NewFakeClock()
+	p := providers.DefaultRetryPolicy()
+	p.AttemptTimeout = 30 * time.Second
+	ch, err := catalog.Chain(p, []providers.Endpoint{ep}, nil, providers.WithClock(clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only one timer exists at a time (the attempt's, then the backoff's),
+	// so advancing whenever one waits fires exactly that one.
+	_, err = complete(t, ch, clock)
+	tl, ok := providers.TimelineOf(err)
+	if providers.KindOf(err) != providers.KindTimeout || !ok || len(tl.Attempts) != 3 {
+		t.Fatalf("Complete = %v with %d attempts, want 3 timeouts", err, len(tl.Attempts))
+	}
+	last := tl.Attempts[2]
+	if last.Outcome != providers.OutcomeRetriesExhausted || last.TransportDiagnostics == nil || !last.TransportDiagnostics.HTTP.IsTimeout {
+		t.Errorf("last attempt = %+v", last)
 	}
 }
