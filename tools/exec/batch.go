@@ -163,7 +163,7 @@ func runItem(ctx context.Context, cfg Config, i int, it BatchItemArgs, chars int
 	}
 	exit, dur, _ := p.Exit()
 	item.DurationMS = dur.Milliseconds()
-	out, err := collectOutput(cfg.Artifacts, p.Output(), chars)
+	out, err := collectOutput(p, chars)
 	if err != nil && item.Error == nil {
 		item.Error = &tools.ToolError{Kind: "output_unreadable", Message: err.Error()}
 	}

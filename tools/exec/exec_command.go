@@ -181,7 +181,7 @@ func completed(cfg Config, p *Process, chars int) tools.Result {
 		res.Signal = exit.Signal
 	}
 	res.ExitStatus = new(exit.Code)
-	out, err := collectOutput(cfg.Artifacts, p.Output(), chars)
+	out, err := collectOutput(p, chars)
 	if err != nil {
 		return tools.Failure(ExecCommandName, messages.ToolError, tools.ToolError{
 			Kind: "output_unreadable", Message: fmt.Sprintf("the command %s but its output could not be read: %v", exit, err),
@@ -196,8 +196,15 @@ func completed(cfg Config, p *Process, chars int) tools.Result {
 // promote hands a still-running command to the task host. Without a host,
 // or when the host refuses, the command is stopped and the call fails.
 func promote(ctx context.Context, cfg Config, p *Process, id CommandIdentity, chars int, werr error) tools.Result {
-	initial, truncated := initialOutput(cfg.Artifacts, p.Output(), chars)
+	initial, truncated := initialOutput(p, chars)
 	if cfg.Tasks != nil {
+		if err := p.Spill(); err != nil {
+			stopAndClose(cfg, p)
+			return tools.Failure(ExecCommandName, messages.ToolError, tools.ToolError{
+				Kind: KindPromotion, Message: "the command outlived its yield time but its output could not be moved to a file: " + err.Error(),
+				RecoveryHint: "the command was stopped; check the disk of the artifact directory, then run it again", Retryable: true,
+			})
+		}
 		h, err := cfg.Tasks.Promote(context.WithoutCancel(ctx), Promotion{Process: p, Identity: id, InitialOutput: initial})
 		if err == nil {
 			res := ExecResult{Disposition: DispositionPromoted, TaskHandle: &h, InitialOutputPreview: &initial,

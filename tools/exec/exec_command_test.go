@@ -169,7 +169,8 @@ func TestExecTTY(t *testing.T) {
 	e := newEnv(t)
 	_, env := call(t, exec.ExecCommand(e.cfg), exec.ExecArgs{Cmd: "test -t 0 && test -t 1 && echo on-a-tty; echo err >&2", TTY: true})
 	r := execResult(t, env)
-	if r.OutputPreview == nil || !strings.Contains(*r.OutputPreview, "on-a-tty") || !strings.Contains(*r.OutputPreview, "err") || r.StdoutPreview != nil {
+	if r.OutputPreview == nil || !strings.Contains(*r.OutputPreview, "on-a-tty") || !strings.Contains(*r.OutputPreview, "err") ||
+		r.StdoutPreview != nil || r.ExitStatus == nil || *r.ExitStatus != 0 {
 		t.Fatalf("result = %s", env.Result)
 	}
 }
@@ -279,5 +280,33 @@ func TestExecContextBinding(t *testing.T) {
 	res = tool.Call(exec.WithConfig(context.Background(), e.cfg), json.RawMessage(`{"cmd":"true"}`))
 	if res.Status != messages.ToolOK {
 		t.Fatalf("bound call = %s", res.Receipt)
+	}
+}
+
+// TestExecBackgroundChildIsPromoted: `server &` keeps the output open
+// after the shell exits, so the command is still running at its yield
+// time and becomes a task instead of being killed.
+func TestExecBackgroundChildIsPromoted(t *testing.T) {
+	e := newEnv(t)
+	_, env := call(t, exec.ExecCommand(e.cfg), exec.ExecArgs{Cmd: "sleep 1000 & echo serving", YieldTimeMS: 1})
+	r := execResult(t, env)
+	if r.Disposition != exec.DispositionPromoted {
+		t.Fatalf("result = %s", env.Result)
+	}
+	task := e.host.task(t, r.TaskHandle.TaskID)
+	if !exec.GroupAlive(task.Process.Pgid()) {
+		t.Fatal("the background child was killed")
+	}
+}
+
+func TestExecCancelledCallPromotes(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := exec.ExecCommand(e.cfg).Call(ctx, json.RawMessage(`{"cmd":"exec sleep 1000"}`))
+	var env tools.Envelope
+	_ = json.Unmarshal(res.Envelope, &env)
+	if r := execResult(t, env); r.Disposition != exec.DispositionPromoted {
+		t.Fatalf("a cancelled call with a task host did not promote: %s", env.Result)
 	}
 }

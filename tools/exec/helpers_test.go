@@ -80,7 +80,9 @@ type env struct {
 
 // newEnv makes an execution root and an artifact directory in a temp dir,
 // a test host, and cleanup that stops every promoted process.
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvB(t) }
+
+func newEnvB(t testing.TB) *env {
 	t.Helper()
 	base := t.TempDir()
 	for _, d := range []string{"root/sub", "outside", "artifacts"} {
@@ -133,21 +135,31 @@ func execResult(t *testing.T, env tools.Envelope) exec.ExecResult {
 	return r
 }
 
-// waitFile waits until the file at path contains want; the deadline only
-// guards against a hang.
-func waitFile(t *testing.T, path, want string) {
+// waitOutput waits until the process's stream which contains want; the
+// deadline only guards against a hang.
+func waitOutput(t *testing.T, p *exec.Process, which, want string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		b, _ := os.ReadFile(path)
-		if strings.Contains(string(b), want) {
+		pv, _ := p.Preview(which, 1<<20)
+		if strings.Contains(pv.Text, want) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s never contained %q; it has %q", path, want, b)
+			t.Fatalf("%s never contained %q; it has %q", which, want, pv.Text)
 		}
 		time.Sleep(5 * time.Millisecond) // polling a condition, not timing
 	}
+}
+
+// output is everything the process wrote to which so far.
+func output(t *testing.T, p *exec.Process, which string) string {
+	t.Helper()
+	pv, err := p.Preview(which, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pv.Text
 }
 
 func waitCtx(t *testing.T) context.Context {

@@ -10,7 +10,7 @@ import (
 	"github.com/holon-actors/holon-actors/tools"
 )
 
-// commandOutput is the projection of a finished command's output files:
+// commandOutput is the projection of a finished command's output:
 // bounded previews, and artifact references for the truncated streams.
 type commandOutput struct {
 	stdout, stderr, combined *tools.ArtifactRef
@@ -18,40 +18,45 @@ type commandOutput struct {
 	combinedPrev             *Preview
 }
 
-// collectOutput previews the output files within chars characters in all.
-// A stream that fits is shown whole and its file removed; a stream that
-// does not is shown head and tail and its file kept as an artifact.
-func collectOutput(a *tools.ArtifactDir, files OutputFiles, chars int) (commandOutput, error) {
+// collectOutput previews p's output within chars characters in all. A
+// stream that fits is shown whole (and its file, if it spilled, removed);
+// a stream that does not is shown head and tail and kept whole as an
+// artifact.
+func collectOutput(p *Process, chars int) (commandOutput, error) {
 	var out commandOutput
-	if files.Combined != "" {
-		p, err := ReadPreview(a, files.Combined, chars)
+	if p.combined != nil {
+		pv, err := p.combined.preview(chars)
 		if err != nil {
 			return out, err
 		}
-		out.combinedPrev = &p
-		out.combined = keepIfTruncated(a, files.Combined, p)
-		removeDirIfEmpty(a, files.Combined)
-		return out, nil
+		out.combinedPrev = &pv
+		out.combined, err = keepIfTruncated(p.combined, pv)
+		removeDirIfEmpty(p.artifacts, p.files.Combined)
+		return out, err
 	}
-	outSize, errSize := fileSize(a.Path(files.Stdout)), fileSize(a.Path(files.Stderr))
+	outSize, errSize := p.stdout.sizeNow(), p.stderr.sizeNow()
 	errBudget := chars / 4
 	if outSize < int64(chars-errBudget) {
 		errBudget = chars - int(outSize) // a short stdout leaves the rest to stderr
 	}
 	outBudget := chars - int(min(errSize, int64(errBudget)))
-	po, err := ReadPreview(a, files.Stdout, outBudget)
+	po, err := p.stdout.preview(outBudget)
 	if err != nil {
 		return out, err
 	}
-	pe, err := ReadPreview(a, files.Stderr, errBudget)
+	pe, err := p.stderr.preview(errBudget)
 	if err != nil {
 		return out, err
 	}
 	po.Text, pe.Text = readable(po, outBudget), readable(pe, errBudget)
 	out.stdoutPrev, out.stderrPrev = &po, &pe
-	out.stdout = keepIfTruncated(a, files.Stdout, po)
-	out.stderr = keepIfTruncated(a, files.Stderr, pe)
-	removeDirIfEmpty(a, files.Stdout)
+	if out.stdout, err = keepIfTruncated(p.stdout, po); err != nil {
+		return out, err
+	}
+	if out.stderr, err = keepIfTruncated(p.stderr, pe); err != nil {
+		return out, err
+	}
+	removeDirIfEmpty(p.artifacts, p.files.Stdout)
 	return out, nil
 }
 
@@ -66,25 +71,20 @@ func readable(p Preview, budget int) string {
 	return p.Text
 }
 
-func keepIfTruncated(a *tools.ArtifactDir, name string, p Preview) *tools.ArtifactRef {
-	if p.Truncated {
-		r := a.Ref(name)
-		return &r
+func keepIfTruncated(s *stream, p Preview) (*tools.ArtifactRef, error) {
+	if !p.Truncated {
+		s.discard()
+		return nil, nil
 	}
-	_ = a.Remove(name)
-	return nil
+	if err := s.spill(); err != nil {
+		return nil, err
+	}
+	r := s.arts.Ref(s.name)
+	return &r, nil
 }
 
 func removeDirIfEmpty(a *tools.ArtifactDir, name string) {
-	_ = os.Remove(filepath.Dir(a.Path(name))) // fails, harmlessly, while a file remains
-}
-
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
+	_ = os.Remove(filepath.Dir(a.Path(name))) // fails, harmlessly, while a file remains or when it was never made
 }
 
 // apply sets the completion fields of res, with artifact indices by role.
@@ -120,15 +120,14 @@ func previewText(p *Preview) *string {
 }
 
 // initialOutput is the preview shown at promotion: the combined stream,
-// or stdout followed by stderr, within chars. The files stay: the task
-// keeps writing them.
-func initialOutput(a *tools.ArtifactDir, files OutputFiles, chars int) (string, bool) {
-	if files.Combined != "" {
-		p, _ := ReadPreview(a, files.Combined, chars)
-		return p.Text, p.Truncated
+// or stdout followed by stderr, within chars.
+func initialOutput(p *Process, chars int) (string, bool) {
+	if p.combined != nil {
+		pv, _ := p.combined.preview(chars)
+		return pv.Text, pv.Truncated
 	}
-	pe, _ := ReadPreview(a, files.Stderr, chars/4)
-	po, _ := ReadPreview(a, files.Stdout, chars-len(pe.Text))
+	pe, _ := p.stderr.preview(chars / 4)
+	po, _ := p.stdout.preview(chars - len(pe.Text))
 	if pe.Bytes == 0 {
 		return po.Text, po.Truncated
 	}

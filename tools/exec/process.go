@@ -73,16 +73,26 @@ type Process struct {
 
 	inMu  sync.Mutex
 	input io.WriteCloser // stdin pipe or PTY master; nil when input is not accepted or closed
-	pty   *os.File       // PTY master, closed by Close after the copier ended
+	pty   *os.File       // PTY master, closed by its copier at the end of output
+
+	// streams capture stdout and stderr, or the terminal alone.
+	stdout, stderr, combined *stream
+	copiers                  sync.WaitGroup // the goroutines copying into streams
+	readers                  []*os.File     // what they read; Close closes them if a stray holder keeps them open
 
 	// done is closed by the reaper goroutine once the command was reaped
-	// and, on a PTY, the terminal was copied to its end; exit is set first.
+	// and its output streams ended; exit is set first.
 	done     chan struct{}
 	exit     ExitStatus
 	duration time.Duration
 	closeMu  sync.Mutex
 	closed   bool
 }
+
+// strayHolderGrace is how long Close waits for the output to end after
+// killing the group before it cuts the output off from a process that left
+// the group (setsid) but still holds it.
+const strayHolderGrace = 2 * time.Second
 
 // DefaultShell is bash when installed, else sh.
 func DefaultShell() (string, error) {
@@ -94,10 +104,11 @@ func DefaultShell() (string, error) {
 	return "", ErrNoShell
 }
 
-// Start starts spec in a new process group with its output written to
-// artifact files under artifacts, in the directory exec/<id>/. The files
-// exist until the owner removes them. Start returns an error, and leaves
-// nothing running, when the shell, the directory or the files fail.
+// Start starts spec in a new process group. Its output is kept in memory
+// while small and otherwise written to artifact files under artifacts,
+// exec/<id>/stdout.log and stderr.log (output.log on a PTY); Spill forces
+// the files. Start returns an error, and leaves nothing running, when the
+// shell, the directory or the pipes fail.
 func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process, error) {
 	shell := spec.Shell
 	if shell == "" {
@@ -110,9 +121,17 @@ func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process,
 	if err != nil {
 		return nil, fmt.Errorf("start %q: shell %s: %w", spec.Cmd, shell, err)
 	}
-	args := []string{"-c", spec.Cmd}
+	script := spec.Cmd
+	if spec.TTY && posixShell(path) {
+		// The command leads its terminal's session; Linux may report a
+		// leader that exits normally as killed by the SIGHUP its own exit
+		// sends to the terminal's process group. Ignoring SIGHUP keeps the
+		// real exit status; the runtime stops tasks with TERM and KILL.
+		script = "trap '' HUP\n" + spec.Cmd
+	}
+	args := []string{"-c", script}
 	if spec.Login {
-		args = []string{"-l", "-c", spec.Cmd}
+		args = []string{"-l", "-c", script}
 	}
 	cmd := osexec.Command(path, args...)
 	cmd.Dir = spec.Dir
@@ -124,10 +143,17 @@ func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process,
 		err = p.startPipes(id)
 	}
 	if err != nil {
-		p.removeOutput()
 		return nil, fmt.Errorf("start %q in %s: %w", spec.Cmd, spec.Dir, err)
 	}
 	return p, nil
+}
+
+func posixShell(path string) bool {
+	switch filepath.Base(path) {
+	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox":
+		return true
+	}
+	return false
 }
 
 func commandEnv(spec ProcessSpec) []string {
@@ -144,41 +170,50 @@ func commandEnv(spec ProcessSpec) []string {
 
 func (p *Process) startPipes(id string) error {
 	p.files = OutputFiles{Stdout: "exec/" + id + "/stdout.log", Stderr: "exec/" + id + "/stderr.log"}
-	stdout, err := p.artifacts.Create(p.files.Stdout)
+	p.stdout, p.stderr = newStream(p.artifacts, p.files.Stdout), newStream(p.artifacts, p.files.Stderr)
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	defer stdout.Close() // the child has its own descriptor
-	stderr, err := p.artifacts.Create(p.files.Stderr)
+	errR, errW, err := os.Pipe()
 	if err != nil {
+		outR.Close()
+		outW.Close()
 		return err
 	}
-	defer stderr.Close()
-	p.cmd.Stdout, p.cmd.Stderr = stdout, stderr
+	p.cmd.Stdout, p.cmd.Stderr = outW, errW
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if p.spec.AcceptsInput {
 		if p.input, err = p.cmd.StdinPipe(); err != nil {
+			outR.Close()
+			errR.Close()
+			outW.Close()
+			errW.Close()
 			return err
 		}
 	}
-	if err := p.cmd.Start(); err != nil {
+	err = p.cmd.Start()
+	outW.Close() // the child has its own descriptors
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
 		return err
 	}
 	p.started = time.Now()
 	p.pgid = p.cmd.Process.Pid
-	go p.reap(nil)
+	p.readers = []*os.File{outR, errR}
+	p.copy(p.stdout, outR)
+	p.copy(p.stderr, errR)
+	go p.reap()
 	return nil
 }
 
 func (p *Process) startPTY(id string) error {
 	p.files = OutputFiles{Combined: "exec/" + id + "/output.log"}
-	out, err := p.artifacts.Create(p.files.Combined)
-	if err != nil {
-		return err
-	}
+	p.combined = newStream(p.artifacts, p.files.Combined)
 	master, err := pty.StartWithAttrs(p.cmd, &pty.Winsize{Rows: 40, Cols: 200}, &syscall.SysProcAttr{Setsid: true, Setctty: true})
 	if err != nil {
-		out.Close()
 		return err
 	}
 	p.started = time.Now()
@@ -187,26 +222,64 @@ func (p *Process) startPTY(id string) error {
 	if p.spec.AcceptsInput {
 		p.input = nopCloser{master}
 	}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		defer out.Close()
-		_, _ = io.Copy(out, master) // ends with EIO once no process holds the terminal
-	}()
-	go p.reap(copied)
+	p.readers = []*os.File{master}
+	p.copy(p.combined, master)
+	go p.reap()
 	return nil
 }
 
-// reap waits for the command, then for the terminal copier when there is
-// one, records the exit and closes done.
-func (p *Process) reap(copied <-chan struct{}) {
+func (p *Process) copy(s *stream, r io.ReadCloser) {
+	p.copiers.Add(1)
+	go func() {
+		defer p.copiers.Done()
+		copyInto(s, r)
+	}()
+}
+
+// reap waits for the command, then for the end of its output (every
+// process holding the pipes or the terminal has exited), records the exit
+// and closes done.
+func (p *Process) reap() {
 	err := p.cmd.Wait()
-	if copied != nil {
-		<-copied
-	}
 	p.duration = time.Since(p.started)
 	p.exit = exitStatus(p.cmd.ProcessState, err)
+	p.copiers.Wait()
+	for _, s := range p.streams() {
+		s.close()
+	}
 	close(p.done)
+}
+
+func (p *Process) streams() []*stream {
+	var out []*stream
+	for _, s := range []*stream{p.stdout, p.stderr, p.combined} {
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Spill moves the output to its artifact files, which from then on hold
+// all of it: a promoted command's output must be file-backed so TaskOutput
+// can read it after the Process is gone.
+func (p *Process) Spill() error {
+	for _, s := range p.streams() {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Preview returns the head and tail of the output so far within maxChars:
+// which is "stdout", "stderr" or, on a PTY, "output".
+func (p *Process) Preview(which string, maxChars int) (Preview, error) {
+	s := map[string]*stream{"stdout": p.stdout, "stderr": p.stderr, "output": p.combined}[which]
+	if s == nil {
+		return Preview{}, nil
+	}
+	return s.preview(maxChars)
 }
 
 func exitStatus(ps *os.ProcessState, err error) ExitStatus {
@@ -259,7 +332,8 @@ func (p *Process) Output() OutputFiles { return p.files }
 // Started is when the command started.
 func (p *Process) Started() time.Time { return p.started }
 
-// Done is closed when the command has exited and its output is complete.
+// Done is closed when the command has exited and its output is complete:
+// a background child still holding its output keeps it open.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Exit returns the exit status and how long the command ran; ok is false
@@ -361,7 +435,6 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	case <-p.done:
 	case <-t.C:
 		r.Forced = KillGroup(p.pgid)
-		p.closeTerminal() // a copier held up by a stray holder of the terminal ends
 		select {
 		case <-p.done:
 		case <-ctx.Done():
@@ -385,8 +458,16 @@ func (p *Process) Close() error {
 	}
 	p.closed = true
 	KillGroup(p.pgid)
-	p.closeTerminal()
-	<-p.done
+	t := time.NewTimer(strayHolderGrace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C: // a process outside the group still holds the output
+		for _, r := range p.readers {
+			_ = r.Close()
+		}
+		<-p.done
+	}
 	p.inMu.Lock()
 	if p.input != nil && p.pty == nil {
 		_ = p.input.Close()
@@ -394,54 +475,6 @@ func (p *Process) Close() error {
 	p.input = nil
 	p.inMu.Unlock()
 	return nil
-}
-
-func (p *Process) closeTerminal() {
-	if p.pty != nil {
-		_ = p.pty.Close()
-	}
-}
-
-// Preview is the head-and-tail preview of one output file, with its size
-// and whether it was truncated to maxChars.
-type Preview struct {
-	Text      string
-	Bytes     int64
-	Truncated bool
-}
-
-// ReadPreview reads the head and tail of the artifact name, written so
-// far, within maxChars; a missing file is an empty preview.
-func ReadPreview(artifacts *tools.ArtifactDir, name string, maxChars int) (Preview, error) {
-	f, err := os.Open(artifacts.Path(name))
-	if errors.Is(err, os.ErrNotExist) {
-		return Preview{}, nil
-	}
-	if err != nil {
-		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
-	}
-	text, truncated, err := tools.HeadTailReader(f, fi.Size(), maxChars)
-	if err != nil {
-		return Preview{}, fmt.Errorf("preview %s: %w", name, err)
-	}
-	return Preview{Text: text, Bytes: fi.Size(), Truncated: truncated}, nil
-}
-
-// removeOutput deletes the process's output files and their directory.
-func (p *Process) removeOutput() {
-	for _, n := range []string{p.files.Stdout, p.files.Stderr, p.files.Combined} {
-		if n != "" {
-			_ = p.artifacts.Remove(n)
-		}
-	}
-	if n := p.files.Stdout + p.files.Combined; n != "" {
-		_ = os.Remove(filepath.Dir(p.artifacts.Path(n)))
-	}
 }
 
 // signalGroup signals the process group pgid; it reports whether the

@@ -2,7 +2,6 @@ package exec_test
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +33,8 @@ func TestStopGraceful(t *testing.T) {
 
 func TestStopForcedKillsTheWholeGroup(t *testing.T) {
 	e := newEnv(t)
-	p := startProcess(t, e, exec.ProcessSpec{Cmd: "trap '' TERM; sleep 1000 & echo $! > child; echo ready; wait"})
-	waitFile(t, e.cfg.Artifacts.Path(p.Output().Stdout), "ready")
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "trap '' TERM; sleep 1000 & echo ready; wait"})
+	waitOutput(t, p, "stdout", "ready")
 	r, err := p.Stop(waitCtx(t), 50*time.Millisecond)
 	if err != nil || !r.Requested || !r.Forced || r.Exit.Signal != "SIGKILL" {
 		t.Fatalf("Stop = %+v, %v", r, err)
@@ -47,7 +46,7 @@ func TestStopForcedKillsTheWholeGroup(t *testing.T) {
 
 func TestCloseKillsBackgroundChildren(t *testing.T) {
 	e := newEnv(t)
-	p := startProcess(t, e, exec.ProcessSpec{Cmd: "sleep 1000 & echo $! > child"})
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "sleep 1000 >/dev/null 2>&1 &"})
 	if st, err := p.Wait(waitCtx(t)); err != nil || st.Code != 0 {
 		t.Fatalf("Wait = %v %v", st, err)
 	}
@@ -101,9 +100,8 @@ func TestCloseInputEndsStdin(t *testing.T) {
 		if st, err := p.Wait(waitCtx(t)); err != nil || st.Code != 0 {
 			t.Fatalf("tty=%v: Wait = %v %v", tty, st, err)
 		}
-		out := p.Output()
-		b, _ := os.ReadFile(e.cfg.Artifacts.Path(out.Stdout + out.Combined))
-		if !strings.Contains(string(b), "2") {
+		which := map[bool]string{false: "stdout", true: "output"}[tty]
+		if b := output(t, p, which); !strings.Contains(b, "2") {
 			t.Errorf("tty=%v: output = %q", tty, b)
 		}
 	}
@@ -120,5 +118,40 @@ func TestWaitForLeavesItRunning(t *testing.T) {
 	}
 	if _, _, ok := p.Exit(); ok {
 		t.Fatal("Exit reports a running command as exited")
+	}
+}
+
+// TestBackgroundHolderKeepsItRunning: a child that keeps the output open
+// keeps the command from being done, so ExecCommand promotes it instead of
+// reporting it complete; Close ends it.
+func TestBackgroundHolderKeepsItRunning(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "sleep 1000 & echo started"})
+	waitOutput(t, p, "stdout", "started")
+	if _, exited, _ := p.WaitFor(waitCtx(t), time.Millisecond); exited {
+		t.Fatal("done while a child holds the output")
+	}
+	_ = p.Close()
+	if st, _, ok := p.Exit(); !ok || st.Code != 0 {
+		t.Fatalf("Exit = %v %v", st, ok)
+	}
+}
+
+func TestSpillMakesOutputFileBacked(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "echo before; read x; echo after", AcceptsInput: true})
+	waitOutput(t, p, "stdout", "before")
+	if err := p.Spill(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Wait(waitCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	pv, err := exec.ReadPreview(e.cfg.Artifacts, p.Output().Stdout, 1000)
+	if err != nil || pv.Text != "before\nafter\n" {
+		t.Fatalf("file preview = %q, %v", pv.Text, err)
 	}
 }
