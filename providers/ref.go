@@ -105,6 +105,10 @@ type Endpoint struct {
 	MaxOutputTokens int64 `json:"max_output_tokens,omitempty"`
 	// Schema is how tool schemas are emitted (default Relaxed).
 	Schema SchemaMode `json:"schema_mode,omitempty"`
+	// Incremental lets the OpenAI Responses transport continue with
+	// previous_response_id when a request strictly extends the last one
+	// of the same agent and cache key (capability incremental_responses).
+	Incremental bool `json:"incremental_responses,omitempty"`
 	// HTTPClient is the client to use; nil means a new default client.
 	HTTPClient *http.Client `json:"-"`
 }

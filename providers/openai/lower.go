@@ -12,16 +12,22 @@ import (
 // params lowers a provider-neutral request to a Responses request body.
 // The stable system text becomes instructions; the turn-scoped context
 // blocks go after the conversation as a developer message, so the cached
-// prefix (instructions, tools, history) survives a new turn. The prompt
-// cache key is sent as prompt_cache_key.
+// prefix (instructions, tools, history) survives a new turn — or, for an
+// incremental endpoint, into the instructions, which previous_response_id
+// does not carry over. The prompt cache key is sent as prompt_cache_key.
 func params(ep providers.Endpoint, req providers.Request) (responses.ResponseNewParams, error) {
 	p := responses.ResponseNewParams{Model: ep.Ref.Model}
-	if s := stableSystem(req.Frame); s != "" {
-		p.Instructions = param.NewOpt(s)
-	}
+	instructions := stableSystem(req.Frame)
 	input := inputItems(req.Conversation)
-	if ctx := contextText(req.Frame); ctx != "" {
+	if ctx := contextText(req.Frame); ctx != "" && ep.Incremental {
+		// Instructions are not carried over by previous_response_id, so
+		// turn-scoped context there keeps the input append-only.
+		instructions = providers.SystemText(req.Frame)
+	} else if ctx != "" {
 		input = append(input, message(responses.EasyInputMessageRoleDeveloper, ctx))
+	}
+	if instructions != "" {
+		p.Instructions = param.NewOpt(instructions)
 	}
 	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: input}
 	tools, err := toolParams(req.Tools, ep.Schema)

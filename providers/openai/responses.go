@@ -5,12 +5,20 @@ import (
 	"net/http"
 
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/holon-actors/holon-actors/providers"
 )
 
 // Responses is the openai/* transport: one non-streaming POST /responses.
-type Responses struct{ t transport }
+// With Endpoint.Incremental it keeps, per agent and prompt cache key, a
+// snapshot of the last request and reply, and sends only the new input
+// items with previous_response_id when the next request strictly extends
+// it; anything else, and any failure, goes back to a full request.
+type Responses struct {
+	t     transport
+	conts *continuations // nil unless incremental
+}
 
 // NewResponses returns the Responses transport of ep. A Transport other
 // than openai_responses fails closed with KindUnsupported.
@@ -19,7 +27,11 @@ func NewResponses(ep providers.Endpoint) (*Responses, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Responses{t: t}, nil
+	p := &Responses{t: t}
+	if ep.Incremental {
+		p.conts = &continuations{snaps: map[string]snapshot{}}
+	}
+	return p, nil
 }
 
 // Name implements providers.Provider.
@@ -31,6 +43,27 @@ func (p *Responses) Complete(ctx context.Context, req providers.Request) (provid
 	if err != nil {
 		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: err.Error(), Err: err}
 	}
+	pl := p.conts.lower(req, body)
+	resp, err := p.send(ctx, pl.body)
+	if err != nil && pl.incremental {
+		p.conts.forget(pl.scope)
+		if ctx.Err() != nil || providers.KindOf(err).Retryable() {
+			return providers.Response{}, err // the chain's retry goes in full
+		}
+		// The continuation itself may be what failed (an expired or unknown
+		// previous response): fall back to the full request now.
+		pl = plan{body: body, scope: pl.scope, full: pl.full, tools: pl.tools}
+		resp, err = p.send(ctx, body)
+	}
+	if err != nil {
+		p.conts.forget(pl.scope)
+		return providers.Response{}, err
+	}
+	p.conts.remember(pl, resp)
+	return resp, nil
+}
+
+func (p *Responses) send(ctx context.Context, body responses.ResponseNewParams) (providers.Response, error) {
 	opts := []option.RequestOption{}
 	if p.t.ep.MaxOutputTokens > 0 {
 		opts = append(opts, option.WithJSONSet("max_output_tokens", p.t.ep.MaxOutputTokens))

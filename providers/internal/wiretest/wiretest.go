@@ -109,7 +109,7 @@ type Reply struct {
 // recording what it received.
 type Server struct {
 	*httptest.Server
-	reply Reply
+	replies []Reply // the i-th request gets replies[i]; the last repeats
 
 	mu       sync.Mutex
 	bodies   [][]byte
@@ -118,9 +118,14 @@ type Server struct {
 	released chan struct{} // closed by Close: unblocks stalled handlers
 }
 
-// NewServer starts a server that answers with r; t's cleanup closes it.
-func NewServer(t *testing.T, r Reply) *Server {
-	s := &Server{reply: r, released: make(chan struct{})}
+// NewServer starts a server that answers every request with r; t's
+// cleanup closes it.
+func NewServer(t *testing.T, r Reply) *Server { return NewScriptServer(t, r) }
+
+// NewScriptServer starts a server whose i-th request gets replies[i], the
+// last reply repeating.
+func NewScriptServer(t *testing.T, replies ...Reply) *Server {
+	s := &Server{replies: replies, released: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(func() {
 		close(s.released)
@@ -135,22 +140,23 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.bodies = append(s.bodies, body)
 	s.headers = append(s.headers, r.Header.Clone())
 	s.paths = append(s.paths, r.URL.Path)
+	reply := s.replies[min(len(s.bodies), len(s.replies))-1]
 	s.mu.Unlock()
-	ct := s.reply.ContentType
+	ct := reply.ContentType
 	if ct == "" {
 		ct = "application/json"
 	}
 	w.Header().Set("Content-Type", ct)
-	for k, v := range s.reply.Header {
+	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
-	status := s.reply.Status
+	status := reply.Status
 	if status == 0 {
 		status = http.StatusOK
 	}
 	w.WriteHeader(status)
-	_, _ = w.Write(s.reply.Body)
-	if s.reply.Stall {
+	_, _ = w.Write(reply.Body)
+	if reply.Stall {
 		w.(http.Flusher).Flush()
 		select {
 		case <-r.Context().Done():
