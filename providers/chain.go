@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -158,6 +159,8 @@ func (c *Chain) runCandidate(ctx context.Context, cand Candidate, req Request, t
 				outcome = OutcomeRetriesExhausted
 			}
 			tl.add(c.record(cand, attempt, maxAttempts, start, err, outcome))
+			zerolog.Ctx(ctx).Info().Str("provider", cand.ref()).Int("attempt", attempt).Str("failure_kind", string(kind)).
+				Str("outcome", string(outcome)).Msg("provider candidate failed")
 			return Response{}, err, kind.Fallback() && ctx.Err() == nil
 		}
 		rec := c.record(cand, attempt, maxAttempts, start, err, OutcomeRetrying)
@@ -165,6 +168,8 @@ func (c *Chain) runCandidate(ctx context.Context, cand Candidate, req Request, t
 		ms := wait.Milliseconds()
 		rec.BackoffMS = &ms
 		tl.add(rec)
+		zerolog.Ctx(ctx).Debug().Str("provider", cand.ref()).Int("attempt", attempt).Str("failure_kind", string(kind)).
+			Int64("backoff_ms", ms).Msg("provider attempt failed, retrying")
 		if werr := c.sleep(ctx, wait); werr != nil {
 			tl.last().Outcome = OutcomeFailFastAborted
 			return Response{}, CtxError(ctx, cand.ref(), StageRequest, werr), false

@@ -128,3 +128,8 @@ func stopReason(s string) string {
 	}
 	return s
 }
+
+// Capabilities implements providers.Capable.
+func (p *Messages) Capabilities() []providers.PromptCapability {
+	return []providers.PromptCapability{providers.CapPromptCacheBlocks}
+}

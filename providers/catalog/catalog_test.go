@@ -20,20 +20,23 @@ func TestOpen(t *testing.T) {
 	tests := []struct {
 		ref, baseURL string
 		wantName     string
+		wantCap      providers.PromptCapability
 		wantKind     providers.ErrorKind
 	}{
-		{"openai/gpt-5", "", "openai/gpt-5", ""},
-		{"openai-codex/gpt-5-codex", "", "openai-codex/gpt-5-codex", ""},
-		{"anthropic/claude-sonnet-4-5", "", "anthropic/claude-sonnet-4-5", ""},
-		{"ollama/llama3.2", "http://127.0.0.1:11434/v1/", "ollama/llama3.2", ""},
-		{"ollama/llama3.2", "", "", providers.KindUnsupported},
-		{"gpt-5", "", "", providers.KindProviderUnknown},
+		{"openai/gpt-5", "", "openai/gpt-5", providers.CapPromptCacheKey, ""},
+		{"openai-codex/gpt-5-codex", "", "openai-codex/gpt-5-codex", providers.CapPromptCacheKey, ""},
+		{"anthropic/claude-sonnet-4-5", "", "anthropic/claude-sonnet-4-5", providers.CapPromptCacheBlocks, ""},
+		{"ollama/llama3.2", "http://127.0.0.1:11434/v1/", "ollama/llama3.2", providers.CapFullRequestOnly, ""},
+		{"ollama/llama3.2", "", "", "", providers.KindUnsupported},
+		{"gpt-5", "", "", "", providers.KindProviderUnknown},
 	}
 	for _, tt := range tests {
 		p, err := catalog.Open(tt.ref, tt.baseURL, "sk-x", http.DefaultClient)
 		if tt.wantName != "" {
 			if err != nil || p.Name() != tt.wantName {
 				t.Errorf("Open(%q) = %v, %v; want %s", tt.ref, p, err, tt.wantName)
+			} else if caps := providers.CapabilitiesOf(p); len(caps) == 0 || caps[0] != tt.wantCap {
+				t.Errorf("CapabilitiesOf(%s) = %v, want %s first", tt.ref, caps, tt.wantCap)
 			}
 			continue
 		}

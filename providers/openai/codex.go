@@ -126,3 +126,8 @@ func (a *accumulator) rebuilt() []responses.ResponseOutputItemUnion {
 	}
 	return out
 }
+
+// Capabilities implements providers.Capable.
+func (p *Codex) Capabilities() []providers.PromptCapability {
+	return []providers.PromptCapability{providers.CapPromptCacheKey}
+}

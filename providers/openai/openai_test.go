@@ -22,7 +22,7 @@ func endpoint(srv *wiretest.Server, provider string, mode providers.SchemaMode) 
 		APIKey: wiretest.APIKey, HTTPClient: srv.Client(), Schema: mode, MaxOutputTokens: 4096}
 }
 
-func newResponses(t *testing.T, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
+func newResponses(t testing.TB, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
 	t.Helper()
 	p, err := openai.NewResponses(endpoint(srv, "openai", mode))
 	if err != nil {

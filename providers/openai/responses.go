@@ -76,3 +76,11 @@ func (p *Responses) send(ctx context.Context, body responses.ResponseNewParams) 
 	}
 	return p.t.result(r, r.Output)
 }
+
+// Capabilities implements providers.Capable.
+func (p *Responses) Capabilities() []providers.PromptCapability {
+	if p.conts != nil {
+		return []providers.PromptCapability{providers.CapPromptCacheKey, providers.CapIncrementalResponses}
+	}
+	return []providers.PromptCapability{providers.CapPromptCacheKey}
+}

@@ -192,3 +192,12 @@ func finishReason(s string) string {
 	}
 	return s
 }
+
+// Capabilities implements providers.Capable: the prompt cache key goes
+// only to OpenAI itself.
+func (p *Chat) Capabilities() []providers.PromptCapability {
+	if p.ep.Ref.Provider == "openai" {
+		return []providers.PromptCapability{providers.CapPromptCacheKey}
+	}
+	return []providers.PromptCapability{providers.CapFullRequestOnly}
+}

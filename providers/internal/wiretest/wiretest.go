@@ -61,7 +61,7 @@ func Request() providers.Request {
 
 // Golden compares got, a JSON body, with testdata/<name> after indenting
 // it; with -update it rewrites the file.
-func Golden(t *testing.T, name string, got []byte) {
+func Golden(t testing.TB, name string, got []byte) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, got, "", "  "); err != nil {
@@ -85,7 +85,7 @@ func Golden(t *testing.T, name string, got []byte) {
 }
 
 // Fixture reads testdata/<name>.
-func Fixture(t *testing.T, name string) []byte {
+func Fixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -120,11 +120,11 @@ type Server struct {
 
 // NewServer starts a server that answers every request with r; t's
 // cleanup closes it.
-func NewServer(t *testing.T, r Reply) *Server { return NewScriptServer(t, r) }
+func NewServer(t testing.TB, r Reply) *Server { return NewScriptServer(t, r) }
 
 // NewScriptServer starts a server whose i-th request gets replies[i], the
 // last reply repeating.
-func NewScriptServer(t *testing.T, replies ...Reply) *Server {
+func NewScriptServer(t testing.TB, replies ...Reply) *Server {
 	s := &Server{replies: replies, released: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(func() {
