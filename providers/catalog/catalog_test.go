@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
@@ -58,6 +60,11 @@ func policy() providers.RetryPolicy {
 // backoff until it returns.
 func complete(t *testing.T, ch *providers.Chain, clock *clockwork.FakeClock) (providers.Response, error) {
 	t.Helper()
+	return completeCtx(t, context.Background(), ch, clock)
+}
+
+func completeCtx(t *testing.T, ctx context.Context, ch *providers.Chain, clock *clockwork.FakeClock) (providers.Response, error) {
+	t.Helper()
 	type result struct {
 		resp providers.Response
 		err  error
@@ -65,7 +72,7 @@ func complete(t *testing.T, ch *providers.Chain, clock *clockwork.FakeClock) (pr
 	done := make(chan result, 1)
 	waitCtx, cancel := context.WithCancel(context.Background())
 	go func() {
-		resp, err := ch.Complete(context.Background(), wiretest.Request())
+		resp, err := ch.Complete(ctx, wiretest.Request())
 		done <- result{resp, err}
 		cancel()
 	}()
@@ -141,13 +148,18 @@ func TestSecretsCanary(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = complete(t, ch, clock)
+				var logs bytes.Buffer
+				ctx := zerolog.New(&logs).Level(zerolog.DebugLevel).WithContext(context.Background())
+				_, err = completeCtx(t, ctx, ch, clock)
 				if err == nil {
 					t.Fatal("Complete succeeded against an error server")
 				}
+				if logs.Len() == 0 {
+					t.Error("the chain logged nothing")
+				}
 				f, _ := json.Marshal(providers.FailureOf(err))
 				a, _ := json.Marshal(providers.ArtifactOf(err))
-				all := err.Error() + fmt.Sprintf("%v %+v", err, err) + string(f) + string(a)
+				all := err.Error() + fmt.Sprintf("%v %+v", err, err) + string(f) + string(a) + logs.String()
 				if strings.Contains(all, wiretest.APIKey) {
 					t.Errorf("the key leaks:\n%s", all)
 				}

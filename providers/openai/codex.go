@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"mime"
 	"net/http"
 	"slices"
 
@@ -60,6 +61,10 @@ type Events interface {
 
 // consume reads events until a terminal one.
 func (t transport) consume(ctx context.Context, events Events, res *http.Response) (providers.Response, error) {
+	if res != nil && res.StatusCode < 300 && !isEventStream(res.Header.Get("Content-Type")) {
+		return providers.Response{}, providers.ProtocolError(t.name(), t.url(),
+			"streaming reply has content type "+res.Header.Get("Content-Type")+", want text/event-stream")
+	}
 	var acc accumulator
 	for events.Next() {
 		ev := events.Current()
@@ -130,4 +135,9 @@ func (a *accumulator) rebuilt() []responses.ResponseOutputItemUnion {
 // Capabilities implements providers.Capable.
 func (p *Codex) Capabilities() []providers.PromptCapability {
 	return []providers.PromptCapability{providers.CapPromptCacheKey}
+}
+
+func isEventStream(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "text/event-stream"
 }

@@ -221,6 +221,7 @@ func TestCodexStreams(t *testing.T) {
 		{name: "429 before the stream", fixture: "error_429.json", reply: wiretest.Reply{Status: 429, ContentType: "application/json",
 			Header: map[string]string{"Retry-After": "2"}}, wantKind: providers.KindRateLimited},
 		{name: "401 before the stream", fixture: "error_401.json", reply: wiretest.Reply{Status: 401, ContentType: "application/json"}, wantKind: providers.KindAuth},
+		{name: "JSON instead of a stream", fixture: "responses_success.json", reply: wiretest.Reply{ContentType: "application/json"}, wantKind: providers.KindProtocol},
 		{name: "malformed event data", reply: wiretest.Reply{Body: []byte("event: response.completed\ndata: {\"type\":\n\n")}, wantKind: providers.KindProtocol},
 	}
 	for _, tt := range tests {
