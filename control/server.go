@@ -125,11 +125,21 @@ func (r *statusRecorder) Header() http.Header         { return r.header }
 func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
 func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
 
-// Serve serves the API on l until Close. It returns http.ErrServerClosed
-// after Close.
+// Serve serves the API on the unix socket listener l until Close; callers
+// of another uid are refused. It returns http.ErrServerClosed after Close.
 func (s *Server) Serve(l net.Listener) error {
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
-		BaseContext: func(net.Listener) context.Context { return s.ctx }}
+	return s.serve(l, guardUnix(s), unixConnContext)
+}
+
+// ServeTCP serves the API on the TCP listener l with auth's checks (check
+// the address first with auth.CheckListen).
+func (s *Server) ServeTCP(l net.Listener, auth TCPAuth) error {
+	return s.serve(l, guardTCP(auth, s), nil)
+}
+
+func (s *Server) serve(l net.Listener, h http.Handler, connCtx func(context.Context, net.Conn) context.Context) error {
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		BaseContext: func(net.Listener) context.Context { return s.ctx }, ConnContext: connCtx}
 	s.mu.Lock()
 	if s.ctx.Err() != nil {
 		s.mu.Unlock()

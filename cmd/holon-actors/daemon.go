@@ -156,8 +156,14 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 		return 0, fmt.Errorf("open %s: %w", p.stderrFile, err)
 	}
 	defer errf.Close()
+	if _, err := c.tcpAuth(); err != nil { // refuse bad TCP options before launching
+		return 0, err
+	}
 	cmd := exec.Command(self, c.childArgs(p.home)...)
 	cmd.Stdout, cmd.Stderr = errf, errf
+	if c.Token != "" { // through the environment, never on the command line
+		cmd.Env = append(os.Environ(), "HOLON_CONTROL_TOKEN="+c.Token)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives this terminal
 	if err := cmd.Start(); err != nil {
 		return 0, fmt.Errorf("start the runtime: %w", err)
@@ -197,6 +203,15 @@ func (c *daemonStartCmd) childArgs(home string) []string {
 	}
 	if c.Script != "" {
 		args = append(args, "--script", c.Script)
+	}
+	if addr := c.listenAddr(); addr != "" {
+		args = append(args, "--listen", addr, "--access", c.Access)
+	}
+	if c.TokenFile != "" {
+		args = append(args, "--token-file", c.TokenFile)
+	}
+	if c.Advertise != "" {
+		args = append(args, "--advertise", c.Advertise)
 	}
 	return args
 }

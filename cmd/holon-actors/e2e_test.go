@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -369,5 +370,81 @@ func TestDaemonStartLeavesForeignSocket(t *testing.T) {
 	}
 	if _, err := os.Stat(sock); err != nil {
 		t.Fatalf("the foreign socket was removed: %v", err)
+	}
+}
+
+// TestRunTCPWithTokenAndCanary: the runtime serves TCP with a token from
+// a file; the token works in the header, is refused elsewhere, and never
+// appears in logs, the journal, the runtime files or any response.
+func TestRunTCPWithTokenAndCanary(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	canary := "canary-" + strings.Repeat("7f3a", 10)
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte(canary+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Off-loopback without a token is refused before anything starts.
+	if code, _, errOut := client(t, home, "run", "--listen", "0.0.0.0:0", "--access", "lan"); code != exitUsage || !strings.Contains(errOut, "token") {
+		t.Fatalf("lan without token = %d %q", code, errOut)
+	}
+	d := startRun(t, home, "--listen", "127.0.0.1:0", "--access", "tunnel", "--token-file", tokenFile, "--log-level", "debug")
+	code, out, _ := client(t, home, "--json", "daemon", "status")
+	var st daemonStatus
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.HTTPAddr == "" {
+		t.Fatalf("daemon status = %d %s", code, out)
+	}
+	get := func(auth string) (int, string) {
+		req, _ := http.NewRequest("GET", "http://"+st.HTTPAddr+"/agents/main/events", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		_, _ = io.Copy(&b, resp.Body)
+		return resp.StatusCode, b.String()
+	}
+	if code, _ := get(""); code != http.StatusUnauthorized {
+		t.Fatalf("no token = %d", code)
+	}
+	var bodies []string
+	code, body := get("Bearer " + canary)
+	if code != http.StatusOK {
+		t.Fatalf("with token = %d %s", code, body)
+	}
+	bodies = append(bodies, body)
+	_, body = get("Bearer wrong-" + canary[6:])
+	bodies = append(bodies, body)
+	if code, out, _ := client(t, home, "prompt", "--wait", "check the canary"); code != exitFailure {
+		t.Fatalf("prompt = %d %s", code, out)
+	}
+	d.stop()
+	for _, b := range bodies {
+		if strings.Contains(b, canary) {
+			t.Fatalf("a response carries the token: %s", b)
+		}
+	}
+	// Every file the runtime wrote: journal, snapshots, logs, runtime files.
+	err := filepath.WalkDir(home, func(path string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(b), canary) {
+			t.Errorf("%s contains the control token", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(d.output(), canary) {
+		t.Error("the runtime's output contains the control token")
 	}
 }

@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -41,6 +44,13 @@ type runCmd struct {
 	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
 	ShutdownTimeout time.Duration `name:"shutdown-timeout" help:"How long SIGINT/SIGTERM or a shutdown request waits for turns in flight before stopping agents (they resume at the next start)." default:"10s"`
 	LogFile         bool          `name:"log-file" help:"Also write JSON logs to $HOLON_HOME/logs/daemon.log (rotated at 10 MiB, 3 kept)." env:"HOLON_LOG_FILE"`
+	Listen          string        `help:"Also serve the control API on TCP at HOST:PORT (off by default)." env:"HOLON_LISTEN" placeholder:"HOST:PORT"`
+	Host            string        `help:"TCP host, with --port (instead of --listen)." placeholder:"HOST"`
+	Port            int           `help:"TCP port, with --host (default host 127.0.0.1)." placeholder:"PORT"`
+	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded; token required), lan or tailnet (token required)." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
+	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters; e.g. openssl rand -hex 32)." type:"path" placeholder:"FILE"`
+	Token           string        `help:"The TCP control token itself (prefer --token-file: a flag is visible to other local users)." env:"HOLON_CONTROL_TOKEN" placeholder:"TOKEN"`
+	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
 	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
 }
 
@@ -49,6 +59,7 @@ type runtimeFile struct {
 	PID               int       `json:"pid"`
 	HomeDir           string    `json:"home_dir"`
 	SocketPath        string    `json:"socket_path"`
+	HTTPAddr          string    `json:"http_addr,omitempty"`
 	ConfigFingerprint string    `json:"config_fingerprint"`
 	Version           string    `json:"version"`
 	StartedAt         time.Time `json:"started_at"`
@@ -57,9 +68,57 @@ type runtimeFile struct {
 // fingerprint identifies the effective configuration, so a second start
 // can tell "already running like this" from "running differently".
 func (c *runCmd) fingerprint() string {
-	b, _ := json.Marshal([]string{c.Model, c.Script, c.SystemPrompt, c.DefaultAgent})
+	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
+	b, _ := json.Marshal([]string{c.Model, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
+		c.Advertise, hex.EncodeToString(tok[:8])})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// listenAddr is the TCP address asked for, "" for none.
+func (c *runCmd) listenAddr() string {
+	switch {
+	case c.Listen != "":
+		return c.Listen
+	case c.Port != 0:
+		host := c.Host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		return net.JoinHostPort(host, strconv.Itoa(c.Port))
+	}
+	return ""
+}
+
+// tcpAuth reads the token and checks the TCP options before anything starts.
+func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
+	if c.Listen != "" && (c.Host != "" || c.Port != 0) {
+		return control.TCPAuth{}, usage(errors.New("give either --listen or --host/--port, not both"))
+	}
+	if c.Host != "" && c.Port == 0 {
+		return control.TCPAuth{}, usage(errors.New("--host needs --port"))
+	}
+	access, err := control.ParseAccess(c.Access)
+	if err != nil {
+		return control.TCPAuth{}, usage(err)
+	}
+	auth := control.TCPAuth{Access: access, Token: c.Token}
+	if c.TokenFile != "" {
+		if c.Token != "" {
+			return auth, usage(errors.New("give either --token-file or --token (HOLON_CONTROL_TOKEN), not both"))
+		}
+		b, err := os.ReadFile(c.TokenFile)
+		if err != nil {
+			return auth, usage(fmt.Errorf("read --token-file: %w", err))
+		}
+		auth.Token = strings.TrimSpace(string(b))
+	}
+	if addr := c.listenAddr(); addr != "" {
+		if err := auth.CheckListen(addr); err != nil {
+			return auth, usage(err)
+		}
+	}
+	return auth, nil
 }
 
 // provider builds the configured provider, or says what is wrong.
@@ -96,7 +155,11 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	o := &owner{cmd: c, home: home, log: log, provider: prov}
+	auth, err := c.tcpAuth()
+	if err != nil {
+		return err
+	}
+	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			o.recordFailure("startup", err)
@@ -126,6 +189,7 @@ type owner struct {
 	home     string
 	log      zerolog.Logger
 	provider providers.Provider
+	auth     control.TCPAuth
 
 	socket            string
 	store             *persistence.BadgerStore
@@ -178,16 +242,31 @@ func (o *owner) serve() error {
 	if err != nil {
 		return err
 	}
+	var tl net.Listener
+	if addr := o.cmd.listenAddr(); addr != "" {
+		if tl, err = net.Listen("tcp", addr); err != nil {
+			l.Close()
+			return fmt.Errorf("listen on %s: %w", addr, err)
+		}
+	}
 	o.shutdownRequested = make(chan struct{})
 	info := control.RuntimeInfo{PID: os.Getpid(), HomeDir: o.home, SocketPath: o.socket,
 		Version: buildVersion().Version, ConfigFingerprint: o.cmd.fingerprint(), StartedAt: time.Now().UTC()}
+	if tl != nil {
+		info.HTTPAddr = tl.Addr().String()
+	}
 	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
 		DefaultAgentID: o.cmd.DefaultAgent,
 		Shutdown:       func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
-	o.served = make(chan error, 1)
+	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
-	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, ConfigFingerprint: info.ConfigFingerprint,
-		Version: info.Version, StartedAt: info.StartedAt}
+	if tl != nil {
+		o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access)).Bool("token", o.auth.Token != "").
+			Msg("control API on TCP")
+		go func() { o.served <- o.srv.ServeTCP(tl, o.auth) }()
+	}
+	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr,
+		ConfigFingerprint: info.ConfigFingerprint, Version: info.Version, StartedAt: info.StartedAt}
 	if err := writeJSONFile(filepath.Join(o.runDir(), runtimeFileName), rf); err != nil {
 		return err
 	}
