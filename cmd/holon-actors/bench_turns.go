@@ -78,3 +78,29 @@ func shutdownKind(crash bool) string {
 	}
 	return "after a graceful shutdown"
 }
+
+// benchAPICmd is `holon-actors bench api`.
+type benchAPICmd struct {
+	benchFlags `embed:""`
+
+	Clients  int `help:"Concurrent control clients." default:"50"`
+	Requests int `help:"Prompts in all." default:"20000"`
+	Agents   int `help:"Agents addressed round robin (0: one per client)." default:"0"`
+}
+
+// Run measures admission through the control socket and prints the result.
+func (c *benchAPICmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.APIConfig{Dir: dir, Clients: c.Clients, Requests: c.Requests, Agents: c.Agents, Keep: c.Keep, Logger: e.log}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.API(ctx, cfg)
+		return r, [][2]string{
+			{"workload", fmt.Sprintf("%d clients, %d prompts to %d paused agents", r.Clients, r.Requests, r.Agents)},
+			{"prompts/s (durable)", fmt.Sprintf("%.0f", r.PromptsPerSec)},
+			{"admit p50", fmt.Sprintf("%.2f ms", r.AdmitP50Ms)},
+			{"admit p99", fmt.Sprintf("%.2f ms", r.AdmitP99Ms)},
+		}, err
+	})
+}
