@@ -3,6 +3,7 @@ package exec_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -99,4 +100,23 @@ func TestGoldenBatchReceipt(t *testing.T) {
 	}}
 	res := tools.Build(tools.SuccessEnvelope(exec.ExecCommandBatchName, "batch of 3 commands: 2 completed, 1 failed", r), exec.BatchReceipt)
 	golden(t, "exec_batch", res.Receipt)
+}
+
+func TestBatchWorkdirTraversalCorpus(t *testing.T) {
+	e := newEnv(t)
+	var items []exec.BatchItemArgs
+	corpus := []string{"..", "../outside", "/", "/etc", "sub/../..", "escape", e.base + "/outside", "./../x", "escape/"}
+	for _, wd := range corpus {
+		items = append(items, exec.BatchItemArgs{Cmd: "touch pwned", Workdir: wd})
+	}
+	_, env := call(t, exec.ExecCommandBatch(e.cfg), exec.BatchArgs{Items: items})
+	r := batchResult(t, env)
+	for i, it := range r.Items {
+		if it.Status != exec.ItemFailed || it.Error == nil || it.Error.Kind != tools.KindExecutionRootViolation {
+			t.Errorf("workdir %q: %+v", corpus[i], it)
+		}
+	}
+	if _, err := os.Stat(e.base + "/outside/pwned"); err == nil {
+		t.Fatal("a batch item ran outside the execution root")
+	}
 }
