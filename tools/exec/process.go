@@ -2,14 +2,13 @@ package exec
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -69,6 +68,7 @@ type Process struct {
 	artifacts *tools.ArtifactDir
 	cmd       *osexec.Cmd
 	pgid      int
+	token     string // in the command's environment as TokenEnv; identifies its orphans
 	started   time.Time
 
 	inMu  sync.Mutex
@@ -135,8 +135,9 @@ func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process,
 	}
 	cmd := osexec.Command(path, args...)
 	cmd.Dir = spec.Dir
-	cmd.Env = commandEnv(spec)
-	p := &Process{spec: spec, artifacts: artifacts, cmd: cmd, done: make(chan struct{})}
+	token := rand.Text()
+	cmd.Env = append(commandEnv(spec), TokenEnv+"="+token)
+	p := &Process{spec: spec, artifacts: artifacts, cmd: cmd, token: token, done: make(chan struct{})}
 	if spec.TTY {
 		err = p.startPTY(id)
 	} else {
@@ -323,8 +324,13 @@ func (p *Process) Spec() ProcessSpec { return p.spec }
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Pgid is the id of the process group the command and its children run
-// in; persist it so a restarted runtime can KillGroup orphans.
+// in. Persist it with Token so a restarted runtime can KillOrphans.
 func (p *Process) Pgid() int { return p.pgid }
+
+// Token is the random value of TokenEnv in the command's environment,
+// inherited by its children: it tells the command's orphans from an
+// unrelated process group that reused the id after a restart.
+func (p *Process) Token() string { return p.token }
 
 // Output names the artifact files being written.
 func (p *Process) Output() OutputFiles { return p.files }
@@ -498,30 +504,10 @@ func GroupAlive(pgid int) bool {
 	if pgid <= 0 {
 		return false
 	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		return signalGroup(pgid, 0)
 	}
-	for _, e := range entries {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces and parens.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) >= 3 && f[0] != "Z" && f[0] != "X" && f[2] == strconv.Itoa(pgid) {
-			return true
-		}
-	}
-	return false
+	return len(groupMembers(pgid)) > 0
 }
 
 // WaitGroupGone waits until no process of group pgid runs (see

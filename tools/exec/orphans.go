@@ -1,0 +1,77 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// TokenEnv is the environment variable that carries a Process's Token.
+const TokenEnv = "HOLON_PROCESS_TOKEN"
+
+// KillOrphans stops what is left of a command's process group after the
+// runtime that started it died: given the persisted pgid and token, it
+// kills the group if it still exists and is the command's (a member
+// carries the token in its environment), then waits until the group is
+// gone. A group id reused by unrelated processes is left alone. It
+// returns whether orphans were found; ctx bounds the wait.
+func KillOrphans(ctx context.Context, pgid int, token string) (found bool, err error) {
+	if pgid <= 0 || token == "" {
+		return false, fmt.Errorf("kill orphans of group %d: a pgid and a token are needed", pgid)
+	}
+	if !groupCarries(pgid, token) {
+		return false, nil
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if err := WaitGroupGone(ctx, pgid); err != nil {
+		return true, fmt.Errorf("kill orphans: %w", err)
+	}
+	return true, nil
+}
+
+// groupCarries reports whether a live process of group pgid has token in
+// its environment.
+func groupCarries(pgid int, token string) bool {
+	want := []byte(TokenEnv + "=" + token + "\x00")
+	for _, pid := range groupMembers(pgid) {
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err == nil && bytes.Contains(append(env, 0), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupMembers lists the live (not zombie) processes of group pgid, read
+// from /proc.
+func groupMembers(pgid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b) // pid (comm) state ppid pgrp ...; comm may hold spaces and parens
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) >= 3 && f[0] != "Z" && f[0] != "X" && f[2] == strconv.Itoa(pgid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
