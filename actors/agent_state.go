@@ -327,8 +327,8 @@ type snapshotHeader struct {
 type AgentInfo struct {
 	ID            string               `json:"agent_id"`
 	Kind          messages.AgentKind   `json:"kind,omitempty"`
-	Visibility    messages.Visibility  `json:"visibility"`
-	Ownership     messages.Ownership   `json:"ownership"`
+	Visibility    messages.Visibility  `json:"visibility,omitempty"`
+	Ownership     messages.Ownership   `json:"ownership,omitempty"`
 	ProfilePreset string               `json:"profile_preset,omitempty"`
 	ParentAgentID string               `json:"parent_agent_id,omitempty"`
 	Status        messages.AgentStatus `json:"status"`
