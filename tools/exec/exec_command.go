@@ -226,7 +226,7 @@ func promote(ctx context.Context, cfg Config, p *Process, id CommandIdentity, ch
 	}
 	return tools.Failure(ExecCommandName, messages.ToolError, tools.ToolError{
 		Kind:         KindCommandTimeout,
-		Message:      fmt.Sprintf("the command did not finish within its yield time and was stopped (no background tasks here)"),
+		Message:      "the command did not finish within its yield time and was stopped (background tasks are not available here)",
 		Details:      mustJSON(map[string]any{"cmd": id.Cmd, "initial_output": initial}),
 		RecoveryHint: "raise yield_time_ms, or make the command finish sooner",
 	})
