@@ -17,13 +17,16 @@
 // reads with Budget.WithEnv.
 //
 // The built-in tools live in sub-packages: tools/exec (ExecCommand,
-// ExecCommandBatch and the Process handle), tools/patch (ApplyPatch) and
-// tools/task (the task tools over a runtime Controller).
+// ExecCommandBatch and the Process handle), tools/patch (ApplyPatch),
+// tools/task (the task tools over a runtime Controller) and tools/agent
+// (AgentGet over a runtime Inspector); tools/builtin lists them all and
+// binds an agent's runtime pieces to a call's context.
 //
 // A Tool is shared by every agent that has it, so it must be safe for
 // concurrent use and keep no per-call state; per-agent bindings (the
 // execution root, the task host) arrive in the call's context
-// (WithExecRoot, exec.WithConfig, task.WithController). A call's side
+// (builtin.Bind, or WithExecRoot, exec.WithConfig, task.WithController,
+// agent.WithInspector). A call's side
 // effects are bounded by the context it receives. The registry is
 // immutable once built.
 //
