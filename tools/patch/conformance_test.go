@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,9 +31,12 @@ func TestConformanceWithGit(t *testing.T) {
 	if testing.Short() {
 		seeds = 8
 	}
+	if n, err := strconv.Atoi(os.Getenv("HOLON_PATCH_SEEDS")); err == nil && n > 0 {
+		seeds = n // a longer hunt: HOLON_PATCH_SEEDS=2000 go test -run Conformance ./tools/patch
+	}
 	var seen sync.Map // which kinds of change the diffs exercised
 	t.Cleanup(func() {
-		for _, k := range []string{"rename from", "new file mode", "deleted file mode", "\\ No newline at end of file"} {
+		for _, k := range []string{"rename from", "new file mode", "deleted file mode", "new mode 100755", "\\ No newline at end of file"} {
 			if _, ok := seen.Load(k); !ok && !t.Failed() {
 				t.Errorf("no random diff contained %q; the edits do not cover it", k)
 			}
@@ -55,7 +59,7 @@ func TestConformanceWithGit(t *testing.T) {
 			if len(diff) == 0 {
 				t.Skip("the random edits changed nothing")
 			}
-			for _, k := range []string{"rename from", "new file mode", "deleted file mode", "\\ No newline at end of file"} {
+			for _, k := range []string{"rename from", "new file mode", "deleted file mode", "new mode 100755", "\\ No newline at end of file"} {
 				if bytes.Contains(diff, []byte(k)) {
 					seen.Store(k, true)
 				}
@@ -137,6 +141,13 @@ func editTree(t *testing.T, rng *rand.Rand, repo string, tree map[string]string)
 				t.Fatal(err)
 			}
 			writeFile(t, to, body)
+		case 3: // mode change, sometimes with an edit
+			if rng.IntN(2) == 0 {
+				writeFile(t, p, mutate(rng, tree[name]))
+			}
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
 		default:
 			writeFile(t, p, mutate(rng, tree[name]))
 		}
