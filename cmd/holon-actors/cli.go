@@ -39,6 +39,7 @@ type cli struct {
 	Tail       tailCmd       `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
 	Transcript transcriptCmd `cmd:"" help:"Print an agent's conversation as the model sees it."`
 	Briefs     briefsCmd     `cmd:"" help:"Print an agent's briefs (results and failures)."`
+	Providers  providersCmd  `cmd:"" help:"Inspect the model configuration."`
 	Version    versionCmd    `cmd:"" help:"Print the version, Go version and commit."`
 	Bench      benchCmd      `cmd:"" help:"Measure building blocks of the runtime under load."`
 }

@@ -64,6 +64,7 @@ func TestHelp(t *testing.T) {
 		{"tail", []string{"tail", "--help"}},
 		{"daemon", []string{"daemon", "--help"}},
 		{"daemon-start", []string{"daemon", "start", "--help"}},
+		{"providers-doctor", []string{"providers", "doctor", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -313,5 +314,31 @@ func TestBenchRecovery(t *testing.T) {
 	}
 	if m["recovery_ms"].(float64) < m["open_ms"].(float64) {
 		t.Errorf("recovery_ms = %v < open_ms = %v", m["recovery_ms"], m["open_ms"])
+	}
+}
+
+// TestProvidersDoctor: the report names each model, says whether its key
+// is present without showing it, and names what to set when it is not.
+func TestProvidersDoctor(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-canary-0123456789")
+	t.Setenv("OPENAI_API_KEY", "")
+	code, out, errOut := runCLI(t, "--home", t.TempDir(), "--json", "providers", "doctor",
+		"--model", "anthropic/claude-sonnet-4-5", "--fallback", "openai/gpt-5")
+	if code != exitFailure || !strings.Contains(errOut, "OPENAI_API_KEY") {
+		t.Fatalf("doctor = %d, stderr %q; want exit 1 naming OPENAI_API_KEY", code, errOut)
+	}
+	if strings.Contains(out+errOut, "canary") {
+		t.Fatal("doctor printed a key")
+	}
+	var r struct {
+		Candidates []struct {
+			ModelRef          string `json:"model_ref"`
+			CredentialPresent bool   `json:"credential_present"`
+			Problem           string `json:"problem"`
+		} `json:"candidates"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Candidates) != 2 ||
+		!r.Candidates[0].CredentialPresent || r.Candidates[1].CredentialPresent || r.Candidates[1].Problem == "" {
+		t.Fatalf("doctor report = %s (%v)", out, err)
 	}
 }

@@ -156,7 +156,10 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 		return 0, fmt.Errorf("open %s: %w", p.stderrFile, err)
 	}
 	defer errf.Close()
-	if _, err := c.tcpAuth(); err != nil { // refuse bad TCP options before launching
+	if _, err := c.tcpAuth(); err != nil { // refuse bad TCP and model options before launching
+		return 0, err
+	}
+	if _, err := c.provider(p.home); err != nil {
 		return 0, err
 	}
 	cmd := exec.Command(self, c.childArgs(p.home)...)
@@ -203,6 +206,12 @@ func (c *daemonStartCmd) childArgs(home string) []string {
 	}
 	if c.Script != "" {
 		args = append(args, "--script", c.Script)
+	}
+	if len(c.Fallback) > 0 {
+		args = append(args, "--fallback", strings.Join(c.Fallback, ","))
+	}
+	if c.Config != "" {
+		args = append(args, "--config", c.Config)
 	}
 	if addr := c.listenAddr(); addr != "" {
 		args = append(args, "--listen", addr, "--access", c.Access)

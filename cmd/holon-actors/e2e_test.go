@@ -9,10 +9,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,12 +61,19 @@ type daemon struct {
 // socket answers.
 func startRun(t *testing.T, home string, args ...string) *daemon {
 	t.Helper()
+	return startRunEnv(t, home, nil, args...)
+}
+
+// startRunEnv is startRun with extra environment variables.
+func startRunEnv(t *testing.T, home string, env []string, args ...string) *daemon {
+	t.Helper()
 	logf, err := os.CreateTemp(t.TempDir(), "run-*.log")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(binary, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -447,4 +456,114 @@ func TestRunTCPWithTokenAndCanary(t *testing.T) {
 	if strings.Contains(d.output(), canary) {
 		t.Error("the runtime's output contains the control token")
 	}
+}
+
+// fakeVendor serves a vendor's documented wire format from the transport
+// fixtures: the first round asks for a tool, the round that carries the
+// tool's result gets the final answer. It records each request body.
+type fakeVendor struct {
+	path, toolCall, final, resultMarker string
+	mu                                  sync.Mutex
+	bodies                              []string
+}
+
+func (f *fakeVendor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	f.mu.Lock()
+	f.bodies = append(f.bodies, string(b))
+	f.mu.Unlock()
+	if !strings.HasSuffix(r.URL.Path, f.path) {
+		http.Error(w, `{"error":{"message":"unexpected path `+r.URL.Path+`"}}`, http.StatusNotFound)
+		return
+	}
+	fixture := f.toolCall
+	if strings.Contains(string(b), f.resultMarker) {
+		fixture = f.final
+	}
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
+}
+
+// TestRunWithVendorTransports: an agent driven by each real transport (on
+// the vendor's official SDK) completes a two-round tool-using turn against
+// a server speaking that vendor's wire format. The tool the model asks for
+// does not exist, so the model gets an error result and answers.
+func TestRunWithVendorTransports(t *testing.T) {
+	const fx = "../../providers/"
+	tests := []struct {
+		name, model string
+		env         []string
+		vendor      *fakeVendor
+	}{
+		{"anthropic", "anthropic/claude-sonnet-4-5", []string{"ANTHROPIC_API_KEY=test-key", "HOLON_ANTHROPIC_BASE_URL="},
+			&fakeVendor{path: "/v1/messages", toolCall: fx + "anthropic/testdata/messages_tool_use.json",
+				final: fx + "anthropic/testdata/messages_success.json", resultMarker: `"tool_result"`}},
+		{"openai", "openai/gpt-5", []string{"OPENAI_API_KEY=test-key", "HOLON_OPENAI_BASE_URL="},
+			&fakeVendor{path: "/responses", toolCall: fx + "openai/testdata/responses_tool_call.json",
+				final: fx + "openai/testdata/responses_success.json", resultMarker: `"function_call_output"`}},
+		{"ollama", "ollama/llama3.2", []string{"HOLON_OLLAMA_BASE_URL="},
+			&fakeVendor{path: "/chat/completions", toolCall: fx + "openaichat/testdata/chat_tool_call.json",
+				final: fx + "openaichat/testdata/chat_success.json", resultMarker: `"role":"tool"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(tt.vendor)
+			defer srv.Close()
+			env := append([]string{}, tt.env...)
+			env[len(env)-1] += srv.URL + "/v1/"
+			home := filepath.Join(t.TempDir(), "home")
+			d := startRunEnv(t, home, env, "--model", tt.model)
+			code, out, errOut := client(t, home, "--json", "prompt", "--wait", "What is the weather in Bergen?")
+			var res promptResult
+			if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Brief == nil || res.Brief.Text == "" {
+				t.Fatalf("prompt --wait = %d %s %s\nruntime:\n%s", code, out, errOut, d.output())
+			}
+			tt.vendor.mu.Lock()
+			bodies := tt.vendor.bodies
+			tt.vendor.mu.Unlock()
+			if len(bodies) != 2 || !strings.Contains(bodies[1], "unknown_tool") || !strings.Contains(bodies[1], "get_weather") {
+				t.Fatalf("the vendor saw %d requests; want 2, the second carrying the tool error:\n%s", len(bodies), strings.Join(bodies, "\n---\n"))
+			}
+			code, out, _ = client(t, home, "transcript")
+			if code != 0 || !strings.Contains(out, "get_weather") || !strings.Contains(out, res.Brief.Text) {
+				t.Fatalf("transcript = %s", out)
+			}
+			d.stop()
+		})
+	}
+}
+
+// TestRunRefusesMissingKey: a vendor model without its key is refused at
+// start, naming the variable to set.
+func TestRunRefusesMissingKey(t *testing.T) {
+	home := t.TempDir()
+	cmd := exec.Command(binary, "--home", home, "run", "--model", "anthropic/claude-sonnet-4-5")
+	cmd.Env = filteredEnv("ANTHROPIC_API_KEY")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage || !strings.Contains(string(out), "ANTHROPIC_API_KEY") {
+		t.Fatalf("run without key = %v %s", err, out)
+	}
+}
+
+// filteredEnv is the environment without the named variables.
+func filteredEnv(drop ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		keep := true
+		for _, d := range drop {
+			if strings.HasPrefix(kv, d+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
 )
 
@@ -33,12 +34,15 @@ const (
 )
 
 // noModelHint is what a prompt's failure brief says when no model is set.
-const noModelHint = "start the runtime with --model (or HOLON_MODEL), e.g. --model scripted --script demo.json; " +
+const noModelHint = "start the runtime with --model (or HOLON_MODEL, or \"model\" in $HOLON_HOME/config.json), " +
+	"e.g. --model anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY set, or --model scripted --script demo.json; " +
 	"see the README's model configuration"
 
 // runCmd is `holon-actors run`, the foreground runtime owner.
 type runCmd struct {
-	Model           string        `help:"Model the agents use. 'scripted' plays --script; empty means none: the runtime runs and prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
+	Model           string        `help:"Model the agents use: a ref such as openai/gpt-5, anthropic/claude-sonnet-4-5, openai-codex/gpt-5-codex or ollama/llama3.2 (an OpenAI-compatible server), or 'scripted' to play --script. Default: the config file's; none means prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
+	Fallback        []string      `help:"Models tried in order when the primary fails (comma-separated refs)." env:"HOLON_FALLBACK_MODELS" placeholder:"REF,..."`
+	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
 	Script          string        `help:"Script file for --model scripted (see providers/scripted)." env:"HOLON_SCRIPT" type:"path" placeholder:"FILE"`
 	SystemPrompt    string        `name:"system-prompt" help:"System prompt of every agent." env:"HOLON_SYSTEM_PROMPT" default:"You are a long-lived agent of holon-actors. Work carefully and report what you did." placeholder:"TEXT"`
 	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
@@ -69,7 +73,7 @@ type runtimeFile struct {
 // can tell "already running like this" from "running differently".
 func (c *runCmd) fingerprint() string {
 	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
-	b, _ := json.Marshal([]string{c.Model, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
+	b, _ := json.Marshal([]string{c.Model, strings.Join(c.Fallback, ","), c.Config, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
 		c.Advertise, hex.EncodeToString(tok[:8])})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
@@ -121,10 +125,39 @@ func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
 	return auth, nil
 }
 
-// provider builds the configured provider, or says what is wrong.
-func (c *runCmd) provider() (providers.Provider, error) {
-	switch c.Model {
+// modelConfig merges the config file with the flags and environment,
+// which win.
+func (c *runCmd) modelConfig(home string) (catalog.Config, error) {
+	path := c.Config
+	if path == "" {
+		path = filepath.Join(home, "config.json")
+	}
+	cfg, err := catalog.LoadConfig(path)
+	if err != nil {
+		return cfg, usage(err)
+	}
+	if c.Model != "" {
+		cfg.Model = c.Model
+	}
+	if len(c.Fallback) > 0 {
+		cfg.Fallback = c.Fallback
+	}
+	return cfg, nil
+}
+
+// provider builds the configured provider, or says what is wrong: the
+// scripted player, a fallback chain over real transports (runtime-owned
+// retries, per-candidate circuit breakers), or Unconfigured.
+func (c *runCmd) provider(home string) (providers.Provider, error) {
+	cfg, err := c.modelConfig(home)
+	if err != nil {
+		return nil, err
+	}
+	switch cfg.Model {
 	case "":
+		if len(cfg.Fallback) > 0 {
+			return nil, usage(errors.New("fallback models without a primary: set --model (or HOLON_MODEL, or model in the config file)"))
+		}
 		return providers.Unconfigured{Hint: noModelHint}, nil
 	case scripted.Name:
 		if c.Script == "" {
@@ -136,7 +169,17 @@ func (c *runCmd) provider() (providers.Provider, error) {
 		}
 		return scripted.New(s), nil
 	}
-	return nil, usage(fmt.Errorf("model %q is not available in this build: use 'scripted' (provider transports for openai/, anthropic/ and OpenAI-compatible endpoints are being wired in)", c.Model))
+	eps, err := cfg.Endpoints(os.Getenv)
+	if err != nil {
+		return nil, usage(err)
+	}
+	clock := clockwork.NewRealClock()
+	chain, err := catalog.Chain(providers.DefaultRetryPolicy(), eps,
+		providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock), providers.WithClock(clock))
+	if err != nil {
+		return nil, usage(err)
+	}
+	return chain, nil
 }
 
 // Run owns the runtime until a signal or a shutdown request.
@@ -151,7 +194,7 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 		return fmt.Errorf("open log file: %w", err)
 	}
 	defer closeLog.Close()
-	prov, err := c.provider()
+	prov, err := c.provider(home)
 	if err != nil {
 		return err
 	}

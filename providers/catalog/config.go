@@ -1,0 +1,132 @@
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/holon-actors/holon-actors/providers"
+)
+
+// Config is the model configuration of a runtime: the primary model, the
+// fallback chain, and per-provider overrides. Credentials never live in
+// it: each provider's key is read from an environment variable.
+type Config struct {
+	// Model is the primary model ref, e.g. "anthropic/claude-sonnet-4-5".
+	Model string `json:"model,omitempty"`
+	// Fallback lists the refs tried, in order, after the primary fails.
+	Fallback []string `json:"fallback_models,omitempty"`
+	// Providers overrides a provider id's endpoint ("ollama", "openai", …).
+	Providers map[string]ProviderConfig `json:"providers,omitempty"`
+}
+
+// ProviderConfig overrides one provider id's endpoint.
+type ProviderConfig struct {
+	// BaseURL replaces the vendor default; required for a provider id
+	// without a built-in transport (an OpenAI-compatible server).
+	BaseURL string `json:"base_url,omitempty"`
+	// APIKeyEnv names the environment variable holding the key; default
+	// KeyEnv(provider).
+	APIKeyEnv string `json:"api_key_env,omitempty"`
+	// Transport forces a transport contract (responses, codex, anthropic,
+	// chat); default: the provider's built-in one, or chat.
+	Transport providers.Transport `json:"transport,omitempty"`
+	// MaxOutputTokens caps replies where the transport sends a cap.
+	MaxOutputTokens int64 `json:"max_output_tokens,omitempty"`
+}
+
+// LoadConfig reads a JSON config file; a missing file is an empty Config.
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read model config: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("model config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// KeyEnv is the default environment variable of a provider's API key:
+// OPENAI_API_KEY for openai and openai-codex, ANTHROPIC_API_KEY for
+// anthropic, HOLON_<PROVIDER>_API_KEY otherwise ("-" and "." become "_").
+func KeyEnv(provider string) string {
+	switch provider {
+	case "openai", "openai-codex":
+		return "OPENAI_API_KEY"
+	case "anthropic":
+		return "ANTHROPIC_API_KEY"
+	}
+	return "HOLON_" + envName(provider) + "_API_KEY"
+}
+
+// BaseURLEnv is the environment variable that overrides a provider's base
+// URL: HOLON_<PROVIDER>_BASE_URL.
+func BaseURLEnv(provider string) string { return "HOLON_" + envName(provider) + "_BASE_URL" }
+
+func envName(provider string) string {
+	return strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(provider))
+}
+
+// Endpoints resolves the configured refs, primary first, into endpoints,
+// reading keys and base-URL overrides through getenv. It fails, naming
+// what to set, for a bad ref, an OpenAI-compatible provider without a base
+// URL, or a vendor provider without its key.
+func (c Config) Endpoints(getenv func(string) string) ([]providers.Endpoint, error) {
+	eps, problems := c.Inspect(getenv)
+	for _, p := range problems {
+		if p != nil {
+			return nil, p
+		}
+	}
+	return eps, nil
+}
+
+// Inspect resolves every configured ref as far as it can, for diagnosis:
+// problems[i] is what is wrong with eps[i] (nil when nothing is).
+func (c Config) Inspect(getenv func(string) string) (eps []providers.Endpoint, problems []error) {
+	for _, raw := range append([]string{c.Model}, c.Fallback...) {
+		ep, err := c.endpoint(raw, getenv)
+		eps, problems = append(eps, ep), append(problems, err)
+	}
+	return eps, problems
+}
+
+func (c Config) endpoint(raw string, getenv func(string) string) (providers.Endpoint, error) {
+	ref, err := providers.ParseModelRef(raw)
+	if err != nil {
+		return providers.Endpoint{}, err
+	}
+	pc := c.Providers[ref.Provider]
+	ep := providers.Endpoint{Ref: ref, BaseURL: pc.BaseURL, Transport: pc.Transport, MaxOutputTokens: pc.MaxOutputTokens}
+	if v := getenv(BaseURLEnv(ref.Provider)); v != "" {
+		ep.BaseURL = v
+	}
+	keyEnv := pc.APIKeyEnv
+	if keyEnv == "" {
+		keyEnv = KeyEnv(ref.Provider)
+	}
+	ep.APIKey = providers.Secret(getenv(keyEnv))
+	_, builtin := providers.DefaultTransport(ref.Provider)
+	switch {
+	case !builtin && ep.Transport == "" && ep.BaseURL == "":
+		return ep, fmt.Errorf("model %s: %q is not a built-in provider, so it is an OpenAI-compatible server: set %s (e.g. http://localhost:11434/v1 for Ollama)",
+			raw, ref.Provider, BaseURLEnv(ref.Provider))
+	case !builtin && ep.Transport == "":
+		ep.Transport = providers.TransportChat
+	case builtin && !ep.APIKey.Present():
+		return ep, fmt.Errorf("model %s needs an API key: set %s", raw, keyEnv)
+	}
+	if _, err := ep.Resolve(); err != nil {
+		return ep, fmt.Errorf("model %s: %w", raw, err)
+	}
+	return ep, nil
+}
