@@ -29,7 +29,7 @@ func TestExecCompleted(t *testing.T) {
 		{"workdir", exec.ExecArgs{Cmd: "pwd", Workdir: "sub"}, 0, e.cfg.Root.Dir() + "/sub\n", "", ""},
 		{"sh", exec.ExecArgs{Cmd: "basename $0", Shell: "sh"}, 0, "sh\n", "", ""},
 		{"login", exec.ExecArgs{Cmd: "shopt -q login_shell && echo login", Login: true}, 0, "login\n", "", ""},
-		{"json stays readable", exec.ExecArgs{Cmd: `echo '{"a":"<b>","n":[1]}'`}, 0, "{\n  \"a\": \"<b>\",\n  \"n\": [\n    1\n  ]\n}", "", ""},
+		{"json", exec.ExecArgs{Cmd: `echo '{"a":"<b>","n":[1]}'`}, 0, "{\"a\":\"<b>\",\"n\":[1]}\n", "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,6 +65,14 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+func TestExecJSONOutputReadable(t *testing.T) {
+	e := newEnv(t)
+	res, _ := call(t, exec.ExecCommand(e.cfg), exec.ExecArgs{Cmd: `echo '{"a":"<b>","n":[1]}'`})
+	if want := "stdout:\n{\n  \"a\": \"<b>\",\n  \"n\": [\n    1\n  ]\n}"; !strings.Contains(res.Receipt, want) {
+		t.Fatalf("receipt = %q", res.Receipt)
+	}
 }
 
 func TestExecKilledBySignal(t *testing.T) {

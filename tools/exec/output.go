@@ -48,7 +48,6 @@ func collectOutput(p *Process, chars int) (commandOutput, error) {
 	if err != nil {
 		return out, err
 	}
-	po.Text, pe.Text = readable(po, outBudget), readable(pe, errBudget)
 	out.stdoutPrev, out.stderrPrev = &po, &pe
 	if out.stdout, err = keepIfTruncated(p.stdout, po); err != nil {
 		return out, err
@@ -58,17 +57,6 @@ func collectOutput(p *Process, chars int) (commandOutput, error) {
 	}
 	removeDirIfEmpty(p.artifacts, p.files.Stdout)
 	return out, nil
-}
-
-// readable shows a whole JSON output indented when that still fits.
-func readable(p Preview, budget int) string {
-	if p.Truncated {
-		return p.Text
-	}
-	if r := tools.ReadableOutput(p.Text); len(r) <= budget {
-		return r
-	}
-	return p.Text
 }
 
 func keepIfTruncated(s *stream, p Preview) (*tools.ArtifactRef, error) {

@@ -54,6 +54,7 @@ func writeCompleted(b *strings.Builder, r ExecResult) {
 		text *string
 		art  *int
 	}{{"output", r.OutputPreview, r.OutputArtifact}, {"stdout", r.StdoutPreview, r.StdoutArtifact}, {"stderr", r.StderrPreview, r.StderrArtifact}}
+	truncated := r.Truncated != nil && *r.Truncated
 	shown := false
 	for _, s := range streams {
 		if s.text == nil {
@@ -61,7 +62,7 @@ func writeCompleted(b *strings.Builder, r ExecResult) {
 		}
 		shown = true
 		fmt.Fprintf(b, "\n%s:\n", s.name)
-		writeBlock(b, *s.text)
+		writeBlock(b, readable(*s.text, truncated || s.art != nil))
 		if s.art != nil && *s.art < len(r.Artifacts) {
 			fmt.Fprintf(b, "[full %s: %s]\n", s.name, r.Artifacts[*s.art].Path)
 		}
@@ -69,6 +70,18 @@ func writeCompleted(b *strings.Builder, r ExecResult) {
 	if !shown {
 		b.WriteString("(no output)\n")
 	}
+}
+
+// readable shows output that is one whole line of JSON indented, when
+// that at most doubles it; a truncated preview is shown as it is.
+func readable(text string, truncated bool) string {
+	if truncated {
+		return text
+	}
+	if r := tools.ReadableOutput(text); len(r) <= 2*len(text) {
+		return r
+	}
+	return text
 }
 
 func writeBlock(b *strings.Builder, text string) {

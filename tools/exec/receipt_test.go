@@ -55,7 +55,7 @@ func TestGoldenExecReceipts(t *testing.T) {
 			ExitStatus: new(1), StdoutPreview: &preview, StdoutTruncated: true, Truncated: new(true),
 			Artifacts: []tools.ArtifactRef{{Path: "/home/a/.holon/artifacts/exec/cmd_1/stdout.log"}}, StdoutArtifact: new(0)}},
 		{"exec_json_stdout", "command exited with code 0", exec.ExecResult{Disposition: exec.DispositionCompleted,
-			ExitStatus: new(0), StdoutPreview: new(tools.ReadableOutput(`{"name":"holon","deps":["a","b"]}`)), Truncated: new(false)}},
+			ExitStatus: new(0), StdoutPreview: new(`{"name":"holon","deps":["a","b"]}` + "\n"), Truncated: new(false)}},
 		{"exec_tty_signal", "command killed by signal SIGKILL", exec.ExecResult{Disposition: exec.DispositionCompleted,
 			ExitStatus: new(-1), Signal: "SIGKILL", OutputPreview: new("top - 10:00:01 up 3 days\n"), Truncated: new(false)}},
 		{"exec_promoted", "command promoted to managed task task_123", exec.ExecResult{Disposition: exec.DispositionPromoted,
