@@ -56,7 +56,9 @@ func (s ExitStatus) String() string {
 // OutputFiles names the artifacts a process writes: Stdout and Stderr, or
 // Combined alone for a PTY. Names are relative to the ArtifactDir.
 type OutputFiles struct {
-	Stdout, Stderr, Combined string
+	Stdout   string `json:"stdout,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
+	Combined string `json:"combined,omitempty"`
 }
 
 // Process is one running command in its own process group. Its methods
