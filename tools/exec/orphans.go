@@ -49,11 +49,24 @@ func groupCarries(pgid int, token string) bool {
 // groupMembers lists the live (not zombie) processes of group pgid, read
 // from /proc.
 func groupMembers(pgid int) []int {
+	pids, _ := scan(pgid)
+	return pids
+}
+
+// scanGroup counts the live and zombie processes of group pgid.
+func scanGroup(pgid int) (live, zombies int) {
+	pids, z := scan(pgid)
+	return len(pids), z
+}
+
+// scan reads /proc for the processes of group pgid: the live ones' pids
+// and the number of zombies.
+func scan(pgid int) (live []int, zombies int) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return nil, 0
 	}
-	var pids []int
+	want := strconv.Itoa(pgid)
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -69,9 +82,14 @@ func groupMembers(pgid int) []int {
 			continue
 		}
 		f := strings.Fields(s[i+1:])
-		if len(f) >= 3 && f[0] != "Z" && f[0] != "X" && f[2] == strconv.Itoa(pgid) {
-			pids = append(pids, pid)
+		if len(f) < 3 || f[2] != want {
+			continue
+		}
+		if f[0] == "Z" || f[0] == "X" {
+			zombies++
+		} else {
+			live = append(live, pid)
 		}
 	}
-	return pids
+	return live, zombies
 }

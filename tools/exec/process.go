@@ -500,16 +500,16 @@ func signalGroup(pgid int, sig syscall.Signal) bool {
 func KillGroup(pgid int) bool { return signalGroup(pgid, syscall.SIGKILL) }
 
 // GroupAlive reports whether any process of group pgid is still running.
-// Zombies, dead but not yet reaped, do not count. Where /proc is missing
-// it falls back to signal 0, which counts them.
+// A group whose members are all zombies (dead, not yet reaped) is not
+// alive; where /proc is missing, zombies count.
 func GroupAlive(pgid int) bool {
-	if pgid <= 0 {
+	if !signalGroup(pgid, 0) {
 		return false
 	}
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		return signalGroup(pgid, 0)
-	}
-	return len(groupMembers(pgid)) > 0
+	live, zombies := scanGroup(pgid)
+	// A scan that saw nobody raced with a fork or an exit: the signal says
+	// the group exists, so it is taken as alive.
+	return live > 0 || zombies == 0
 }
 
 // WaitGroupGone waits until no process of group pgid runs (see
