@@ -53,10 +53,12 @@ func groupMembers(pgid int) []int {
 	return pids
 }
 
-// scanGroup counts the live and zombie processes of group pgid.
-func scanGroup(pgid int) (live, zombies int) {
-	pids, z := scan(pgid)
-	return len(pids), z
+// onlyZombies reports whether /proc shows group pgid with members that
+// are all zombies. A scan can miss a process forked while it runs, so it
+// is only used where the group can no longer fork: after SIGKILL.
+func onlyZombies(pgid int) bool {
+	live, zombies := scan(pgid)
+	return len(live) == 0 && zombies > 0
 }
 
 // scan reads /proc for the processes of group pgid: the live ones' pids

@@ -88,8 +88,8 @@ func TestOrphansAfterDaemonKilled(t *testing.T) {
 	if !found || err != nil {
 		t.Fatalf("KillOrphans = %v, %v", found, err)
 	}
-	if exec.GroupAlive(pgid) {
-		t.Fatal("orphans left")
+	if err := exec.WaitGroupGone(ctx, pgid); err != nil {
+		t.Fatalf("orphans left: %v", err)
 	}
 	if found, err := exec.KillOrphans(ctx, pgid, token); found || err != nil {
 		t.Fatalf("second KillOrphans = %v, %v", found, err)

@@ -499,26 +499,19 @@ func signalGroup(pgid int, sig syscall.Signal) bool {
 // reattach. It reports whether the group existed.
 func KillGroup(pgid int) bool { return signalGroup(pgid, syscall.SIGKILL) }
 
-// GroupAlive reports whether any process of group pgid is still running.
-// A group whose members are all zombies (dead, not yet reaped) is not
-// alive; where /proc is missing, zombies count.
-func GroupAlive(pgid int) bool {
-	if !signalGroup(pgid, 0) {
-		return false
-	}
-	live, zombies := scanGroup(pgid)
-	// A scan that saw nobody raced with a fork or an exit: the signal says
-	// the group exists, so it is taken as alive.
-	return live > 0 || zombies == 0
-}
+// GroupAlive reports whether process group pgid exists: some process of
+// it runs, or has died and is not reaped yet. After KillGroup, use
+// WaitGroupGone.
+func GroupAlive(pgid int) bool { return signalGroup(pgid, 0) }
 
-// WaitGroupGone waits until no process of group pgid runs (see
-// GroupAlive), as after KillGroup, whose signal is delivered
-// asynchronously. It polls; ctx bounds the wait.
+// WaitGroupGone waits until no process of group pgid runs, as after
+// KillGroup, whose signal is delivered asynchronously: the group is gone,
+// or only zombies are left (their parent, often init, reaps them). It
+// polls; ctx bounds the wait.
 func WaitGroupGone(ctx context.Context, pgid int) error {
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
-	for GroupAlive(pgid) {
+	for GroupAlive(pgid) && !onlyZombies(pgid) {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("process group %d still running: %w", pgid, ctx.Err())

@@ -129,8 +129,8 @@ func TestRecoverAfterDaemonKilled(t *testing.T) {
 	if got.Status != task.StatusInterrupted || !strings.Contains(got.OutputPreview, "before-crash") || got.FailureArtifact == nil || got.OutputArtifact == nil {
 		t.Fatalf("recovered = %+v", got)
 	}
-	if exec.GroupAlive(rec.Pgid) {
-		t.Fatal("orphans left after Recover")
+	if err := exec.WaitGroupGone(ctx, rec.Pgid); err != nil {
+		t.Fatalf("orphans left after Recover: %v", err)
 	}
 	b, err := os.ReadFile(got.Artifacts[*got.FailureArtifact].Path)
 	if err != nil || !strings.Contains(string(b), `"orphans_killed": true`) {
