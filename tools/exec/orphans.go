@@ -23,7 +23,13 @@ func KillOrphans(ctx context.Context, pgid int, token string) (found bool, err e
 	if pgid <= 0 || token == "" {
 		return false, fmt.Errorf("kill orphans of group %d: a pgid and a token are needed", pgid)
 	}
-	if !groupCarries(pgid, token) {
+	ours := false
+	for range 3 { // a scan can miss a process caught mid-fork or mid-exec
+		if ours = groupCarries(pgid, token); ours || !GroupAlive(pgid) {
+			break
+		}
+	}
+	if !ours {
 		return false, nil
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
