@@ -78,7 +78,10 @@ func (c Config) yield(ms int) time.Duration {
 	if ms <= 0 {
 		return c.DefaultYield
 	}
-	return min(time.Duration(ms)*time.Millisecond, c.MaxYield)
+	if int64(ms) >= c.MaxYield.Milliseconds() {
+		return c.MaxYield
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 func noConfig(tool string, err error) tools.Result {

@@ -155,7 +155,7 @@ func specFor(cfg Config, tool, cmd, workdir, shell string, login bool) (ProcessS
 func spawnFailure(tool string, spec ProcessSpec, err error) tools.Result {
 	hint := "check the command and working directory and call again"
 	details := map[string]string{"cmd": spec.Cmd, "workdir": spec.Dir, "error": err.Error()}
-	if spec.Shell != "" {
+	if errors.Is(err, ErrNoShell) {
 		details["field"] = "shell"
 		details["shell"] = spec.Shell
 		hint = "use an installed shell such as bash or sh, or omit shell"

@@ -318,3 +318,13 @@ func TestExecCancelledCallPromotes(t *testing.T) {
 		t.Fatalf("a cancelled call with a task host did not promote: %s", env.Result)
 	}
 }
+
+// TestExecHugeYieldIsCapped: a yield that would overflow a Duration is
+// the maximum, not an immediate promotion.
+func TestExecHugeYieldIsCapped(t *testing.T) {
+	e := newEnv(t)
+	_, env := call(t, exec.ExecCommand(e.cfg), json.RawMessage(`{"cmd":"echo ok","yield_time_ms":9000000000000000}`))
+	if r := execResult(t, env); r.Disposition != exec.DispositionCompleted {
+		t.Fatalf("result = %s", env.Result)
+	}
+}

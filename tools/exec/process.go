@@ -23,8 +23,8 @@ var (
 	// ErrInputNotAccepted is returned by Write for a process started
 	// without AcceptsInput, or whose input was closed.
 	ErrInputNotAccepted = errors.New("exec: process does not accept input")
-	// ErrNoShell is returned by Start when no shell is named and neither
-	// bash nor sh is installed.
+	// ErrNoShell is returned by Start when the named shell, or with none
+	// named both bash and sh, cannot be found.
 	ErrNoShell = errors.New("exec: no shell found")
 )
 
@@ -121,7 +121,7 @@ func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process,
 	}
 	path, err := osexec.LookPath(shell)
 	if err != nil {
-		return nil, fmt.Errorf("start %q: shell %s: %w", spec.Cmd, shell, err)
+		return nil, fmt.Errorf("start %q: shell %s: %w (%w)", spec.Cmd, shell, ErrNoShell, err)
 	}
 	script := spec.Cmd
 	if spec.TTY && posixShell(path) {

@@ -118,8 +118,11 @@ func output(ctx context.Context, c Controller, budget tools.Budget, a OutputArgs
 		return noController(OutputName)
 	}
 	timeout := DefaultBlockTimeout
-	if a.TimeoutMS > 0 {
-		timeout = min(time.Duration(a.TimeoutMS)*time.Millisecond, MaxBlockTimeout)
+	switch {
+	case int64(a.TimeoutMS) >= MaxBlockTimeout.Milliseconds():
+		timeout = MaxBlockTimeout
+	case a.TimeoutMS > 0:
+		timeout = time.Duration(a.TimeoutMS) * time.Millisecond
 	}
 	r, err := c.Output(ctx, OutputRequest{TaskID: a.TaskID, Block: a.Block, Timeout: timeout, MaxChars: budget.Chars(a.MaxOutputTokens)})
 	if err != nil {
