@@ -48,6 +48,11 @@ func (BatchArgs) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["items"].MaxItems = new(MaxBatchItems)
 	s.Properties["items"].Types = nil
 	s.Properties["items"].Type = "array"
+	zero := 0.0
+	item := s.Properties["items"].Items
+	item.Properties["yield_time_ms"].Minimum = &zero
+	item.Properties["max_output_tokens"].Minimum = &zero
+	item.Properties["cmd"].MinLength = new(1)
 }
 
 // Validate refuses interactive items and blank commands.
