@@ -443,10 +443,8 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	case <-p.done:
 	case <-t.C:
 		r.Forced = KillGroup(p.pgid)
-		select {
-		case <-p.done:
-		case <-ctx.Done():
-			return r, fmt.Errorf("stop process group %d: %w", p.pgid, ctx.Err())
+		if err := p.awaitAfterKill(ctx); err != nil {
+			return r, fmt.Errorf("stop process group %d: %w", p.pgid, err)
 		}
 	case <-ctx.Done():
 		return r, fmt.Errorf("stop process group %d: %w", p.pgid, ctx.Err())
@@ -454,6 +452,30 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	KillGroup(p.pgid)
 	r.Exit = p.exit
 	return r, nil
+}
+
+// awaitAfterKill waits for done after the group was killed; if a process
+// that left the group (setsid) still holds the output after
+// strayHolderGrace, the output is cut off from it.
+func (p *Process) awaitAfterKill(ctx context.Context) error {
+	t := time.NewTimer(strayHolderGrace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return nil
+	case <-t.C:
+		for _, r := range p.readers {
+			_ = r.Close()
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-p.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Close kills what is left of the process group, waits for the command and
@@ -466,16 +488,7 @@ func (p *Process) Close() error {
 	}
 	p.closed = true
 	KillGroup(p.pgid)
-	t := time.NewTimer(strayHolderGrace)
-	defer t.Stop()
-	select {
-	case <-p.done:
-	case <-t.C: // a process outside the group still holds the output
-		for _, r := range p.readers {
-			_ = r.Close()
-		}
-		<-p.done
-	}
+	_ = p.awaitAfterKill(context.Background())
 	p.inMu.Lock()
 	if p.input != nil && p.pty == nil {
 		_ = p.input.Close()

@@ -2,7 +2,9 @@ package exec_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -153,5 +155,22 @@ func TestSpillMakesOutputFileBacked(t *testing.T) {
 	pv, err := exec.ReadPreview(e.cfg.Artifacts, p.Output().Stdout, 1000)
 	if err != nil || pv.Text != "before\nafter\n" {
 		t.Fatalf("file preview = %q, %v", pv.Text, err)
+	}
+}
+
+// TestCloseCutsOffStrayHolder: a child that left the group (setsid) but
+// keeps the output open cannot keep Close waiting.
+func TestCloseCutsOffStrayHolder(t *testing.T) {
+	e := newEnv(t)
+	p := startProcess(t, e, exec.ProcessSpec{Cmd: "setsid sleep 1000 & echo $!"})
+	waitOutput(t, p, "stdout", "\n")
+	var stray int
+	if _, err := fmt.Sscan(output(t, p, "stdout"), &stray); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(stray, syscall.SIGKILL) })
+	_ = p.Close() // returns after strayHolderGrace
+	if _, _, ok := p.Exit(); !ok {
+		t.Fatal("Close returned before the command was done")
 	}
 }
