@@ -25,6 +25,9 @@ const (
 	OpCopy   Op = "copy"
 )
 
+// String returns the operation as spelled in results.
+func (o Op) String() string { return string(o) }
+
 // Change is one file of a parsed patch.
 type Change struct {
 	Op      Op
