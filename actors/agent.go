@@ -33,16 +33,20 @@ type AgentDeps struct {
 	// SnapshotEvery is how many events an agent applies between snapshots.
 	SnapshotEvery int
 	// IdleTimeout is how long an agent stays idle (no turn, empty queue)
-	// before it passivates: it saves a snapshot and drops its state from
-	// memory, reloading it on its next message. 0 means DefaultIdleTimeout.
+	// before it passivates: it saves a snapshot, drops its state and its
+	// actor is stopped, so it costs nothing but its durable state; its next
+	// request (or a timer fire) activates it again from the snapshot. 0
+	// means DefaultIdleTimeout.
 	IdleTimeout time.Duration
 	// DefaultAgentID is the agent untargeted input goes to; it is created
 	// with kind default. Empty means DefaultAgentID.
 	DefaultAgentID string
-	// Fault, when set, is called at named points of an agent: "start", and
+	// Fault, when set, is called at named points of an agent: "start",
 	// before each message it handles, with the message's Go type (e.g.
-	// "*actors.stepDone"). A panic from it is a crash of the agent. It
-	// exists for fault-injection tests and is nil in production.
+	// "*actors.stepDone"), and "retire" when its actor stops after
+	// passivation (it is no longer in Runtime.Active by then). A panic from
+	// it is a crash of the agent. It exists for fault-injection tests and
+	// is nil in production.
 	Fault func(agentID, point string)
 
 	// Set by the Runtime: the actor system and its timer service.
@@ -130,7 +134,7 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
 	switch c.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *passivateDone, *GetInfo:
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *retire, *GetInfo:
 	default:
 		if a.deps.Fault != nil {
 			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
@@ -164,9 +168,9 @@ func (a *agent) Receive(c actor.Context) {
 		a.timerFired(m.fire)
 		a.advance(c)
 	case *passivate:
-		a.passivate(m)
-	case *passivateDone:
-		c.Respond(true)
+		a.passivate(c, m)
+	case *retire:
+		a.retire(c)
 	case *actor.Restarting:
 		a.inc.panicked = true
 		a.stop()
@@ -204,20 +208,55 @@ func (a *agent) isIdle() bool {
 	return !a.stepping && a.state.Turn == nil && a.state.Queue.Len() == 0
 }
 
-// passivate drops the agent's state from memory after saving a snapshot of
-// it; the next message reloads it. An idle agent then costs only its actor.
-func (a *agent) passivate(m *passivate) {
-	if a.state == nil || !a.isIdle() || (m.gen != 0 && m.gen != a.idleGen) {
+// passivate makes an idle agent cost nothing but its durable state: it
+// saves a snapshot, drops its state from memory and asks its supervisor to
+// retire (stop) its actor; the next request activates it again from the
+// snapshot. A busy agent, a stale idle timer or a snapshot that could not
+// be saved leaves it as it is. An already passive agent (its retirement
+// refused or in progress) asks again.
+func (a *agent) passivate(c actor.Context, m *passivate) {
+	if a.state != nil && !a.dropState(m) {
+		if c.Sender() != nil {
+			c.Respond(false)
+		}
 		return
+	}
+	c.Send(c.Parent(), &retireAgent{who: c.Self(), reply: c.Sender()})
+}
+
+// dropState saves a snapshot of an idle agent and drops its state; false
+// when it is busy, m comes from a stale idle timer, or the snapshot was not
+// saved (keep the state rather than replay a long tail).
+func (a *agent) dropState(m *passivate) bool {
+	if !a.isIdle() || (m.gen != 0 && m.gen != a.idleGen) {
+		return false
 	}
 	if a.sinceSnapshot > 0 {
 		a.saveSnapshot()
 		if a.sinceSnapshot > 0 {
-			return // not saved: keep the state rather than replay a long tail
+			return false
 		}
 	}
 	a.passive = a.state.info()
 	a.state = nil
+	return true
+}
+
+// retire answers the supervisor, which has taken the agent out of
+// Runtime.pids: the actor stops if the agent is still passive, that is if
+// nothing but GetInfo reached it since it asked (every other message
+// reloads its state), and refuses otherwise. retire sits behind every
+// request posted before the PID was removed, and none can be posted after,
+// so stopping loses nothing.
+func (a *agent) retire(c actor.Context) {
+	if a.state != nil {
+		c.Send(c.Parent(), &retireRefused{who: c.Self()})
+		return
+	}
+	if a.deps.Fault != nil {
+		a.deps.Fault(a.id, "retire")
+	}
+	c.Stop(c.Self())
 }
 
 // info answers GetInfo, from the state or, when passivated, from what the

@@ -118,19 +118,23 @@ type stepDone struct {
 // before queued admissions are handled.
 func (*stepDone) Priority() messages.Priority { return messages.PriorityNext }
 
-// passivate asks an idle agent to drop its state from memory. gen is the
-// idle timer's generation, 0 for an explicit request (Runtime.PassivateIdle).
+// passivate asks an idle agent to drop its state from memory and have its
+// actor retired (see agent.passivate). gen is the idle timer's generation,
+// 0 for an explicit request (Runtime.PassivateIdle), which is answered
+// false when the agent is busy and otherwise by the supervisor once the
+// retirement is settled.
 type passivate struct{ gen uint64 }
 
 // Priority implements Prioritized: passivation never overtakes work.
 func (*passivate) Priority() messages.Priority { return messages.PriorityBackground }
 
-// passivateDone is answered (with nil) after every earlier passivate, since
-// both sit in the background band, FIFO.
-type passivateDone struct{}
+// retire is the supervisor's question to a passivated agent whose PID it
+// has removed from Runtime.pids: stop now, unless work came since asking.
+type retire struct{}
 
-// Priority implements Prioritized.
-func (*passivateDone) Priority() messages.Priority { return messages.PriorityBackground }
+// Priority implements Prioritized: in the lowest band, retire comes after
+// every message posted before it, so the agent decides having seen them.
+func (*retire) Priority() messages.Priority { return messages.PriorityBackground }
 
 // WakeHintRequest is a pure wake signal for an agent (an external trigger,
 // a subsystem). The reply is *WakeHintResult.

@@ -32,10 +32,15 @@ type Runtime struct {
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
-	mu   sync.Mutex
+	// mu guards pids, terminating and closed. A request reads an agent's
+	// PID and posts to it under mu.RLock, and the agents supervisor removes
+	// a PID under mu.Lock before it stops that actor: once removed, no
+	// caller's message can reach the actor any more (see
+	// agentsSupervisor.retire), so none is lost with its mailbox.
+	mu   sync.RWMutex
 	pids map[string]*actor.PID // active agents; guarded by mu
-	// terminating marks agents stopped by their supervisor whose actor has
-	// not terminated yet; guarded by mu.
+	// terminating marks agents stopped by their supervisor after too many
+	// crashes whose actor has not terminated yet; guarded by mu.
 	terminating map[string]bool
 	closed      bool // guarded by mu
 }
@@ -95,7 +100,8 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	}
 	r.deps.sys, r.deps.timers = sys, r.timers
 	props := actor.PropsFromProducer(func() actor.Actor {
-		return &agentsSupervisor{r: r, strategy: strategy, waiting: make(map[string][]*actor.PID)}
+		return &agentsSupervisor{r: r, strategy: strategy,
+			waiting: make(map[string][]pending), retiring: make(map[string]*retirement)}
 	},
 		actor.WithSupervisor(strategy))
 	r.supervisor, err = r.sys.Root.SpawnNamed(props, strings.TrimSuffix(agentsPrefix, "/"))
@@ -173,9 +179,9 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 	if err := ValidateAgentID(id); err != nil {
 		return false, err
 	}
-	r.mu.Lock()
+	r.mu.RLock()
 	_, active := r.pids[id]
-	r.mu.Unlock()
+	r.mu.RUnlock()
 	if active {
 		return true, nil
 	}
@@ -207,9 +213,9 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 }
 
 func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
-	r.mu.Lock()
+	r.mu.RLock()
 	_, active := r.pids[id]
-	r.mu.Unlock()
+	r.mu.RUnlock()
 	if !active {
 		high, err := r.deps.Store.HighestSeq(ctx, id)
 		if err != nil {
@@ -237,51 +243,76 @@ func (r *Runtime) PendingTimers(ctx context.Context) ([]ScheduleTimer, error) {
 // Activate makes sure agent id is running (recovering it from its journal
 // if it was not) without sending it anything.
 func (r *Runtime) Activate(ctx context.Context, id string) error {
-	_, err := r.activate(ctx, id)
-	return err
+	if err := ValidateAgentID(id); err != nil {
+		return err
+	}
+	r.mu.RLock()
+	_, ok := r.pids[id]
+	closed := r.closed
+	r.mu.RUnlock()
+	switch {
+	case closed:
+		return ErrRuntimeClosed
+	case ok:
+		return nil
+	}
+	res, err := r.sys.Root.RequestFuture(r.supervisor, &activateAgent{id: id}, r.timeout(ctx)).Result()
+	if err != nil {
+		return fmt.Errorf("activate agent %s: %w", id, err)
+	}
+	if f, ok := res.(*activationFailed); ok {
+		return fmt.Errorf("activate agent %s: %w", id, f.err)
+	}
+	return nil
 }
 
-// ask activates agent id if needed and waits for its answer to msg.
+// timeout is how long a caller waits for an answer: the request timeout,
+// or less when ctx ends sooner (0 once it has ended: a future with a
+// negative timeout would never time out).
+func (r *Runtime) timeout(ctx context.Context) time.Duration {
+	if d, ok := ctx.Deadline(); ok {
+		return max(0, min(r.requestTimeout, time.Until(d)))
+	}
+	return r.requestTimeout
+}
+
+// ask sends msg to agent id and waits for its answer. A running agent is
+// asked directly. Any other (dormant, or its actor stopping) is asked
+// through the agents supervisor, which activates it and forwards msg with
+// the caller as sender, so the agent answers the caller itself.
 func (r *Runtime) ask(ctx context.Context, id string, msg any) (any, error) {
-	pid, err := r.activate(ctx, id)
+	if err := ValidateAgentID(id); err != nil {
+		return nil, err
+	}
+	f, err := r.post(id, msg, r.timeout(ctx))
 	if err != nil {
 		return nil, err
 	}
-	timeout := r.requestTimeout
-	if d, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(d))
-	}
-	res, err := r.sys.Root.RequestFuture(pid, msg, timeout).Result()
+	res, err := f.Result()
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", id, err)
+	}
+	if f, ok := res.(*activationFailed); ok {
+		return nil, fmt.Errorf("activate agent %s: %w", id, f.err)
 	}
 	return res, nil
 }
 
-// activate returns the PID of agent id, spawning (and so recovering) it
-// under the agents supervisor when it is not running.
-func (r *Runtime) activate(ctx context.Context, id string) (*actor.PID, error) {
-	if err := ValidateAgentID(id); err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	pid, ok := r.pids[id]
-	closed := r.closed
-	r.mu.Unlock()
-	if closed {
+// post sends msg to agent id as a request answered to the returned future.
+// The PID is read and the message posted under one mu.RLock, so the
+// message is in the agent's mailbox before the supervisor can begin to
+// retire it (which needs mu.Lock), and the agent handles it before it
+// decides to stop.
+func (r *Runtime) post(id string, msg any, timeout time.Duration) (*actor.Future, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
 		return nil, ErrRuntimeClosed
 	}
-	if ok {
-		return pid, nil
+	if pid, ok := r.pids[id]; ok {
+		return r.sys.Root.RequestFuture(pid, msg, timeout), nil
 	}
-	res, err := r.sys.Root.RequestFuture(r.supervisor, &activateAgent{id: id}, r.requestTimeout).Result()
-	if err != nil {
-		return nil, fmt.Errorf("activate agent %s: %w", id, err)
-	}
-	if e, ok := res.(error); ok {
-		return nil, e
-	}
-	return res.(*actor.PID), nil
+	return r.sys.Root.RequestFuture(r.supervisor, &deliver{id: id, msg: msg}, timeout), nil
 }
 
 // Recover brings back every agent with an open fact (queued messages, a
@@ -332,10 +363,12 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	return active, firstErr
 }
 
-// Active lists the ids of the agents whose actors are running, sorted.
+// Active lists the ids of the agents whose actors are running, sorted. An
+// agent whose actor is being retired (stopped after passivation) is not
+// listed: it is dormant, and its next request activates it again.
 func (r *Runtime) Active() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
 	ids := make([]string, 0, len(r.pids))
 	for id := range r.pids {
 		ids = append(ids, id)
@@ -344,35 +377,32 @@ func (r *Runtime) Active() []string {
 	return ids
 }
 
-// PassivateIdle asks every active agent that is idle to save a snapshot
-// and drop its state from memory now, instead of after its idle timeout.
-// Agents are asked together; it waits for all of them until ctx ends and
-// reports the first agent that did not answer.
+// PassivateIdle passivates every active agent that is idle now, instead
+// of after its idle timeout: each saves a snapshot, drops its state and has
+// its actor stopped, so it costs nothing but its durable state until its
+// next request activates it again. Busy agents are left alone. Agents are
+// asked together; it waits until each has settled (its actor gone, or
+// kept because it was busy or got work meanwhile) or ctx ends, and reports
+// the first agent that did not answer.
 func (r *Runtime) PassivateIdle(ctx context.Context) error {
-	r.mu.Lock()
-	pids := make([]*actor.PID, 0, len(r.pids))
-	for _, pid := range r.pids {
-		pids = append(pids, pid)
-	}
-	r.mu.Unlock()
-	timeout := r.requestTimeout
-	if dl, ok := ctx.Deadline(); ok {
-		timeout = min(timeout, time.Until(dl))
-	}
+	timeout := r.timeout(ctx)
 	if timeout <= 0 {
 		return fmt.Errorf("passivate idle agents: %w", context.DeadlineExceeded)
 	}
-	// passivateDone sits behind passivate in the same band, so its answer
-	// means the agent has handled the passivation.
-	futures := make([]*actor.Future, len(pids))
-	for i, pid := range pids {
-		r.sys.Root.Send(pid, &passivate{})
-		futures[i] = r.sys.Root.RequestFuture(pid, &passivateDone{}, timeout)
+	var (
+		ids     []string
+		futures []*actor.Future
+	)
+	r.mu.RLock() // posted under the lock, as in post
+	for id, pid := range r.pids {
+		ids = append(ids, id)
+		futures = append(futures, r.sys.Root.RequestFuture(pid, &passivate{}, timeout))
 	}
+	r.mu.RUnlock()
 	var first error
 	for i, f := range futures {
 		if _, err := f.Result(); err != nil && first == nil {
-			first = fmt.Errorf("passivate %s: %w", pids[i].Id, err)
+			first = fmt.Errorf("passivate %s: %w", ids[i], err)
 		}
 	}
 	return first
@@ -395,9 +425,9 @@ func (r *Runtime) dormant(ctx context.Context, id string) bool {
 }
 
 // Close passivates idle agents (so the next boot finds their snapshots
-// current and leaves them dormant), then stops every agent (queued actor
-// messages are dropped; everything acknowledged is already durable) and the
-// actor system. Agents keep their durable status: a shutdown is not a stop.
+// current and leaves them dormant; their actors are retired), then stops
+// every other agent (queued actor messages are dropped; everything
+// acknowledged is already durable) and the actor system. Agents keep their durable status: a shutdown is not a stop.
 // An agent that does not answer within the request timeout is not waited
 // for further: it replays its journal tail at the next boot.
 func (r *Runtime) Close() error {
@@ -438,8 +468,21 @@ func (r *Runtime) halt() error {
 // timerDue carries a fire from the timer service to the agents supervisor.
 type timerDue struct{ fire TimerFire }
 
-// activateAgent asks the agents supervisor for agent id's PID.
+// activateAgent asks the agents supervisor to activate agent id. The reply
+// is its *actor.PID or *activationFailed.
 type activateAgent struct{ id string }
+
+// deliver asks the agents supervisor to activate agent id and forward msg
+// to it with deliver's own sender, who gets the agent's answer (or
+// *activationFailed).
+type deliver struct {
+	id  string
+	msg any
+}
+
+// activationFailed answers a request the supervisor could not deliver
+// because the agent's actor could not be spawned. No agent answers with it.
+type activationFailed struct{ err error }
 
 // agentGaveUp tells the supervisor an agent exhausted its restart budget.
 type agentGaveUp struct {
@@ -448,54 +491,64 @@ type agentGaveUp struct {
 	failures int
 }
 
-// agentsSupervisor is the parent of every agent actor. Its strategy
+// retireAgent is how a passivated agent asks its supervisor to stop its
+// actor. reply, when not nil, is answered true once the actor is gone,
+// false when it stays.
+type retireAgent struct {
+	who, reply *actor.PID
+}
+
+// retireRefused tells the supervisor that an agent asked to retire got work
+// since it asked, so it keeps running.
+type retireRefused struct{ who *actor.PID }
+
+// agentsSupervisor is the parent of every agent actor, and the one place
+// that activates and retires them, one message at a time. Its strategy
 // restarts a panicking agent with backoff and, past the budget, stops it
 // and reports agentGaveUp, which quarantines the agent durably.
+//
+// While an agent's actor is stopping (retiring, or quarantined), whatever
+// comes for it (activations, forwarded requests, timer fires) waits in
+// waiting and is delivered, in order, once the actor is gone (to a fresh
+// one) or, when a retirement is refused, to the same actor.
 type agentsSupervisor struct {
 	r        *Runtime
 	strategy *supervision.Strategy
-	// waiting holds the senders of activations of a terminating agent,
-	// answered once its Terminated arrives.
-	waiting map[string][]*actor.PID
+	waiting  map[string][]pending
+	// retiring holds the agents sent retire that have not answered.
+	retiring map[string]*retirement
 }
 
+// pending is something for an agent that waits for its actor to stop.
+type pending struct {
+	msg    any        // nil for an activation, answered with the PID
+	sender *actor.PID // who gets the answer; nil for a timer fire
+}
+
+// retirement is one agent's retirement in progress.
+type retirement struct {
+	pid *actor.PID
+	// replies are answered when it is settled (Runtime.PassivateIdle).
+	replies []*actor.PID
+}
+
+// Receive dispatches one message; each case is one method.
 func (s *agentsSupervisor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *activateAgent:
-		s.r.mu.Lock()
-		dying := s.r.terminating[m.id]
-		s.r.mu.Unlock()
-		if dying {
-			s.waiting[m.id] = append(s.waiting[m.id], c.Sender())
-			return
-		}
-		c.Respond(s.activate(c, m.id))
+		s.route(c, m.id, pending{sender: c.Sender()})
+	case *deliver:
+		s.route(c, m.id, pending{msg: m.msg, sender: c.Sender()})
+	case *timerDue:
+		s.timerDue(c, m.fire)
+	case *retireAgent:
+		s.retire(c, m)
+	case *retireRefused:
+		s.refused(c, m.who)
 	case *agentGaveUp:
 		s.quarantine(m)
-	case *timerDue:
-		// Deliver to the agent, activating it if it is not running; a
-		// dying agent re-arms its timers when it is activated again.
-		s.r.mu.Lock()
-		dying := s.r.terminating[m.fire.AgentID]
-		s.r.mu.Unlock()
-		if !dying {
-			if pid, ok := s.activate(c, m.fire.AgentID).(*actor.PID); ok {
-				c.Send(pid, &timerFired{fire: m.fire})
-			}
-		}
 	case *actor.Terminated:
-		id := agentIDOf(m.Who)
-		s.strategy.Forget(m.Who)
-		s.r.mu.Lock()
-		if s.r.pids[id] != nil && s.r.pids[id].Equal(m.Who) {
-			delete(s.r.pids, id)
-		}
-		delete(s.r.terminating, id)
-		s.r.mu.Unlock()
-		for _, sender := range s.waiting[id] {
-			c.Send(sender, s.activate(c, id))
-		}
-		delete(s.waiting, id)
+		s.terminated(c, m.Who)
 	}
 }
 
@@ -506,21 +559,166 @@ const agentsPrefix = "agents/"
 // agentIDOf returns the agent id of an agent actor's PID.
 func agentIDOf(pid *actor.PID) string { return strings.TrimPrefix(pid.Id, agentsPrefix) }
 
-func (s *agentsSupervisor) activate(c actor.Context, id string) any {
-	s.r.mu.Lock()
+// route hands p to agent id now, or keeps it until the agent's stopping
+// actor is gone.
+func (s *agentsSupervisor) route(c actor.Context, id string, p pending) {
+	if s.stopping(id) {
+		s.waiting[id] = append(s.waiting[id], p)
+		return
+	}
+	s.deliver(c, id, p)
+}
+
+// stopping reports whether agent id's actor is being retired or
+// quarantined.
+func (s *agentsSupervisor) stopping(id string) bool {
+	if s.retiring[id] != nil {
+		return true
+	}
+	s.r.mu.RLock()
+	defer s.r.mu.RUnlock()
+	return s.r.terminating[id]
+}
+
+// timerDue delivers a fire, activating the agent if it is not running: a
+// retired agent's timers stay armed in the timer service and wake it. A
+// quarantined agent is stopped for good: its fires are dropped and its
+// timers re-armed when it is resumed.
+func (s *agentsSupervisor) timerDue(c actor.Context, f TimerFire) {
+	p := pending{msg: &timerFired{fire: f}}
+	if s.retiring[f.AgentID] != nil {
+		s.waiting[f.AgentID] = append(s.waiting[f.AgentID], p)
+		return
+	}
+	if !s.stopping(f.AgentID) {
+		s.deliver(c, f.AgentID, p)
+	}
+}
+
+// deliver activates agent id if it is not running and hands it p.
+func (s *agentsSupervisor) deliver(c actor.Context, id string, p pending) {
+	pid, err := s.activate(c, id)
+	switch {
+	case err != nil && p.sender != nil:
+		c.Send(p.sender, &activationFailed{err: err})
+	case err != nil:
+		if !errors.Is(err, ErrRuntimeClosed) {
+			s.r.deps.Log.Error().Err(err).Str("agent_id", id).Msg("timer fire not delivered")
+		}
+	case p.msg == nil:
+		c.Send(p.sender, pid)
+	case p.sender != nil:
+		c.RequestWithCustomSender(pid, p.msg, p.sender)
+	default:
+		c.Send(pid, p.msg)
+	}
+}
+
+// activate returns the PID of agent id, spawning (and so recovering) it
+// when it is not running. It spawns nothing once the runtime is closed.
+func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, error) {
+	s.r.mu.RLock()
 	pid, ok := s.r.pids[id]
-	s.r.mu.Unlock()
-	if ok {
-		return pid
+	closed := s.r.closed
+	s.r.mu.RUnlock()
+	switch {
+	case closed:
+		return nil, ErrRuntimeClosed
+	case ok:
+		return pid, nil
 	}
 	pid, err := c.SpawnNamed(AgentProps(id, s.r.deps), id)
 	if err != nil {
-		return fmt.Errorf("spawn agent %s: %w", id, err)
+		return nil, fmt.Errorf("spawn agent %s: %w", id, err)
 	}
 	s.r.mu.Lock()
 	s.r.pids[id] = pid
 	s.r.mu.Unlock()
-	return pid
+	return pid, nil
+}
+
+// retire starts stopping the actor of a passivated agent. Its PID leaves
+// Runtime.pids first, under mu.Lock: every request posted to it before is
+// already in its mailbox, and every later one comes here and waits. Then
+// the agent gets retire, in its background band, so behind all of those
+// requests: it stops itself if none of them was work, and refuses
+// (retireRefused) otherwise.
+func (s *agentsSupervisor) retire(c actor.Context, m *retireAgent) {
+	id := agentIDOf(m.who)
+	if rt := s.retiring[id]; rt != nil {
+		rt.replies = append(rt.replies, m.reply)
+		return
+	}
+	s.r.mu.Lock()
+	pid, ok := s.r.pids[id]
+	current := ok && pid.Equal(m.who)
+	if current {
+		delete(s.r.pids, id)
+	}
+	s.r.mu.Unlock()
+	if !current { // quarantined, or the runtime is closing
+		answer(c, []*actor.PID{m.reply}, false)
+		return
+	}
+	s.retiring[id] = &retirement{pid: m.who, replies: []*actor.PID{m.reply}}
+	c.Send(m.who, &retire{})
+}
+
+// refused puts an agent that got work while it was retiring back into
+// Runtime.pids and hands it what waited meanwhile.
+func (s *agentsSupervisor) refused(c actor.Context, who *actor.PID) {
+	id := agentIDOf(who)
+	rt := s.retiring[id]
+	if rt == nil || !rt.pid.Equal(who) {
+		return // it terminated first (crashed): terminated settled it
+	}
+	delete(s.retiring, id)
+	s.r.mu.Lock()
+	quarantined := s.r.terminating[id]
+	if !quarantined {
+		s.r.pids[id] = who
+	}
+	s.r.mu.Unlock()
+	answer(c, rt.replies, false)
+	if !quarantined { // else waiting is handed over when it terminates
+		s.flush(c, id)
+	}
+}
+
+// terminated settles an agent actor that is gone (retired, quarantined,
+// or stopped with the runtime) and hands what waited for it to a new one.
+func (s *agentsSupervisor) terminated(c actor.Context, who *actor.PID) {
+	id := agentIDOf(who)
+	s.strategy.Forget(who)
+	s.r.mu.Lock()
+	if s.r.pids[id] != nil && s.r.pids[id].Equal(who) {
+		delete(s.r.pids, id)
+	}
+	delete(s.r.terminating, id)
+	s.r.mu.Unlock()
+	if rt := s.retiring[id]; rt != nil {
+		delete(s.retiring, id)
+		answer(c, rt.replies, true)
+	}
+	s.flush(c, id)
+}
+
+// flush delivers, in order, what waited for agent id.
+func (s *agentsSupervisor) flush(c actor.Context, id string) {
+	queued := s.waiting[id]
+	delete(s.waiting, id)
+	for _, p := range queued {
+		s.deliver(c, id, p)
+	}
+}
+
+// answer sends v to each non-nil reply PID.
+func answer(c actor.Context, replies []*actor.PID, v bool) {
+	for _, pid := range replies {
+		if pid != nil {
+			c.Send(pid, v)
+		}
+	}
 }
 
 // quarantine records, in the agent's own journal, why it was stopped for

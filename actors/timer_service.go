@@ -69,7 +69,10 @@ type timersDue struct {
 // The timer service is not durable: its heap lives in memory only. Agents
 // journal timer_scheduled and timer_fired and re-arm their pending timers
 // on activation; a timer that came due while the runtime was down is
-// re-armed in the past and fires at once. A fire can therefore be
+// re-armed in the past and fires at once. While the runtime runs, the
+// service keeps the timers of agents whose actors were retired after
+// passivation: their fires go to the agents supervisor, which activates
+// the agent to apply them. A fire can therefore be
 // delivered twice (once before a crash, once after); its FireID makes the
 // second one harmless.
 func TimerServiceProps(clock clockwork.Clock, fire func(TimerFire)) *actor.Props {
