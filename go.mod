@@ -14,6 +14,8 @@ require (
 	github.com/rs/zerolog v1.35.1
 )
 
+require golang.org/x/time v0.16.0 // indirect
+
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/anthropics/anthropic-sdk-go v1.84.0

@@ -93,6 +93,10 @@ func guardTCP(a TCPAuth, h http.Handler) http.Handler {
 				"a token in the query is refused"))
 			return
 		}
+		if isPublic(r.URL.Path) {
+			h.ServeHTTP(w, r) // capability in the path, or public ingress: rate-limited, never operator authority
+			return
+		}
 		if a.Token != "" && !bearerOK(r, want) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="holon-actors"`)
 			writeError(w, errorf(http.StatusUnauthorized, KindUnauthorized, "send Authorization: Bearer <control token>",

@@ -71,7 +71,19 @@ func TestTCPAuthorizationMatrix(t *testing.T) {
 		if rt.Pattern == "/control/runtime/shutdown" {
 			continue // checked last: a success would stop nothing here but is not idempotent to test
 		}
-		path := strings.ReplaceAll(rt.Pattern, "{id}", "main")
+		path := strings.ReplaceAll(strings.ReplaceAll(rt.Pattern, "{id}", "main"), "{token}", "not-a-token")
+		if strings.HasPrefix(path, "/triggers/") || strings.HasPrefix(path, "/ingress/") {
+			// Public by design (the path is the capability; ingress is
+			// untrusted input): no token needed, and without a valid
+			// capability or with ingress off they answer 404.
+			if resp := tcpDo(t, rt.Method, base+path); resp.StatusCode != http.StatusNotFound {
+				t.Errorf("%s %s without a capability = %d, want 404", rt.Method, path, resp.StatusCode)
+			}
+			if resp := tcpDo(t, rt.Method, base+path+"?token="+testToken); resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("%s %s with the token in the query = %d, want 401", rt.Method, path, resp.StatusCode)
+			}
+			continue
+		}
 		for name, hdr := range map[string][]string{
 			"no token":       nil,
 			"wrong token":    {"Authorization", "Bearer " + strings.Repeat("x", len(testToken))},

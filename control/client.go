@@ -232,3 +232,15 @@ func readSSE(r io.Reader, after uint64, f func(StreamEvent) error) (uint64, erro
 	}
 	return after, io.ErrUnexpectedEOF
 }
+
+// EnsureTrigger creates, or returns, the agent's external trigger.
+func (c *Client) EnsureTrigger(ctx context.Context, id string) (TriggerCapability, error) {
+	var out TriggerCapability
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/trigger", struct{}{}, &out)
+}
+
+// RevokeTrigger revokes the agent's external trigger.
+func (c *Client) RevokeTrigger(ctx context.Context, id string) (Trigger, error) {
+	var out Trigger
+	return out, c.do(ctx, http.MethodDelete, "/control/agents/"+url.PathEscape(id)+"/trigger", nil, &out)
+}

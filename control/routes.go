@@ -1,6 +1,9 @@
 package control
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // Route is one route of the API, listed for the OpenAPI document and its
 // sync test.
@@ -38,8 +41,26 @@ func (s *Server) table() []route {
 		{Route{"POST", "/control/agents/{id}/resume", "Resume a stopped or paused agent."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/pause", "Pause the agent after its current step."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/trigger", "Create, or return, the agent's external trigger capability (its URL is a secret)."}, s.ensureTrigger},
+		{Route{"DELETE", "/control/agents/{id}/trigger", "Revoke the agent's external trigger."}, s.revokeTrigger},
+		{Route{"POST", "/triggers/{token}", "Deliver an external trigger: a wake hint with provenance. No control token: the path is the capability."}, s.deliverTrigger},
+		{Route{"POST", "/ingress/agents/{id}/messages", "Untrusted channel or webhook input (when enabled): admitted as external evidence, never operator authority."}, s.publicIngress},
 		{Route{"GET", "/openapi.json", "This API's OpenAPI document."}, s.openAPI},
 	}
+}
+
+// publicPrefixes are the routes served on TCP without the control token:
+// trigger deliveries (the path is the capability) and public ingress.
+var publicPrefixes = []string{"/triggers/", "/ingress/"}
+
+// isPublic reports whether path is one of the public routes.
+func isPublic(path string) bool {
+	for _, p := range publicPrefixes {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Routes lists the API's routes.

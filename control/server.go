@@ -47,6 +47,18 @@ type Config struct {
 	// Shutdown is called (once, in its own goroutine) by POST
 	// /control/runtime/shutdown; it must stop the runtime gracefully.
 	Shutdown func()
+	// Triggers stores the agents' external trigger capabilities; nil
+	// turns triggers off.
+	Triggers *Triggers
+	// Advertise is the base URL external callers use (trigger URLs).
+	Advertise string
+	// PublicIngress enables POST /ingress/agents/{id}/messages for
+	// untrusted input without a token.
+	PublicIngress bool
+	// PublicRate and PublicBurst bound every unauthenticated request
+	// together (requests per second, burst); 0 means 50/s, burst 100.
+	PublicRate  float64
+	PublicBurst int
 	// LastFailure, when set, reports the last startup or shutdown failure
 	// the owner recorded.
 	LastFailure func() *Failure
@@ -74,6 +86,9 @@ type Server struct {
 	cancel   context.CancelFunc
 	shutdown sync.Once
 
+	public *limiters
+	dedupe *dedupe
+
 	mu      sync.Mutex
 	servers []*http.Server // guarded by mu
 }
@@ -87,7 +102,7 @@ func NewServer(cfg Config) *Server {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
-	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst), dedupe: newDedupe()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

@@ -37,15 +37,25 @@ type fixture struct {
 
 func newFixture(t *testing.T, steps ...testkit.Step) *fixture {
 	t.Helper()
+	return newFixtureWith(t, nil, steps...)
+}
+
+// newFixtureWith is newFixture with a change to the server's config.
+func newFixtureWith(t *testing.T, mutate func(*control.Config), steps ...testkit.Step) *fixture {
+	t.Helper()
 	h := testkit.New(t, steps...)
 	// Info answers after the agent's start (and creation) is durable.
 	if _, err := h.Runtime.Info(context.Background(), "main"); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{h: h, sock: filepath.Join(t.TempDir(), "run", "control.sock"), shutdown: make(chan struct{}, 4)}
-	f.srv = control.NewServer(control.Config{Runtime: h.Runtime, Store: h.Store(), Clock: h.Clock, Log: zerolog.Nop(),
+	cfg := control.Config{Runtime: h.Runtime, Store: h.Store(), Clock: h.Clock, Log: zerolog.Nop(),
 		Info:     control.RuntimeInfo{PID: os.Getpid(), HomeDir: h.Home, SocketPath: f.sock, Version: "test"},
-		Shutdown: func() { f.shutdown <- struct{}{} }})
+		Shutdown: func() { f.shutdown <- struct{}{} }}
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	f.srv = control.NewServer(cfg)
 	l, err := control.ListenUnix(f.sock)
 	if err != nil {
 		t.Fatal(err)

@@ -185,14 +185,53 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 
 // agentsCmd groups the agent commands.
 type agentsCmd struct {
-	List   agentsListCmd   `cmd:"" help:"List the public agents."`
-	Create agentsCreateCmd `cmd:"" help:"Create a named agent."`
-	Status statusCmd       `cmd:"" help:"Show an agent's summary."`
-	State  agentsStateCmd  `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
-	Stop   lifecycleCmd    `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
-	Resume lifecycleCmd    `cmd:"" help:"Resume a stopped or paused agent."`
-	Pause  lifecycleCmd    `cmd:"" help:"Pause an agent after its current step."`
-	Wake   lifecycleCmd    `cmd:"" help:"Wake a sleeping agent."`
+	List    agentsListCmd    `cmd:"" help:"List the public agents."`
+	Create  agentsCreateCmd  `cmd:"" help:"Create a named agent."`
+	Status  statusCmd        `cmd:"" help:"Show an agent's summary."`
+	State   agentsStateCmd   `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
+	Stop    lifecycleCmd     `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
+	Resume  lifecycleCmd     `cmd:"" help:"Resume a stopped or paused agent."`
+	Pause   lifecycleCmd     `cmd:"" help:"Pause an agent after its current step."`
+	Wake    lifecycleCmd     `cmd:"" help:"Wake a sleeping agent."`
+	Trigger agentsTriggerCmd `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+}
+
+type agentsTriggerCmd struct {
+	ID     string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
+	Revoke bool   `help:"Revoke the trigger: its URL stops working; the next call makes a new one."`
+}
+
+// Run prints or revokes the capability.
+func (a *agentsTriggerCmd) Run(ctx context.Context, e *env) error {
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, a.ID)
+	if err != nil {
+		return err
+	}
+	if a.Revoke {
+		tr, err := c.RevokeTrigger(ctx, id)
+		if err != nil {
+			return err
+		}
+		if e.JSON {
+			return printJSON(e, tr)
+		}
+		fmt.Fprintf(e.stdout, "revoked %s of %s\n", tr.ID, id)
+		return nil
+	}
+	capa, err := c.EnsureTrigger(ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, capa)
+	}
+	fmt.Fprintln(e.stdout, capa.TriggerURL)
+	return nil
 }
 
 type agentsListCmd struct{}

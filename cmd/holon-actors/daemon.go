@@ -222,6 +222,9 @@ func (c *daemonStartCmd) childArgs(home string) []string {
 	if c.Advertise != "" {
 		args = append(args, "--advertise", c.Advertise)
 	}
+	if c.PublicIngress {
+		args = append(args, "--public-ingress")
+	}
 	return args
 }
 

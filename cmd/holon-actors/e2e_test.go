@@ -396,7 +396,8 @@ func TestRunTCPWithTokenAndCanary(t *testing.T) {
 	if code, _, errOut := client(t, home, "run", "--listen", "0.0.0.0:0", "--access", "lan"); code != exitUsage || !strings.Contains(errOut, "token") {
 		t.Fatalf("lan without token = %d %q", code, errOut)
 	}
-	d := startRun(t, home, "--listen", "127.0.0.1:0", "--access", "tunnel", "--token-file", tokenFile, "--log-level", "debug")
+	d := startRun(t, home, "--listen", "127.0.0.1:0", "--access", "tunnel", "--token-file", tokenFile, "--log-level", "debug",
+		"--advertise", "http://127.0.0.1:1/")
 	code, out, _ := client(t, home, "--json", "daemon", "status")
 	var st daemonStatus
 	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.HTTPAddr == "" {
@@ -429,6 +430,31 @@ func TestRunTCPWithTokenAndCanary(t *testing.T) {
 	bodies = append(bodies, body)
 	if code, out, _ := client(t, home, "prompt", "--wait", "check the canary"); code != exitFailure {
 		t.Fatalf("prompt = %d %s", code, out)
+	}
+
+	// A trigger URL works on TCP without the control token; a repeated
+	// delivery makes one wake.
+	code, out, _ = client(t, home, "agents", "trigger")
+	url := strings.TrimSpace(out)
+	if code != 0 || !strings.Contains(url, "/triggers/") {
+		t.Fatalf("agents trigger = %d %q", code, out)
+	}
+	path := url[strings.Index(url, "/triggers/"):]
+	for range 2 {
+		req, _ := http.NewRequest("POST", "http://"+st.HTTPAddr+path, strings.NewReader(`{"source": "ci", "reason": "build green"}`))
+		req.Header.Set("Idempotency-Key", "build-42")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("trigger delivery = %d", resp.StatusCode)
+		}
+	}
+	code, out, _ = client(t, home, "--json", "tail", "--limit", "1000")
+	if n := strings.Count(out, `"kind":"wake_hint_recorded"`); code != 0 || n != 1 {
+		t.Fatalf("%d wake hints after a duplicate delivery, want 1:\n%s", n, out)
 	}
 	d.stop()
 	for _, b := range bodies {

@@ -54,6 +54,7 @@ type runCmd struct {
 	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded; token required), lan or tailnet (token required)." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
 	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters; e.g. openssl rand -hex 32)." type:"path" placeholder:"FILE"`
 	Token           string        `help:"The TCP control token itself (prefer --token-file: a flag is visible to other local users)." env:"HOLON_CONTROL_TOKEN" placeholder:"TOKEN"`
+	PublicIngress   bool          `name:"public-ingress" help:"Accept untrusted channel/webhook input without a token at POST /ingress/agents/{id}/messages (admitted as external evidence, rate limited)." env:"HOLON_PUBLIC_INGRESS"`
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
 	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
 }
@@ -74,7 +75,7 @@ type runtimeFile struct {
 func (c *runCmd) fingerprint() string {
 	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
 	b, _ := json.Marshal([]string{c.Model, strings.Join(c.Fallback, ","), c.Config, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
-		c.Advertise, hex.EncodeToString(tok[:8])})
+		c.Advertise, strconv.FormatBool(c.PublicIngress), hex.EncodeToString(tok[:8])})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
@@ -298,9 +299,18 @@ func (o *owner) serve() error {
 	if tl != nil {
 		info.HTTPAddr = tl.Addr().String()
 	}
+	triggers, err := control.OpenTriggers(filepath.Join(o.home, "triggers"))
+	if err != nil {
+		l.Close()
+		if tl != nil {
+			tl.Close()
+		}
+		return err
+	}
 	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
-		DefaultAgentID: o.cmd.DefaultAgent,
-		Shutdown:       func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
+		DefaultAgentID: o.cmd.DefaultAgent, Triggers: triggers, Advertise: o.cmd.Advertise,
+		PublicIngress: o.cmd.PublicIngress,
+		Shutdown:      func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
 	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
 	if tl != nil {
