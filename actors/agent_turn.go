@@ -293,7 +293,11 @@ func (a *agent) modelFinished(m *stepDone) {
 		if errors.As(m.err, &pe) {
 			text = fmt.Sprintf("The model call to %s failed (%s): %s", pe.Provider, kind, pe.Message)
 		}
-		a.failTurn(messages.TerminalAborted, messages.FailureTransport, string(kind), text)
+		// The failure artifact and the whole attempt timeline go with the
+		// runtime_error, for operators and `once --json`.
+		f := providers.FailureOf(m.err)
+		f.Message, f.Summary = text, text
+		a.failTurnWith(messages.TerminalAborted, f)
 		return
 	}
 	round := t.Round + 1
@@ -302,6 +306,7 @@ func (a *agent) modelFinished(m *stepDone) {
 			TurnID: t.ID, Round: round, Provider: m.modelName, Model: m.resp.Model,
 			TokenUsage: m.resp.Usage, ContextBuildMS: m.buildMS, ProviderRoundMS: m.roundMS,
 			StopReason: m.resp.StopReason, ResponseID: m.resp.ResponseID,
+			AttemptTimeline: timelineJSON(m.resp.Timeline),
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
 	)
@@ -414,11 +419,16 @@ func (a *agent) finishTurn() {
 // failure artifact, the terminal record and an operator-facing failure
 // brief, in one batch.
 func (a *agent) failTurn(kind messages.TurnTerminalKind, category messages.FailureCategory, code, summary string) {
+	a.failTurnWith(kind, messages.Failure{Category: category, Code: code, Message: summary, Summary: summary})
+}
+
+// failTurnWith ends the turn with failure f: the runtime_error audit
+// record, the terminal, and a failure brief in operator language.
+func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure) {
 	t := a.state.Turn
+	summary := f.Summary
 	a.mustPersist(
-		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: messages.Failure{
-			Category: category, Code: code, Message: summary, Summary: summary,
-		}},
+		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: f},
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: kind,
 			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText,
@@ -454,4 +464,17 @@ func callSafely(ctx context.Context, t tools.Tool, call messages.ToolCall) (res 
 		}
 	}()
 	return t.Call(ctx, call.Arguments)
+}
+
+// timelineJSON encodes a provider attempt timeline for the journal; nil
+// when the provider gave none (a single transport, the scripted player).
+func timelineJSON(tl *providers.ProviderAttemptTimeline) json.RawMessage {
+	if tl == nil {
+		return nil
+	}
+	b, err := json.Marshal(tl)
+	if err != nil {
+		return nil
+	}
+	return b
 }

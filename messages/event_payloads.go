@@ -48,6 +48,10 @@ type ProviderRoundCompleted struct {
 	ProviderRoundMS int64      `json:"provider_round_ms"`
 	StopReason      string     `json:"stop_reason"`
 	ResponseID      string     `json:"response_id,omitempty"`
+	// AttemptTimeline is the provider attempt timeline of the round
+	// (retries, fallbacks, per-attempt diagnostics) when the provider
+	// keeps one; absent otherwise.
+	AttemptTimeline json.RawMessage `json:"provider_attempt_timeline,omitempty"`
 }
 
 // AssistantRoundRecorded records the model's reply in one round: its text

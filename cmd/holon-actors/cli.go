@@ -33,6 +33,7 @@ type cli struct {
 
 	Run        runCmd        `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
 	Daemon     daemonCmd     `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
+	Once       onceCmd       `cmd:"" help:"Run one prompt to its end on a temporary agent in a throwaway store (no daemon needed); --json gives the final text, token usage, attempt timeline and failure artifact."`
 	Prompt     promptCmd     `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
 	Status     statusCmd     `cmd:"" help:"Show an agent's summary."`
 	Agents     agentsCmd     `cmd:"" help:"List, create, inspect and control agents."`
@@ -128,6 +129,9 @@ func report(stderr io.Writer, command string, err error) int {
 	case errors.Is(err, control.ErrNotRunning):
 		fmt.Fprintf(stderr, "holon-actors: %v: start it with 'holon-actors run' (foreground) or 'holon-actors daemon start'\n", err)
 		return exitDown
+	case errors.Is(err, errOnceIncomplete):
+		fmt.Fprintf(stderr, "holon-actors: %v\n", err)
+		return exitFailure
 	case errors.Is(err, errTurnFailed):
 		fmt.Fprintln(stderr, "holon-actors: the turn failed (its failure brief is above)")
 		return exitFailure

@@ -65,6 +65,7 @@ func TestHelp(t *testing.T) {
 		{"daemon", []string{"daemon", "--help"}},
 		{"daemon-start", []string{"daemon", "start", "--help"}},
 		{"providers-doctor", []string{"providers", "doctor", "--help"}},
+		{"once", []string{"once", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -593,3 +593,67 @@ func filteredEnv(drop ...string) []string {
 	}
 	return out
 }
+
+// fixtureServer answers every request with one fixture and status.
+func fixtureServer(t *testing.T, status int, fixture string) *httptest.Server {
+	t.Helper()
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestOnceFallbackAndTimeline: `once --json` on a primary that refuses the
+// key (fail-fast, no retry) falls back to the next model; the output
+// carries the attempt timeline, and a run where every model fails carries
+// the failure artifact and exits 1.
+func TestOnceFallbackAndTimeline(t *testing.T) {
+	const fx = "../../providers/"
+	bad := fixtureServer(t, http.StatusUnauthorized, fx+"anthropic/testdata/error_401.json")
+	good := fixtureServer(t, http.StatusOK, fx+"openai/testdata/responses_success.json")
+	once := func(openaiURL string) (int, onceResult, string) {
+		cmd := exec.Command(binary, "--home", t.TempDir(), "--json", "once", "--model", "anthropic/claude-sonnet-4-5",
+			"--fallback", "openai/gpt-5", "hello")
+		cmd.Env = append(os.Environ(), "ANTHROPIC_API_KEY=k-1", "OPENAI_API_KEY=k-2",
+			"HOLON_ANTHROPIC_BASE_URL="+bad.URL+"/v1/", "HOLON_OPENAI_BASE_URL="+openaiURL+"/v1/")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var res onceResult
+		if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
+			t.Fatalf("once output %q (%v), stderr %s", out.String(), err, errb.String())
+		}
+		return code, res, errb.String()
+	}
+	code, res, errOut := once(good.URL)
+	if code != 0 || res.Status != "completed" || res.FinalText == "" || len(res.ProviderAttemptTimeline) != 1 {
+		t.Fatalf("once = %d %+v %s", code, res, errOut)
+	}
+	tl := string(res.ProviderAttemptTimeline[0])
+	if !strings.Contains(tl, "anthropic/claude-sonnet-4-5") || !strings.Contains(tl, "openai/gpt-5") || !strings.Contains(tl, "401") {
+		t.Fatalf("timeline lacks the failed primary and the fallback: %s", tl)
+	}
+	code, res, _ = once(bad.URL) // both refuse
+	if code != exitFailure || res.Status != "failed" || len(res.FailureArtifact) == 0 || res.Failure == nil ||
+		len(res.ProviderAttemptTimeline) == 0 {
+		t.Fatalf("failing once = %d %+v", code, res)
+	}
+	if strings.Contains(fmt.Sprintf("%+v", res), "k-1") {
+		t.Fatal("an API key leaked into the output")
+	}
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// onceCmd is `holon-actors once`: a bounded one-shot run on a temporary
+// private agent in a throwaway store, for reproduction and scripting.
+type onceCmd struct {
+	runCmd   `embed:""`
+	Text     []string      `arg:"" help:"The prompt."`
+	MaxTurns int           `name:"max-turns" help:"Stop after this many turns (timer wakes and continuations count)." default:"8"`
+	Timeout  time.Duration `help:"Give up after this long." default:"10m"`
+}
+
+// onceResult is the --json output: the spec's run_once surface.
+type onceResult struct {
+	AgentID                 string              `json:"agent_id"`
+	Status                  string              `json:"status"` // completed | failed | max_turns | timeout
+	Turns                   int                 `json:"turns"`
+	FinalText               string              `json:"final_text"`
+	RawFinalText            string              `json:"raw_final_text"`
+	TokenUsage              messages.TokenUsage `json:"token_usage"`
+	ProviderAttemptTimeline []json.RawMessage   `json:"provider_attempt_timeline"`
+	FailureArtifact         json.RawMessage     `json:"failure_artifact,omitempty"`
+	Failure                 *messages.Failure   `json:"failure,omitempty"`
+}
+
+// Run runs the prompt to its settled end, then prints the result.
+func (c *onceCmd) Run(ctx context.Context, e *env) error {
+	if c.MaxTurns < 1 {
+		return usage(fmt.Errorf("--max-turns %d: want at least 1", c.MaxTurns))
+	}
+	home, err := persistence.ResolveHome(e.Home)
+	if err != nil {
+		return err
+	}
+	prov, err := c.provider(home)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "holon-once-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	so := persistence.DefaultOptions(filepath.Join(dir, "data"))
+	so.Logger = slogOf(zerolog.Nop())
+	store, err := persistence.Open(so)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	id := "tmp_run_" + strings.ToLower(strings.TrimPrefix(messages.NewID("run"), "run_"))
+	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Clock: clockwork.NewRealClock(),
+		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id}, actors.RuntimeOptions{})
+	if err != nil {
+		return err
+	}
+	defer rt.Halt() // throwaway: nothing to save
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	sub := store.Subscribe(id)
+	defer sub.Close()
+	env := messages.MessageEnvelope{ID: messages.NewID("msg"), AgentID: id, CreatedAt: time.Now().UTC(),
+		Kind: messages.KindOperatorPrompt, Origin: messages.OperatorOrigin("cli"), Body: messages.TextBody(strings.Join(c.Text, " ")),
+		DeliverySurface: messages.SurfaceRunOnce, AdmissionContext: messages.AdmissionLocalProcess}
+	if _, err := rt.Admit(ctx, env); err != nil {
+		return err
+	}
+	res, err := c.follow(ctx, rt, store, sub, id)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		if err := printJSON(e, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(e.stdout, res.FinalText)
+	}
+	if res.Status != "completed" {
+		return fmt.Errorf("%w: %s", errOnceIncomplete, res.Status)
+	}
+	return nil
+}
+
+// errOnceIncomplete marks a run that did not complete.
+var errOnceIncomplete = errors.New("the run did not complete")
+
+// follow reads the agent's events until it settles (idle or asleep with
+// nothing queued), fails, reaches --max-turns, or ctx ends.
+func (c *onceCmd) follow(ctx context.Context, rt *actors.Runtime, store persistence.Store, sub *persistence.Subscription, id string) (onceResult, error) {
+	res := onceResult{AgentID: id, ProviderAttemptTimeline: []json.RawMessage{}}
+	var after uint64
+	for {
+		evs, err := store.Read(ctx, id, after+1, ^uint64(0), 0)
+		if err != nil {
+			return res, err
+		}
+		for _, ev := range evs {
+			after = ev.Seq
+			if done := res.apply(ev, c.MaxTurns); done {
+				return res, nil
+			}
+		}
+		if len(evs) > 0 && res.Turns > 0 {
+			st, err := rt.State(ctx, id)
+			if err == nil && st.Turn == nil && st.Queue.Len() == 0 && len(st.Timers) == 0 && settled(st.Status) {
+				// The agent is ahead of our cursor: fold in what it
+				// wrote up to the state it answered from.
+				rest, err := store.Read(ctx, id, after+1, st.LastSeq, 0)
+				if err != nil {
+					return res, err
+				}
+				for _, ev := range rest {
+					if res.apply(ev, c.MaxTurns) {
+						return res, nil
+					}
+				}
+				if res.Status == "" {
+					res.Status = "completed"
+				}
+				return res, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			res.Status = "timeout"
+			return res, nil
+		case <-sub.C:
+		}
+	}
+}
+
+// settled: with no turn, nothing queued and no timer pending (checked by
+// the caller: a timed sleep is waited for), the agent has nothing left to
+// do on its own.
+func settled(s messages.AgentStatus) bool {
+	return s == messages.StatusAwakeIdle || s == messages.StatusAsleep || s == messages.StatusStopped || s == messages.StatusPaused
+}
+
+// apply folds one event into the result; it reports whether the run is
+// over.
+func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
+	p, err := ev.Decode()
+	if err != nil {
+		return false
+	}
+	switch p := p.(type) {
+	case messages.ProviderRoundCompleted:
+		u := &r.TokenUsage
+		u.InputTokens += p.TokenUsage.InputTokens
+		u.OutputTokens += p.TokenUsage.OutputTokens
+		u.CacheReadInputTokens += p.TokenUsage.CacheReadInputTokens
+		u.CacheCreationInputTokens += p.TokenUsage.CacheCreationInputTokens
+		u.TotalTokens += p.TokenUsage.TotalTokens
+		if len(p.AttemptTimeline) > 0 {
+			r.ProviderAttemptTimeline = append(r.ProviderAttemptTimeline, p.AttemptTimeline)
+		}
+	case messages.RuntimeError:
+		f := p.Failure
+		r.Failure = &f
+		var d struct {
+			Artifact json.RawMessage `json:"failure_artifact"`
+			Timeline json.RawMessage `json:"provider_attempt_timeline"`
+		}
+		if json.Unmarshal(f.Details, &d) == nil {
+			r.FailureArtifact = d.Artifact
+			if len(d.Timeline) > 0 {
+				r.ProviderAttemptTimeline = append(r.ProviderAttemptTimeline, d.Timeline)
+			}
+		}
+	case messages.TurnTerminal:
+		r.Turns++
+		r.RawFinalText = p.LastAssistantMessage
+		if p.Closure.Outcome == messages.OutcomeFailed {
+			r.Status = "failed"
+		}
+	case messages.BriefRecorded:
+		if p.Brief.Kind != messages.BriefAck {
+			r.FinalText = p.Brief.Text
+		}
+		if r.Status == "failed" {
+			return true
+		}
+		if r.Turns >= maxTurns {
+			r.Status = "max_turns"
+			return true
+		}
+	}
+	return false
+}
