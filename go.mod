@@ -14,7 +14,14 @@ require (
 	github.com/rs/zerolog v1.35.1
 )
 
-require golang.org/x/time v0.16.0 // indirect
+require (
+	github.com/hashicorp/errwrap v1.1.0 // indirect
+	github.com/hashicorp/go-multierror v1.1.1 // indirect
+	github.com/posener/complete v1.2.3 // indirect
+	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
+	github.com/willabides/kongplete v0.4.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
+)
 
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect

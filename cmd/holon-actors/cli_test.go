@@ -343,3 +343,17 @@ func TestProvidersDoctor(t *testing.T) {
 		t.Fatalf("doctor report = %s (%v)", out, err)
 	}
 }
+
+// TestShellCompletion: with COMP_LINE set (as bash, zsh and fish do
+// through complete -C), the binary answers with the completions and exits.
+func TestShellCompletion(t *testing.T) {
+	t.Setenv("COMP_LINE", "holon-actors daemon st")
+	code, out, _ := runCLI(t)
+	if code != exitOK || !strings.Contains(out, "start") || !strings.Contains(out, "stop") || !strings.Contains(out, "status") {
+		t.Fatalf("completion = %d %q", code, out)
+	}
+	t.Setenv("COMP_LINE", "holon-actors prompt --pri")
+	if code, out, _ = runCLI(t); code != exitOK || strings.TrimSpace(out) != "--priority" {
+		t.Fatalf("flag completion = %d %q", code, out)
+	}
+}
