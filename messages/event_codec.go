@@ -29,6 +29,8 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventTimerFired:               decodeAs[TimerFired],
 	EventWakeHintRecorded:         decodeAs[WakeHintRecorded],
 	EventMessageDropped:           decodeAs[MessageDropped],
+	EventTaskStarted:              decodeAs[TaskStarted],
+	EventTaskFinished:             decodeAs[TaskFinished],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

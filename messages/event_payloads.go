@@ -164,6 +164,30 @@ type MessageDropped struct {
 	Reason    string `json:"reason"`
 }
 
+// TaskStarted records a background task the agent now owns (a command
+// promoted at its yield deadline), before the model is told about it.
+// Record is the task kind's durable record as JSON: for a command_task,
+// what tools/task.RecordOf returns (identity, process group id and token,
+// output files), which lets a restarted runtime find its orphans.
+type TaskStarted struct {
+	TaskID  string          `json:"task_id"`
+	Kind    string          `json:"kind"` // command_task, ...
+	Summary string          `json:"summary"`
+	Record  json.RawMessage `json:"record"`
+}
+
+// TaskFinished records a task's terminal state; it is authoritative (a
+// terminal record beats a stale running message). Status is completed,
+// failed, cancelled or interrupted; Result is the terminal task result as
+// JSON (for a command_task, tools/task.OutputTask: output preview,
+// artifacts, exit status, failure artifact).
+type TaskFinished struct {
+	TaskID     string          `json:"task_id"`
+	Status     string          `json:"status"`
+	ExitStatus *int            `json:"exit_status,omitempty"`
+	Result     json.RawMessage `json:"result"`
+}
+
 // EventType implementations: the payload -> type half of the registry.
 
 func (MessageAdmitted) EventType() EventType          { return EventMessageAdmitted }
@@ -182,6 +206,8 @@ func (TimerScheduled) EventType() EventType           { return EventTimerSchedul
 func (TimerFired) EventType() EventType               { return EventTimerFired }
 func (WakeHintRecorded) EventType() EventType         { return EventWakeHintRecorded }
 func (MessageDropped) EventType() EventType           { return EventMessageDropped }
+func (TaskStarted) EventType() EventType              { return EventTaskStarted }
+func (TaskFinished) EventType() EventType             { return EventTaskFinished }
 
 // Validate checks the admitted envelope (see MessageEnvelope.Validate).
 func (p MessageAdmitted) Validate() error { return p.Envelope.Validate() }

@@ -25,6 +25,8 @@ const (
 	EventTimerFired               EventType = "timer_fired"
 	EventWakeHintRecorded         EventType = "wake_hint_recorded"
 	EventMessageDropped           EventType = "message_dropped"
+	EventTaskStarted              EventType = "task_started"
+	EventTaskFinished             EventType = "task_finished"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -46,6 +48,8 @@ var eventVersions = map[EventType]uint32{
 	EventTimerFired:               1,
 	EventWakeHintRecorded:         1,
 	EventMessageDropped:           1,
+	EventTaskStarted:              1,
+	EventTaskFinished:             1,
 }
 
 // String returns the EventType as spelled in JSON.

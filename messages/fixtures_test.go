@@ -104,6 +104,7 @@ func goldenEnvelopes() map[string]messages.MessageEnvelope {
 // samplePayloads holds one filled payload per event type.
 func samplePayloads() []messages.Payload {
 	until := t0.Add(time.Hour)
+	exitCode := 1
 	return []messages.Payload{
 		messages.MessageAdmitted{Envelope: goldenEnvelopes()["envelope_operator_text.json"]},
 		messages.MessageProcessingStarted{
@@ -149,5 +150,9 @@ func samplePayloads() []messages.Payload {
 		messages.TimerFired{TimerID: "tmr_1", FireID: "fire_1"},
 		messages.WakeHintRecorded{Source: "ci", Reason: "pipeline finished", Contentful: true},
 		messages.MessageDropped{MessageID: "msg_9", Reason: "agent stopped before processing"},
+		messages.TaskStarted{TaskID: "task_1", Kind: "command_task", Summary: "go test ./...",
+			Record: json.RawMessage(`{"task_id":"task_1","pgid":4242,"token":"tok_1"}`)},
+		messages.TaskFinished{TaskID: "task_1", Status: "failed", ExitStatus: &exitCode,
+			Result: json.RawMessage(`{"task_id":"task_1","status":"failed","exit_status":1}`)},
 	}
 }
