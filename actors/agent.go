@@ -48,6 +48,9 @@ type AgentDeps struct {
 	// it is a crash of the agent. It exists for fault-injection tests and
 	// is nil in production.
 	Fault func(agentID, point string)
+	// ToolEnv binds each tool call to the agent's execution root,
+	// artifacts, tasks and inspector (see ToolEnv).
+	ToolEnv ToolEnv
 
 	// Set by the Runtime: the actor system and its timer service.
 	sys    *actor.ActorSystem
@@ -134,7 +137,7 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
 	switch c.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *retire, *GetInfo:
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *retire, *GetInfo, *releasePID:
 	default:
 		if a.deps.Fault != nil {
 			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
@@ -167,6 +170,8 @@ func (a *agent) Receive(c actor.Context) {
 	case *timerFired:
 		a.timerFired(m.fire)
 		a.advance(c)
+	case toolsRequest:
+		a.toolsRequest(c, m)
 	case *passivate:
 		a.passivate(c, m)
 	case *retire:
@@ -307,6 +312,7 @@ func (a *agent) start(c actor.Context) {
 		)
 	}
 	a.rearmTimers()
+	a.recoverTasks(c)
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.

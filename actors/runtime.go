@@ -99,6 +99,9 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
 	r.deps.sys, r.deps.timers = sys, r.timers
+	if err := r.startTasks(); err != nil {
+		return nil, err
+	}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &agentsSupervisor{r: r, strategy: strategy,
 			waiting: make(map[string][]pending), retiring: make(map[string]*retirement)}
@@ -445,7 +448,10 @@ func (r *Runtime) Close() error {
 // Halt stops the agents and the actor system without saving anything, as
 // if the process had died: the next boot recovers from the journal alone.
 // Tests use it to simulate a crash; a daemon calls Close.
-func (r *Runtime) Halt() error { return r.halt() }
+func (r *Runtime) Halt() error {
+	r.abandonTasks() // a dead process leaves its commands running
+	return r.halt()
+}
 
 func (r *Runtime) halt() error {
 	r.mu.Lock()
@@ -457,6 +463,9 @@ func (r *Runtime) halt() error {
 	}
 	if err := r.sys.Root.StopFuture(r.supervisor).Wait(); err != nil {
 		return fmt.Errorf("stop agents: %w", err)
+	}
+	if err := r.stopTasks(); err != nil {
+		return err
 	}
 	if err := r.sys.Root.StopFuture(r.timers).Wait(); err != nil {
 		return fmt.Errorf("stop timer service: %w", err)
@@ -497,6 +506,23 @@ type agentGaveUp struct {
 type retireAgent struct {
 	who, reply *actor.PID
 }
+
+// releasePID is sent to the PID of a terminated agent actor only so that
+// the PID drops its cached pointer to the dead actor, which protoactor
+// clears when something is sent to a PID whose process is dead. The
+// supervisor's set of children keeps removed PIDs in its backing array
+// (PIDSet.Remove only shortens the slice), so without this every retired
+// agent's dead actor (its context, mailbox and agent, ≈ 3 KB) would stay
+// reachable until as many agents were spawned again. It goes to the dead
+// letters without a log line, or to a new incarnation, which ignores it.
+type releasePID struct{}
+
+// IgnoreDeadLetterLogging keeps releasePID out of protoactor's dead-letter
+// log.
+func (*releasePID) IgnoreDeadLetterLogging() {}
+
+// Priority implements Prioritized.
+func (*releasePID) Priority() messages.Priority { return messages.PriorityBackground }
 
 // retireRefused tells the supervisor that an agent asked to retire got work
 // since it asked, so it keeps running.
@@ -690,6 +716,7 @@ func (s *agentsSupervisor) refused(c actor.Context, who *actor.PID) {
 func (s *agentsSupervisor) terminated(c actor.Context, who *actor.PID) {
 	id := agentIDOf(who)
 	s.strategy.Forget(who)
+	c.Send(who, &releasePID{})
 	s.r.mu.Lock()
 	if s.r.pids[id] != nil && s.r.pids[id].Equal(who) {
 		delete(s.r.pids, id)
