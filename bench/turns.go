@@ -84,17 +84,52 @@ type TurnsResult struct {
 	// snapshot saved when it passivated) over TotalTurns.
 	BytesPerTurn float64 `json:"bytes_per_turn"`
 
-	// IdleAgentRSSBytes is the growth of the resident set from before the
-	// first agent to after the run, every agent idle and passivated, per
-	// agent. Both readings follow a GC and debug.FreeOSMemory. The growth
-	// includes what the store kept in memory (memtables), not only agents.
+	// IdleAgentRSSBytes is what an idle agent costs the runtime, per
+	// agent, measured apart from the run. After the run the runtime and
+	// the store are closed, so the store's memtables and caches filled by
+	// the run's writes are gone; then the store and a new runtime are
+	// opened over the same data and the resident set is read
+	// (RSSReopenedBytes); every agent is activated (it recovers from the
+	// snapshot it saved when it passivated), then all are passivated with
+	// Runtime.PassivateIdle (each saves nothing new and its actor is
+	// stopped), and the resident set is read again (RSSPassivatedBytes).
+	// The figure is the growth between the two readings over Agents. Every
+	// reading follows a GC and debug.FreeOSMemory.
+	//
+	// A passivated agent keeps nothing in memory, so the growth is made of
+	// what the activation of Agents agents at once left behind: structures
+	// sized by the peak number of active agents (Go maps do not shrink:
+	// the runtime's PID map, protoactor's process registry and the agents
+	// supervisor's child set; the Go runtime keeps its goroutine
+	// descriptors) and the store's block and index caches, filled as the
+	// agents read their snapshots and bounded by persistence.Options
+	// (BlockCacheSize, IndexCacheSize) whatever the number of agents.
 	IdleAgentRSSBytes float64 `json:"idle_agent_rss_bytes"`
-	// IdleAgentHeapBytes is the same growth of the Go heap in use (Badger's
-	// memtables are Go heap too).
+	// IdleAgentHeapBytes is the same growth of the Go heap in use.
 	IdleAgentHeapBytes float64 `json:"idle_agent_heap_bytes"`
-	// The two resident-set readings behind IdleAgentRSSBytes.
-	RSSBeforeBytes int64 `json:"rss_before_bytes"`
-	RSSIdleBytes   int64 `json:"rss_idle_bytes"`
+	// ActiveAgentRSSBytes and ActiveAgentHeapBytes are the growth from
+	// RSSReopenedBytes to the reading taken with every agent activated and
+	// idle, before passivation (RSSAllActiveBytes), per agent: what an
+	// agent costs while its actor runs with its state in memory.
+	ActiveAgentRSSBytes  float64 `json:"active_agent_rss_bytes"`
+	ActiveAgentHeapBytes float64 `json:"active_agent_heap_bytes"`
+	// The readings behind the figures above.
+	RSSReopenedBytes   int64 `json:"rss_reopened_bytes"`
+	RSSAllActiveBytes  int64 `json:"rss_all_active_bytes"`
+	RSSPassivatedBytes int64 `json:"rss_passivated_bytes"`
+
+	// RSSGrowthPerAgentAfterRunBytes is the growth of the resident set in
+	// the run's own process, from before the first agent
+	// (RSSBeforeRunBytes) to after the run with every agent passivated
+	// (RSSAfterRunBytes), per agent. Unlike IdleAgentRSSBytes it includes
+	// what the store keeps in memory after the run's writes (memtables,
+	// block cache) and what the Go runtime keeps from the run.
+	RSSGrowthPerAgentAfterRunBytes float64 `json:"rss_growth_per_agent_after_run_bytes"`
+	// HeapGrowthPerAgentAfterRunBytes is the same growth of the Go heap in
+	// use (Badger's memtables are Go heap too).
+	HeapGrowthPerAgentAfterRunBytes float64 `json:"heap_growth_per_agent_after_run_bytes"`
+	RSSBeforeRunBytes               int64   `json:"rss_before_run_bytes"`
+	RSSAfterRunBytes                int64   `json:"rss_after_run_bytes"`
 }
 
 // Turns runs cfg.Agents agents on one runtime over a durable store in a
@@ -102,7 +137,9 @@ type TurnsResult struct {
 // prompts, one after another: it admits a prompt and waits until the turn's
 // brief is durable before it sends the next. Every turn is two zero-latency
 // model rounds around one in-process echo call (benchProvider, benchEcho),
-// so the run measures the runtime and its journal, not a model.
+// so the run measures the runtime and its journal, not a model. After the
+// run it measures idle agents on a reopened store (see
+// TurnsResult.IdleAgentRSSBytes).
 func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return TurnsResult{}, err
@@ -126,6 +163,9 @@ func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 		return TurnsResult{}, fmt.Errorf("measure %s: %w", dir, err)
 	}
 	res.BytesPerTurn = float64(bytes) / float64(res.TotalTurns)
+	if err := idleRun(ctx, cfg, o, &res); err != nil {
+		return TurnsResult{}, err
+	}
 	return res, nil
 }
 
@@ -157,11 +197,78 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 	if err := rt.PassivateIdle(ctx); err != nil {
 		return TurnsResult{}, fmt.Errorf("passivate idle agents: %w", err)
 	}
-	idle := settledMemory()
-	res.RSSBeforeBytes, res.RSSIdleBytes = before.rss, idle.rss
-	res.IdleAgentRSSBytes = float64(idle.rss-before.rss) / float64(cfg.Agents)
-	res.IdleAgentHeapBytes = float64(int64(idle.heap)-int64(before.heap)) / float64(cfg.Agents)
+	after := settledMemory()
+	res.RSSBeforeRunBytes, res.RSSAfterRunBytes = before.rss, after.rss
+	res.RSSGrowthPerAgentAfterRunBytes, res.HeapGrowthPerAgentAfterRunBytes = growth(before, after, cfg.Agents)
 	return res, nil
+}
+
+// idleRun measures what idle agents cost the runtime itself (see
+// TurnsResult.IdleAgentRSSBytes): it reopens the store o, closed after the
+// run, starts a runtime over it, activates every agent and passivates them
+// all, reading memory before, with every agent active, and after. It
+// closes both before it returns.
+func idleRun(ctx context.Context, cfg TurnsConfig, o persistence.Options, res *TurnsResult) (err error) {
+	st, err := persistence.Open(o)
+	if err != nil {
+		return fmt.Errorf("reopen %s: %w", o.Dir, err)
+	}
+	defer func() { err = errors.Join(err, closeStore(st, o.Dir)) }()
+	rt, err := newBenchRuntime(st, cfg.Logger)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
+
+	before := settledMemory()
+	if err := activateAll(ctx, rt, cfg.Agents); err != nil {
+		return err
+	}
+	active := settledMemory()
+	if err := rt.PassivateIdle(ctx); err != nil {
+		return fmt.Errorf("passivate idle agents: %w", err)
+	}
+	if n := len(rt.Active()); n != 0 {
+		return fmt.Errorf("%d agents still active after passivating idle agents", n)
+	}
+	idle := settledMemory()
+	res.RSSReopenedBytes, res.RSSAllActiveBytes, res.RSSPassivatedBytes = before.rss, active.rss, idle.rss
+	res.ActiveAgentRSSBytes, res.ActiveAgentHeapBytes = growth(before, active, cfg.Agents)
+	res.IdleAgentRSSBytes, res.IdleAgentHeapBytes = growth(before, idle, cfg.Agents)
+	return nil
+}
+
+// activateAll activates agents 0..agents-1 (each recovers from its
+// snapshot), a few at a time per core, and returns the first failure.
+func activateAll(ctx context.Context, rt *actors.Runtime, agents int) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int) // agent numbers, closed by activateAll once all are handed out
+	var wg sync.WaitGroup
+	for range 4 * runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				if err := rt.Activate(ctx, agentName(i)); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+	for i := range agents {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(next)
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// growth is the growth of the resident set and of the heap in use from
+// before to after, per agent.
+func growth(before, after memory, agents int) (rss, heap float64) {
+	return float64(after.rss-before.rss) / float64(agents), float64(int64(after.heap)-int64(before.heap)) / float64(agents)
 }
 
 // newBenchRuntime starts a runtime whose agents use st, benchProvider and

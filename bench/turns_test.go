@@ -31,8 +31,9 @@ func TestTurns(t *testing.T) {
 	if r.EventsPerTurn < 8 || r.EventsPerTurn > 20 {
 		t.Errorf("events_per_turn = %v, want between 8 and 20", r.EventsPerTurn)
 	}
-	if r.RSSBeforeBytes <= 0 || r.RSSIdleBytes <= 0 {
-		t.Errorf("rss before %d, idle %d: want both > 0", r.RSSBeforeBytes, r.RSSIdleBytes)
+	if r.RSSBeforeRunBytes <= 0 || r.RSSAfterRunBytes <= 0 || r.RSSReopenedBytes <= 0 || r.RSSAllActiveBytes <= 0 || r.RSSPassivatedBytes <= 0 {
+		t.Errorf("rss before run %d, after run %d, reopened %d, all active %d, passivated %d: want all > 0",
+			r.RSSBeforeRunBytes, r.RSSAfterRunBytes, r.RSSReopenedBytes, r.RSSAllActiveBytes, r.RSSPassivatedBytes)
 	}
 	if _, err := os.Stat(filepath.Join(dir, bench.TurnsDir)); err != nil {
 		t.Errorf("Keep: %v", err)
@@ -53,7 +54,8 @@ func TestTurnsRemovesStore(t *testing.T) {
 
 func TestTurnsResultJSON(t *testing.T) {
 	wantKeys(t, bench.TurnsResult{}, "agents", "turns", "total_turns", "turns_per_sec", "turn_p50_ms",
-		"turn_p99_ms", "events_per_turn", "bytes_per_turn", "idle_agent_rss_bytes", "seconds")
+		"turn_p99_ms", "events_per_turn", "bytes_per_turn", "idle_agent_rss_bytes", "seconds",
+		"active_agent_rss_bytes", "rss_growth_per_agent_after_run_bytes")
 }
 
 func TestTurnsConfigValidate(t *testing.T) {
