@@ -58,6 +58,9 @@ type AgentState struct {
 	// PendingWakeHint holds wake hints that arrived while the agent was
 	// busy, coalesced, until it can take them as one SystemTick.
 	PendingWakeHint *WakeHint `json:"pending_wake_hint,omitempty"`
+	// Tasks are the agent's background tasks by id (see TaskRecord): a
+	// running one is an open fact, a terminal one answers TaskOutput.
+	Tasks map[string]*TaskRecord `json:"tasks,omitempty"`
 }
 
 // TimerState is one pending timer.
@@ -232,6 +235,12 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		h.Source, h.Reason, h.Count = p.Source, p.Reason, h.Count+1
 		h.Contentful = h.Contentful || p.Contentful
 		s.PendingWakeHint = h
+	case messages.TaskStarted:
+		if err := s.applyTaskStarted(ev, p); err != nil {
+			return err
+		}
+	case messages.TaskFinished:
+		s.applyTaskFinished(ev, p)
 	default:
 		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 	}

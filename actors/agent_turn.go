@@ -312,9 +312,11 @@ func (a *agent) modelFinished(m *stepDone) {
 	)
 }
 
-// startTool journals tool_call_started, then runs the tool in a goroutine.
-// Unknown tools and malformed arguments become error results the model
-// can correct; nothing runs for them.
+// startTool journals tool_call_started, then runs the tool in a goroutine,
+// bound to the agent's execution root, artifacts, tasks and inspector
+// (ToolEnv). Unknown tools and arguments that are not a JSON object
+// become error results the model can correct; nothing runs for them. A
+// freeform tool (ApplyPatch) also takes its raw text.
 func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	t := a.state.Turn
 	a.mustPersist(messages.ToolCallStarted{
@@ -335,14 +337,14 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 		})})
 		return
 	}
-	if !isJSONObject(call.Arguments) {
+	if _, freeform := tool.(tools.Freeform); !freeform && !isJSONObject(call.Arguments) {
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: tools.Failure(call.Name, messages.ToolError, tools.ToolError{
 			Kind: tools.KindInvalidToolInput, Message: "the arguments are not a JSON object: " + truncate(string(call.Arguments), 200),
 			RecoveryHint: "send the arguments as one JSON object matching the tool's schema",
 		})})
 		return
 	}
-	ctx, clock := a.ctx, a.deps.Clock
+	ctx, clock := a.toolContext(a.ctx), a.deps.Clock
 	go func() {
 		t0 := clock.Now()
 		res := callSafely(ctx, tool, call)

@@ -20,6 +20,11 @@ const (
 	FactPendingTimer OpenFact = "pending_timer"
 	// FactPendingWakeHint: a wake hint not yet taken as a SystemTick.
 	FactPendingWakeHint OpenFact = "pending_wake_hint"
+	// FactActiveTask: a background task (task_started without
+	// task_finished). After a runtime restart its process cannot be
+	// reattached: recovery kills its orphans, records it interrupted and
+	// delivers its task_result.
+	FactActiveTask OpenFact = "active_task"
 )
 
 // OpenFacts lists the open facts of st. A stopped agent has none: it stays
@@ -40,6 +45,9 @@ func OpenFacts(st *AgentState) []OpenFact {
 	}
 	if st.PendingWakeHint != nil {
 		facts = append(facts, FactPendingWakeHint)
+	}
+	if len(st.openTasks()) > 0 {
+		facts = append(facts, FactActiveTask)
 	}
 	return facts
 }

@@ -37,6 +37,7 @@ type Harness struct {
 	inner          *persistence.BadgerStore
 	store          *CrashStore
 	requestTimeout time.Duration
+	deps           func(home string, d *actors.AgentDeps)
 	fault          atomic.Pointer[func(agentID, point string)]
 }
 
@@ -63,6 +64,10 @@ type Options struct {
 	Fault func(agentID, point string)
 	// RequestTimeout bounds a request to an agent (default: the runtime's).
 	RequestTimeout time.Duration
+	// Deps, when set, adjusts the agents' dependencies each time a runtime
+	// starts (also after Restart), e.g. to give them the built-in tools
+	// bound under the harness's Home.
+	Deps func(home string, d *actors.AgentDeps)
 }
 
 // New starts a harness playing steps; t.Cleanup shuts it down and fails
@@ -76,7 +81,7 @@ func New(t testing.TB, steps ...Step) *Harness {
 func NewWith(t testing.TB, o Options) *Harness {
 	t.Helper()
 	h := &Harness{t: t, Home: t.TempDir(), Clock: clockwork.NewFakeClockAt(time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)),
-		Provider: NewProvider(o.Steps...), Echo: &EchoTool{}, requestTimeout: o.RequestTimeout}
+		Provider: NewProvider(o.Steps...), Echo: &EchoTool{}, requestTimeout: o.RequestTimeout, deps: o.Deps}
 	h.SetFault(o.Fault)
 	var err error
 	if h.tools, err = tools.NewRegistry(h.Echo); err != nil {
@@ -104,6 +109,9 @@ func (h *Harness) start() {
 	h.inner, h.store = inner, NewCrashStore(inner)
 	deps := actors.AgentDeps{Store: h.store, Provider: h.Provider, Tools: h.tools, Clock: h.Clock,
 		Log: zerolog.Nop(), SystemPrompt: "You are a test agent.", Fault: h.callFault}
+	if h.deps != nil {
+		h.deps(h.Home, &deps)
+	}
 	h.Runtime, err = actors.NewRuntime(deps, actors.RuntimeOptions{
 		Scheduler:      func(_ time.Duration, f func()) { go f() }, // restarts at once, no backoff wait
 		RequestTimeout: h.requestTimeout,

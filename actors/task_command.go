@@ -1,0 +1,252 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// tasksSupervisor is the parent of every command_task actor. It is a root
+// actor of the runtime, beside the agents supervisor, so an agent actor's
+// crash and restart never stops its commands. A task actor that panics is
+// stopped (its process with it) and its task recovered as interrupted
+// the next time its agent starts.
+type tasksSupervisor struct{ h *taskHost }
+
+// spawnCommandTask asks the tasks supervisor to start the actor of a
+// promoted command; the answer is its *actor.PID or an error.
+type spawnCommandTask struct{ task *commandTask }
+
+func (s *tasksSupervisor) Receive(c actor.Context) {
+	if m, ok := c.Message().(*spawnCommandTask); ok {
+		props := actor.PropsFromProducer(func() actor.Actor { return m.task },
+			actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
+		pid, err := c.SpawnNamed(props, m.task.id)
+		if err != nil {
+			c.Respond(fmt.Errorf("spawn task %s: %w", m.task.id, err))
+			return
+		}
+		s.h.setLive(m.task.id, pid)
+		c.Respond(pid)
+	}
+}
+
+// commandTask is the actor of one promoted command: it owns the
+// exec.Process. Receive never blocks: waiting for the process, writing
+// its input, stopping it and journaling its end run in goroutines the
+// actor owns (cancelled and awaited when it stops) and come back as
+// messages. Once its terminal record is durable in its agent's journal
+// and the task_result admitted, it answers its waiters and stops.
+type commandTask struct {
+	h        *taskHost
+	agentID  string
+	id       string
+	proc     *exec.Process
+	cmd      string
+	arts     *tools.ArtifactDir
+	grace    time.Duration
+	maxChars int
+
+	stopping bool         // TaskStop asked: the end is cancelled
+	ended    bool         // the process is done
+	waiters  []*actor.PID // awaitTerminal requests answered once the end is durable
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // every goroutine of the actor
+}
+
+// Requests to a command_task actor, and the messages its goroutines send
+// it.
+type (
+	// awaitTerminal is answered true once the task's end is durable.
+	awaitTerminal struct{}
+	// taskInput writes text to the command's input; answered *taskInputDone.
+	taskInput struct {
+		text  string
+		close bool
+	}
+	taskInputDone struct {
+		n   int
+		err error
+	}
+	// stopTask stops the command; answered *taskStopped once it exited.
+	stopTask    struct{}
+	taskStopped struct {
+		result exec.StopResult
+		err    error
+	}
+	// processEnded: the command exited and its output is complete.
+	processEnded struct{}
+	// endRecorded: the agent journaled the end (err when it could not).
+	endRecorded struct{ err error }
+)
+
+func (t *commandTask) Receive(c actor.Context) {
+	switch m := c.Message().(type) {
+	case *actor.Started:
+		t.ctx, t.cancel = context.WithCancel(context.Background())
+		t.goOwned(c, nil, func() any {
+			select {
+			case <-t.proc.Done():
+				return &processEnded{}
+			case <-t.ctx.Done():
+				return nil
+			}
+		})
+	case *awaitTerminal:
+		t.waiters = append(t.waiters, c.Sender())
+	case *taskInput:
+		t.input(c, m)
+	case *stopTask:
+		t.stop(c)
+	case *processEnded:
+		t.ended = true
+		t.recordEnd(c)
+	case *endRecorded:
+		t.settled(c, m.err)
+	case *actor.Stopping:
+		t.halt()
+	}
+}
+
+// goOwned runs f in a goroutine the actor owns and sends its non-nil
+// result to to (the actor itself when to is nil).
+func (t *commandTask) goOwned(c actor.Context, to *actor.PID, f func() any) {
+	if to == nil {
+		to = c.Self()
+	}
+	root := c.ActorSystem().Root
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		if msg := f(); msg != nil {
+			root.Send(to, msg)
+		}
+	}()
+}
+
+func (t *commandTask) input(c actor.Context, m *taskInput) {
+	if t.ended {
+		c.Respond(&taskInputDone{err: errors.New("the command has ended")})
+		return
+	}
+	p := t.proc
+	t.goOwned(c, c.Sender(), func() any {
+		n, err := p.Write([]byte(m.text))
+		if err == nil && m.close {
+			err = p.CloseInput()
+		}
+		return &taskInputDone{n: n, err: err}
+	})
+}
+
+func (t *commandTask) stop(c actor.Context) {
+	if !t.ended {
+		t.stopping = true
+	}
+	p, ctx, grace := t.proc, t.ctx, t.grace
+	t.goOwned(c, c.Sender(), func() any {
+		r, err := p.Stop(ctx, grace)
+		return &taskStopped{result: r, err: err}
+	})
+}
+
+// recordEnd settles the ended command in a goroutine: its terminal result
+// (output preview, exit status, failure artifact), journaled by its agent
+// as task_finished together with the task_result message.
+func (t *commandTask) recordEnd(c actor.Context) {
+	p, stopping, ctx := t.proc, t.stopping, t.ctx
+	t.goOwned(c, nil, func() any {
+		_ = p.Close()
+		end, err := t.end(stopping)
+		if err == nil {
+			_, err = t.h.rt.ask(ctx, t.agentID, &finishTask{end: end})
+		}
+		return &endRecorded{err: err}
+	})
+}
+
+// end is the terminal result of the ended command.
+func (t *commandTask) end(stopping bool) (taskEnd, error) {
+	st, _, _ := t.proc.Exit()
+	status := task.StatusCompleted
+	switch {
+	case stopping:
+		status = task.StatusCancelled
+	case st.Signal != "" || st.Code != 0:
+		status = task.StatusFailed
+	}
+	out := task.OutputTask{TaskID: t.id, Kind: exec.TaskKindCommand, Status: status, Summary: oneLine(t.cmd, 80),
+		ExitStatus: new(st.Code), ResultSummary: "command " + st.String()}
+	if err := task.CommandOutput(t.arts, t.proc.Output(), t.maxChars, &out); err != nil {
+		return taskEnd{}, err
+	}
+	if status != task.StatusCompleted {
+		reason := "the command " + st.String()
+		if stopping {
+			reason = "stopped by TaskStop; the command " + st.String()
+		}
+		ref, err := task.WriteFailure(t.arts, task.Failure{TaskID: t.id, Status: status, Reason: reason, Cmd: t.cmd,
+			Pgid: t.proc.Pgid(), ExitStatus: new(st.Code), At: t.h.rt.deps.Clock.Now()})
+		if err != nil {
+			return taskEnd{}, err
+		}
+		out.Artifacts = append(out.Artifacts, ref)
+		out.FailureArtifact = new(len(out.Artifacts) - 1)
+	}
+	return newTaskEnd(out, t.cmd)
+}
+
+// settled answers the waiters and stops the actor: the task is over. When
+// the end could not be journaled (the runtime is going down), the record
+// stays open and the agent recovers it at its next start.
+func (t *commandTask) settled(c actor.Context, err error) {
+	if err != nil {
+		t.h.rt.deps.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("task_id", t.id).Msg("task end not journaled")
+	}
+	for _, w := range t.waiters {
+		c.Send(w, true)
+	}
+	t.waiters = nil
+	t.h.release(t.id)
+	c.Stop(c.Self())
+}
+
+// halt ends the actor's goroutines. The process is killed, unless the
+// runtime halts as if it had crashed: then it is left running for the
+// next boot's recovery to find, as after a real crash.
+func (t *commandTask) halt() {
+	t.h.release(t.id)
+	t.cancel()
+	if !t.h.abandon.Load() {
+		_ = t.proc.Close()
+	}
+	t.wg.Wait()
+}
+
+// taskEnd is a task's terminal result as its agent journals it.
+type taskEnd struct {
+	finished messages.TaskFinished
+	// text is the task_result message the model reads.
+	text string
+}
+
+func newTaskEnd(out task.OutputTask, cmd string) (taskEnd, error) {
+	data, err := json.Marshal(out)
+	if err != nil {
+		return taskEnd{}, fmt.Errorf("task %s result: %w", out.TaskID, err)
+	}
+	return taskEnd{finished: messages.TaskFinished{TaskID: out.TaskID, Status: out.Status, ExitStatus: out.ExitStatus, Result: data},
+		text: taskResultText(out, cmd)}, nil
+}

@@ -1,0 +1,381 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// taskHost is the runtime's side of background tasks: the tasks
+// supervisor (a root actor, not a child of any agent, so an agent's
+// restart never stops its commands) and the index of its live
+// command_task actors. Per agent it serves exec.TaskHost and
+// task.Controller (agentTasks); the agent's journal holds each task's
+// TaskRecord, which is authoritative for its terminal state.
+type taskHost struct {
+	rt         *Runtime
+	supervisor *actor.PID
+	// abandon is set by Runtime.Halt: stopping task actors then leave
+	// their processes running, as a killed daemon would, for recovery to
+	// find as orphans.
+	abandon atomic.Bool
+
+	mu sync.Mutex
+	// live holds the tasks whose process this runtime owns, from just
+	// before task_started is journaled until task_finished is (or the
+	// actor stops): the PID, or nil while the actor is being spawned. A
+	// running record without an entry here belongs to a dead runtime.
+	live map[string]*actor.PID
+}
+
+// startTasks spawns the tasks supervisor; NewRuntime calls it before any
+// agent exists.
+func (r *Runtime) startTasks() error {
+	h := &taskHost{rt: r, live: make(map[string]*actor.PID)}
+	pid, err := r.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &tasksSupervisor{h: h} }), "tasks")
+	if err != nil {
+		return fmt.Errorf("start tasks supervisor: %w", err)
+	}
+	h.supervisor = pid
+	r.deps.ToolEnv.host = h
+	return nil
+}
+
+// stopTasks stops every command task: their processes are killed, or,
+// after Halt, left running. Their records stay open, so the next boot
+// recovers them as interrupted.
+func (r *Runtime) stopTasks() error {
+	if h := r.deps.ToolEnv.host; h != nil {
+		if err := r.sys.Root.StopFuture(h.supervisor).Wait(); err != nil {
+			return fmt.Errorf("stop tasks supervisor: %w", err)
+		}
+	}
+	return nil
+}
+
+// abandonTasks makes stopTasks leave the processes running.
+func (r *Runtime) abandonTasks() {
+	if h := r.deps.ToolEnv.host; h != nil {
+		h.abandon.Store(true)
+	}
+}
+
+func (h *taskHost) isLive(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.live[id]
+	return ok
+}
+
+func (h *taskHost) pid(id string) *actor.PID {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.live[id]
+}
+
+func (h *taskHost) setLive(id string, pid *actor.PID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.live[id] = pid
+}
+
+func (h *taskHost) release(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.live, id)
+}
+
+// request asks task id's actor and waits for its answer; ok is false when
+// the task has no live actor (it ended, or belongs to a dead runtime).
+func (h *taskHost) request(ctx context.Context, id string, msg any, timeout time.Duration) (any, bool, error) {
+	pid := h.pid(id)
+	if pid == nil {
+		return nil, false, nil
+	}
+	res, err := h.rt.sys.Root.RequestFuture(pid, msg, timeout).Result()
+	if err != nil {
+		return nil, false, err
+	}
+	if _, dead := res.(*actor.DeadLetterResponse); dead {
+		return nil, false, nil
+	}
+	return res, true, ctx.Err()
+}
+
+// forAgent returns the task host and controller of agent id.
+func (h *taskHost) forAgent(id string, arts *tools.ArtifactDir, budget tools.Budget, grace time.Duration) *agentTasks {
+	return &agentTasks{h: h, agentID: id, arts: arts, budget: budget, grace: grace}
+}
+
+// agentTasks is one agent's view of the runtime's tasks: exec.TaskHost
+// for ExecCommand's promotions and task.Controller for the task tools.
+// Records come from the agent (its TaskRecords); live operations go to
+// the task's actor.
+type agentTasks struct {
+	h       *taskHost
+	agentID string
+	arts    *tools.ArtifactDir
+	budget  tools.Budget
+	grace   time.Duration
+}
+
+var (
+	_ exec.TaskHost   = (*agentTasks)(nil)
+	_ task.Controller = (*agentTasks)(nil)
+)
+
+// records asks the agent for its task records, oldest first.
+func (t *agentTasks) records(ctx context.Context) ([]TaskRecord, error) {
+	res, err := t.h.rt.ask(ctx, t.agentID, &getTasks{})
+	if err != nil {
+		return nil, fmt.Errorf("task records of %s: %w", t.agentID, err)
+	}
+	return res.([]TaskRecord), nil
+}
+
+func (t *agentTasks) record(ctx context.Context, id string) (TaskRecord, error) {
+	recs, err := t.records(ctx)
+	if err != nil {
+		return TaskRecord{}, err
+	}
+	for _, r := range recs {
+		if r.TaskID == id {
+			return r, nil
+		}
+	}
+	return TaskRecord{}, fmt.Errorf("%w: %s", task.ErrUnknownTask, id)
+}
+
+// FindRunning implements exec.TaskHost.
+func (t *agentTasks) FindRunning(ctx context.Context, digest, workdir string) (exec.TaskHandle, bool) {
+	recs, err := t.records(ctx)
+	if err != nil {
+		return exec.TaskHandle{}, false
+	}
+	for _, r := range recs {
+		if c := r.Command; c != nil && !r.Terminal() && c.Command.CmdDigest == digest && c.Command.Workdir == workdir {
+			return exec.TaskHandle{TaskID: r.TaskID, Kind: r.Kind}, true
+		}
+	}
+	return exec.TaskHandle{}, false
+}
+
+// Promote implements exec.TaskHost: task_started is journaled in the
+// agent's journal (with the pgid and token that find the command's
+// orphans after a crash), then a command_task actor takes the process.
+func (t *agentTasks) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHandle, error) {
+	id := messages.NewID("task")
+	t.h.setLive(id, nil) // before the record: a restarting agent must not take it for an orphan
+	rec := task.RecordOf(id, p, t.h.rt.deps.Clock.Now())
+	data, err := json.Marshal(rec)
+	if err == nil {
+		_, err = t.h.rt.ask(ctx, t.agentID, &startTask{started: messages.TaskStarted{
+			TaskID: id, Kind: exec.TaskKindCommand, Summary: oneLine(p.Identity.Cmd, 80), Record: data}})
+	}
+	if err != nil {
+		t.h.release(id)
+		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
+	}
+	spawn := &spawnCommandTask{task: &commandTask{h: t.h, agentID: t.agentID, id: id, proc: p.Process,
+		cmd: p.Identity.Cmd, arts: t.arts, grace: t.grace, maxChars: t.budget.Chars(0)}}
+	res, err := t.h.rt.sys.Root.RequestFuture(t.h.supervisor, spawn, t.h.rt.timeout(ctx)).Result()
+	if err == nil {
+		if e, ok := res.(error); ok {
+			err = e
+		}
+	}
+	if err != nil {
+		t.h.release(id)
+		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
+	}
+	return exec.TaskHandle{TaskID: id, Kind: exec.TaskKindCommand}, nil
+}
+
+// snapshot is the lifecycle snapshot of a record.
+func (t *agentTasks) snapshot(r TaskRecord) task.Snapshot {
+	s := task.Snapshot{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	if c := r.Command; c != nil {
+		id := c.Command
+		out := c.Output.Combined
+		if out == "" {
+			out = c.Output.Stdout
+		}
+		s.Command = &task.CommandInfo{Cmd: id.Cmd, CmdDigest: id.CmdDigest, CmdPreview: oneLine(id.Cmd, 80),
+			Workdir: id.Workdir, Shell: id.Shell, Login: id.Login, TTY: id.TTY, AcceptsInput: id.AcceptsInput,
+			TerminalReentry: true, Pgid: c.Pgid}
+		if t.arts != nil && out != "" {
+			s.Command.OutputPath = t.arts.Path(out)
+		}
+		if id.AcceptsInput && !r.Terminal() {
+			s.InputTarget = inputTarget(id.TTY)
+		}
+	}
+	return s
+}
+
+func inputTarget(tty bool) string {
+	if tty {
+		return task.InputTTY
+	}
+	return task.InputStdin
+}
+
+// Status implements task.Controller.
+func (t *agentTasks) Status(ctx context.Context, id string) (task.Snapshot, error) {
+	r, err := t.record(ctx, id)
+	if err != nil {
+		return task.Snapshot{}, err
+	}
+	return t.snapshot(r), nil
+}
+
+// Output implements task.Controller. block waits, within req.Timeout, for
+// the task's terminal record to be durable.
+func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.OutputResult, error) {
+	r, err := t.record(ctx, req.TaskID)
+	if err != nil {
+		return task.OutputResult{}, err
+	}
+	retrieval := task.RetrievalNotReady
+	if !r.Terminal() && req.Block {
+		if _, _, err := t.h.request(ctx, r.TaskID, &awaitTerminal{}, req.Timeout); err != nil && ctx.Err() != nil {
+			return task.OutputResult{}, ctx.Err()
+		}
+		if r, err = t.record(ctx, req.TaskID); err != nil {
+			return task.OutputResult{}, err
+		}
+		retrieval = task.RetrievalTimeout
+	}
+	if r.Terminal() {
+		retrieval = task.RetrievalSuccess
+	}
+	out, err := t.output(r, req.MaxChars)
+	if err != nil {
+		return task.OutputResult{}, err
+	}
+	return task.OutputResult{RetrievalStatus: retrieval, Task: out}, nil
+}
+
+// output projects a record into TaskOutput's task result: the output read
+// from its files within maxChars, and, once terminal, the exit status,
+// summary and failure artifact journaled with task_finished.
+func (t *agentTasks) output(r TaskRecord, maxChars int) (task.OutputTask, error) {
+	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary}
+	if r.Command != nil && t.arts != nil {
+		if err := task.CommandOutput(t.arts, r.Command.Output, maxChars, &out); err != nil {
+			return out, err
+		}
+	}
+	if !r.Terminal() {
+		return out, nil
+	}
+	var final task.OutputTask
+	if err := json.Unmarshal(r.Result, &final); err != nil {
+		return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
+	}
+	out.ExitStatus, out.ResultSummary = r.ExitStatus, final.ResultSummary
+	if final.FailureArtifact != nil && *final.FailureArtifact < len(final.Artifacts) {
+		out.Artifacts = append(out.Artifacts, final.Artifacts[*final.FailureArtifact])
+		out.FailureArtifact = new(len(out.Artifacts) - 1)
+	}
+	return out, nil
+}
+
+// Input implements task.Controller: refused with accepted_input=false when
+// the task does not accept input or has ended.
+func (t *agentTasks) Input(ctx context.Context, id, text string, closeInput bool) (task.InputResult, error) {
+	r, err := t.record(ctx, id)
+	if err != nil {
+		return task.InputResult{}, err
+	}
+	res := task.InputResult{Task: t.snapshot(r)}
+	switch {
+	case r.Command == nil || !r.Command.Command.AcceptsInput:
+		res.SummaryText = "the task was not started with accepts_input=true; start it again with ExecCommand accepts_input=true"
+		return res, nil
+	case r.Terminal():
+		res.InputTarget, res.SummaryText = inputTarget(r.Command.Command.TTY), "the task has already ended"
+		return res, nil
+	}
+	res.InputTarget = inputTarget(r.Command.Command.TTY)
+	ans, ok, err := t.h.request(ctx, id, &taskInput{text: text, close: closeInput}, t.h.rt.timeout(ctx))
+	switch {
+	case err != nil:
+		return task.InputResult{}, fmt.Errorf("input to task %s: %w", id, err)
+	case !ok:
+		res.SummaryText = "the task has already ended"
+		return res, nil
+	}
+	done := ans.(*taskInputDone)
+	res.BytesWritten = done.n
+	if done.err != nil {
+		res.SummaryText = "input could not be delivered: " + done.err.Error()
+		return res, nil
+	}
+	res.AcceptedInput = true
+	res.SummaryText = fmt.Sprintf("sent %d bytes to task %s", done.n, id)
+	return res, nil
+}
+
+// Stop implements task.Controller: SIGTERM to the group, SIGKILL after the
+// grace, and the snapshot once the cancelled record is durable.
+func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, error) {
+	r, err := t.record(ctx, id)
+	if err != nil {
+		return task.StopResult{}, err
+	}
+	if r.Terminal() {
+		return task.StopResult{Task: t.snapshot(r)}, nil
+	}
+	var sr exec.StopResult
+	ans, ok, err := t.h.request(ctx, id, &stopTask{}, t.grace+t.h.rt.timeout(ctx))
+	if err != nil {
+		return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, err)
+	}
+	if ok {
+		done := ans.(*taskStopped)
+		if done.err != nil {
+			return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, done.err)
+		}
+		sr = done.result
+		if _, _, err := t.h.request(ctx, id, &awaitTerminal{}, t.h.rt.timeout(ctx)); err != nil {
+			return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, err)
+		}
+	}
+	if r, err = t.record(ctx, id); err != nil {
+		return task.StopResult{}, err
+	}
+	return task.StopResult{Task: t.snapshot(r), StopRequested: sr.Requested, ForceRequested: sr.Forced}, nil
+}
+
+// List implements task.Controller.
+func (t *agentTasks) List(ctx context.Context, includeTerminal bool) ([]task.Snapshot, error) {
+	recs, err := t.records(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []task.Snapshot
+	for _, r := range recs {
+		if includeTerminal || !r.Terminal() {
+			out = append(out, t.snapshot(r))
+		}
+	}
+	return out, nil
+}
+
+// oneLine is s on one line, cut to n bytes.
+func oneLine(s string, n int) string {
+	return truncate(strings.Join(strings.Fields(s), " "), n)
+}

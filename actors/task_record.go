@@ -1,0 +1,125 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// TaskRecord is the durable record of one background task of an agent,
+// rebuilt from its task_started and task_finished events. It is the
+// authority for the task's terminal state: once Status is terminal, a
+// stale "running" answer from anywhere else is ignored.
+type TaskRecord struct {
+	TaskID    string    `json:"task_id"`
+	Kind      string    `json:"kind"`
+	Summary   string    `json:"summary,omitempty"`
+	Status    string    `json:"status"` // running, then completed, failed, cancelled or interrupted
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	// Command is the command_task's record: identity, process group and
+	// token (for orphan recovery) and output files.
+	Command    *task.CommandRecord `json:"command,omitempty"`
+	ExitStatus *int                `json:"exit_status,omitempty"`
+	// Result is the terminal task result (task.OutputTask) as journaled.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// Terminal reports whether the task has ended.
+func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
+
+// terminalLimit bounds the terminal records an agent keeps; the oldest
+// are forgotten first (their artifacts stay on disk).
+const terminalLimit = 200
+
+func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
+	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, Status: task.StatusRunning,
+		CreatedAt: ev.At, UpdatedAt: ev.At}
+	if len(p.Record) > 0 && string(p.Record) != "null" {
+		var cr task.CommandRecord
+		if err := json.Unmarshal(p.Record, &cr); err != nil {
+			return fmt.Errorf("apply seq %d: task %s record: %w", ev.Seq, p.TaskID, err)
+		}
+		rec.Command = &cr
+	}
+	if s.Tasks == nil {
+		s.Tasks = make(map[string]*TaskRecord)
+	}
+	s.Tasks[p.TaskID] = rec
+	return nil
+}
+
+func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinished) {
+	rec, ok := s.Tasks[p.TaskID]
+	if !ok || rec.Terminal() {
+		return // settled once; a repeat changes nothing
+	}
+	rec.Status, rec.ExitStatus, rec.Result, rec.UpdatedAt = p.Status, p.ExitStatus, p.Result, ev.At
+	s.forgetOldTasks()
+}
+
+// forgetOldTasks drops the oldest terminal records beyond terminalLimit.
+func (s *AgentState) forgetOldTasks() {
+	var done []*TaskRecord
+	for _, r := range s.Tasks {
+		if r.Terminal() {
+			done = append(done, r)
+		}
+	}
+	if len(done) <= terminalLimit {
+		return
+	}
+	sortTasks(done)
+	for _, r := range done[:len(done)-terminalLimit] {
+		delete(s.Tasks, r.TaskID)
+	}
+}
+
+// openTasks lists the records of the tasks still running, oldest first.
+func (s *AgentState) openTasks() []*TaskRecord {
+	var open []*TaskRecord
+	for _, r := range s.Tasks {
+		if !r.Terminal() {
+			open = append(open, r)
+		}
+	}
+	sortTasks(open)
+	return open
+}
+
+// sortTasks orders records by creation, then id.
+func sortTasks(rs []*TaskRecord) {
+	sort.Slice(rs, func(i, j int) bool {
+		if !rs[i].CreatedAt.Equal(rs[j].CreatedAt) {
+			return rs[i].CreatedAt.Before(rs[j].CreatedAt)
+		}
+		return rs[i].TaskID < rs[j].TaskID
+	})
+}
+
+// copyTasks returns deep copies of every record, oldest first.
+func (s *AgentState) copyTasks() []TaskRecord {
+	all := make([]*TaskRecord, 0, len(s.Tasks))
+	for _, r := range s.Tasks {
+		all = append(all, r)
+	}
+	sortTasks(all)
+	out := make([]TaskRecord, len(all))
+	for i, r := range all {
+		c := *r
+		if r.Command != nil {
+			cmd := *r.Command
+			c.Command = &cmd
+		}
+		if r.ExitStatus != nil {
+			c.ExitStatus = new(*r.ExitStatus)
+		}
+		c.Result = append(json.RawMessage(nil), r.Result...)
+		out[i] = c
+	}
+	return out
+}

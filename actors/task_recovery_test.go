@@ -1,0 +1,114 @@
+package actors_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/testkit"
+	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// TestCrashWhileTaskRunsRecoversIt: the runtime dies (hard crash, as by
+// SIGKILL) while a promoted command runs. After the restart the task is
+// an open fact of its agent: what is left of its process group is
+// killed, it is recorded interrupted with a failure artifact, and the
+// agent gets its task_result.
+func TestCrashWhileTaskRunsRecoversIt(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"sleep 30","yield_time_ms":20}`)),
+		testkit.Reply("It runs."),
+		testkit.Reply("It was interrupted; noted."),
+	}})
+	h.Prompt("main", "run it")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if !exec.GroupAlive(rec.Pgid) {
+		t.Fatalf("the task's group %d is not running", rec.Pgid)
+	}
+
+	active := h.Restart()
+	if !slices.Contains(active, "main") {
+		t.Fatalf("agents with open facts after the restart = %v, want main", active)
+	}
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.TaskID != rec.TaskID || fin.Status != task.StatusInterrupted {
+		t.Fatalf("task_finished = %+v, want interrupted", fin)
+	}
+	if exec.GroupAlive(rec.Pgid) {
+		t.Fatalf("orphan group %d survived the recovery", rec.Pgid)
+	}
+	var out task.OutputTask
+	if err := json.Unmarshal(fin.Result, &out); err != nil || out.FailureArtifact == nil {
+		t.Fatalf("interrupted result = %s (%v), want a failure artifact", fin.Result, err)
+	}
+	var f task.Failure
+	if b, err := os.ReadFile(out.Artifacts[*out.FailureArtifact].Path); err != nil || json.Unmarshal(b, &f) != nil || !f.OrphansKilled {
+		t.Fatalf("failure artifact = %+v (%v), want orphans_killed", f, err)
+	}
+	taskResult(t, h, "main", rec.TaskID)
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+
+	// TaskRecord is the authority from now on: the task is no open fact.
+	st, err := h.Runtime.State(context.Background(), "main")
+	if err != nil || st.Tasks[rec.TaskID] == nil || st.Tasks[rec.TaskID].Status != task.StatusInterrupted {
+		t.Fatalf("state tasks = %+v, %v", st.Tasks, err)
+	}
+	if facts := actors.OpenFacts(&st); slices.Contains(facts, actors.FactActiveTask) {
+		t.Fatalf("open facts = %v after the task was settled", facts)
+	}
+}
+
+// TestAgentRestartKeepsItsCommands: an agent actor that panics and is
+// restarted by its supervisor does not kill its running command: the
+// command_task actor lives under the tasks supervisor, and the task's end
+// still reaches the restarted agent.
+func TestAgentRestartKeepsItsCommands(t *testing.T) {
+	stepsDone := 0
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
+	}})
+	h.SetFault(func(agent, point string) {
+		if point == "*actors.stepDone" {
+			if stepsDone++; stepsDone == 2 { // the ExecCommand result: the task is promoted by now
+				panic("injected fault")
+			}
+		}
+	})
+	h.Prompt("main", "run it")
+	rec := taskStarted(t, h, "main", 1)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalInterrupted {
+		t.Fatalf("turn = %+v, want interrupted by the panic", tt)
+	}
+	if !exec.GroupAlive(rec.Pgid) {
+		t.Fatalf("the agent's restart killed its command (group %d)", rec.Pgid)
+	}
+	st, err := h.Runtime.State(context.Background(), "main")
+	if err != nil || st.Tasks[rec.TaskID] == nil || st.Tasks[rec.TaskID].Status != task.StatusRunning {
+		t.Fatalf("task after the agent's restart = %+v, %v", st.Tasks[rec.TaskID], err)
+	}
+
+	h.Provider.Script(
+		testkit.Reply("Finishing it.", testkit.Call("c2", "TaskInput", fmt.Sprintf(`{"task_id":%q,"input":"bye\n","close_input":true}`, rec.TaskID))),
+		testkit.Reply("Fed."),
+		testkit.Reply("Done."),
+	)
+	h.Prompt("main", "end it")
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.Status != task.StatusCompleted || fin.ExitStatus == nil || *fin.ExitStatus != 0 {
+		t.Fatalf("task_finished = %+v, want completed with exit 0", fin)
+	}
+	env := taskResult(t, h, "main", rec.TaskID)
+	if want := "bye"; !slices.Contains(strings.Split(env.Body.Text, "\n"), want) {
+		t.Fatalf("task_result = %q, want the output %q", env.Body.Text, want)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
+}

@@ -1,0 +1,156 @@
+package actors
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// toolsRequest is a request of the runtime's tool bindings (task host,
+// inspector) to an agent actor. The agent is the only writer of its
+// journal, so every task record is journaled by it, in Receive.
+type toolsRequest interface{ toolsRequest() }
+
+type (
+	// getTasks asks for the agent's task records; the reply is []TaskRecord.
+	getTasks struct{}
+	// startTask journals task_started; the reply is an error or nil.
+	startTask struct{ started messages.TaskStarted }
+	// finishTask journals a task's end with its task_result message; the
+	// reply is an error or nil.
+	finishTask struct{ end taskEnd }
+	// taskRecovered carries the end of a task recovered after a restart.
+	taskRecovered struct{ end taskEnd }
+	// inspectAgent asks for the agent's AgentGet summary; the reply is
+	// inspection.
+	inspectAgent struct{}
+)
+
+func (*getTasks) toolsRequest()      {}
+func (*startTask) toolsRequest()     {}
+func (*finishTask) toolsRequest()    {}
+func (*taskRecovered) toolsRequest() {}
+func (*inspectAgent) toolsRequest()  {}
+
+// Priority implements Prioritized: the task host waits on these while a
+// tool call of a running turn is in flight.
+func (*getTasks) Priority() messages.Priority      { return messages.PriorityNext }
+func (*startTask) Priority() messages.Priority     { return messages.PriorityNext }
+func (*finishTask) Priority() messages.Priority    { return messages.PriorityNext }
+func (*taskRecovered) Priority() messages.Priority { return messages.PriorityNext }
+func (*inspectAgent) Priority() messages.Priority  { return messages.PriorityNext }
+
+// toolsRequest answers one request of the tool bindings.
+func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
+	switch m := m.(type) {
+	case *getTasks:
+		c.Respond(a.state.copyTasks())
+	case *startTask:
+		c.Respond(a.persist(m.started))
+	case *finishTask:
+		c.Respond(a.finishTask(m.end))
+		a.advance(c)
+	case *taskRecovered:
+		if err := a.finishTask(m.end); err != nil {
+			a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", m.end.finished.TaskID).Msg("recovered task not journaled")
+		}
+		a.advance(c)
+	case *inspectAgent:
+		c.Respond(a.inspection())
+	}
+}
+
+// finishTask journals a task's end, once: task_finished (its terminal
+// record) and, in the same batch, the task_result message that brings it
+// back to the agent through admission (task origin, task_rejoin surface,
+// runtime-owned: trusted_system, runtime_instruction). A stopped agent
+// only records the end; a repeated end changes nothing.
+func (a *agent) finishTask(end taskEnd) error {
+	f := end.finished
+	rec, ok := a.state.Tasks[f.TaskID]
+	if !ok || rec.Terminal() {
+		return nil
+	}
+	payloads := []messages.Payload{f}
+	if a.state.Status != messages.StatusStopped {
+		env := a.runtimeEnvelope(messages.KindTaskResult, messages.TaskOrigin(f.TaskID), messages.SurfaceTaskRejoin,
+			messages.PriorityNormal, end.text, map[string]string{"task_id": f.TaskID, "task_status": f.Status})
+		env.TaskID = f.TaskID
+		payloads = append(payloads, messages.MessageAdmitted{Envelope: env})
+		if a.state.Status == messages.StatusAsleep {
+			payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "task finished"))
+		}
+	}
+	if err := a.persist(payloads...); err != nil {
+		return fmt.Errorf("finish task %s: %w", f.TaskID, err)
+	}
+	return nil
+}
+
+// recoverTasks settles, when the agent starts, every running task whose
+// process no live task actor owns: it belonged to a runtime that died.
+// Each is recovered in a goroutine the agent owns (its orphans killed by
+// pgid and token, its output kept, a failure artifact written) and comes
+// back as taskRecovered, journaled as interrupted with its task_result.
+// Tasks still owned by this runtime (the agent only restarted) are left
+// running.
+func (a *agent) recoverTasks(c actor.Context) {
+	h := a.deps.ToolEnv.host
+	for _, rec := range a.state.openTasks() {
+		if h != nil && h.isLive(rec.TaskID) {
+			continue
+		}
+		a.recoverTask(c, *rec)
+	}
+}
+
+func (a *agent) recoverTask(c actor.Context, rec TaskRecord) {
+	arts, err := a.deps.ToolEnv.artifacts(a.id)
+	if err != nil || arts == nil || rec.Command == nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("task cannot be recovered without its artifacts")
+		return
+	}
+	ctx, self, root, now := a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Clock.Now()
+	maxChars := a.deps.ToolEnv.budget().Chars(0)
+	go func() {
+		out, err := task.Recover(ctx, arts, *rec.Command, maxChars, now)
+		if err != nil {
+			if ctx.Err() == nil {
+				a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("task not recovered")
+			}
+			return
+		}
+		end, err := newTaskEnd(out, rec.Command.Command.Cmd)
+		if err == nil {
+			root.Send(self, &taskRecovered{end: end})
+		}
+	}()
+}
+
+// taskResultText is the task_result message the model reads: what ended,
+// how, the output preview and where the rest is. It is evidence, not an
+// instruction.
+func taskResultText(out task.OutputTask, cmd string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Background task %s %s: %s\n", out.TaskID, out.Status, oneLine(cmd, 200))
+	if out.ResultSummary != "" {
+		fmt.Fprintf(&b, "Result: %s\n", out.ResultSummary)
+	}
+	if out.OutputPreview == "" {
+		b.WriteString("No output.\n")
+	} else {
+		fmt.Fprintf(&b, "Output:\n%s\n", strings.TrimRight(out.OutputPreview, "\n"))
+	}
+	if out.OutputTruncated && out.OutputArtifact != nil {
+		fmt.Fprintf(&b, "Output truncated; full output: %s\n", out.Artifacts[*out.OutputArtifact].Path)
+	}
+	if out.FailureArtifact != nil {
+		fmt.Fprintf(&b, "Failure evidence: %s\n", out.Artifacts[*out.FailureArtifact].Path)
+	}
+	b.WriteString("Use TaskOutput for the full result.")
+	return b.String()
+}

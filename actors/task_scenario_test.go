@@ -1,0 +1,179 @@
+package actors_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/testkit"
+	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// withTools gives a harness's agents the built-in tools, bound under its
+// home.
+func withTools(t *testing.T) func(home string, d *actors.AgentDeps) {
+	return func(home string, d *actors.AgentDeps) {
+		reg, err := actors.BuiltinTools(tools.DefaultBudget())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Tools = reg
+		d.ToolEnv = actors.ToolEnv{Home: home, StopGrace: 5 * time.Second}
+	}
+}
+
+// toolResult waits for the tool_executed of call id.
+func toolResult(t *testing.T, h *testkit.Harness, agent, id string) messages.ToolExecuted {
+	t.Helper()
+	return decode[messages.ToolExecuted](t, h.WaitEvent(agent, func(ev messages.Event) bool {
+		return ev.Type == messages.EventToolExecuted && strings.Contains(string(ev.Payload), `"call_id":"`+id+`"`)
+	}))
+}
+
+// envelopeResult decodes a tool envelope's result into T.
+func envelopeResult[T any](t *testing.T, te messages.ToolExecuted) T {
+	t.Helper()
+	var env tools.Envelope
+	var v T
+	if err := json.Unmarshal(te.Envelope, &env); err != nil {
+		t.Fatalf("%s envelope: %v", te.ToolName, err)
+	}
+	if err := json.Unmarshal(env.Result, &v); err != nil {
+		t.Fatalf("%s result: %v\n%s", te.ToolName, err, te.Envelope)
+	}
+	return v
+}
+
+// taskStarted waits for the n-th task_started and returns its record.
+func taskStarted(t *testing.T, h *testkit.Harness, agent string, n int) task.CommandRecord {
+	t.Helper()
+	ts := decode[messages.TaskStarted](t, h.WaitEvent(agent, testkit.NthOfType(messages.EventTaskStarted, n)))
+	var rec task.CommandRecord
+	if err := json.Unmarshal(ts.Record, &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.TaskID != ts.TaskID || rec.Pgid <= 0 || rec.Token == "" || ts.Kind != exec.TaskKindCommand {
+		t.Fatalf("task_started = %+v, record %+v", ts, rec)
+	}
+	t.Cleanup(func() { exec.KillGroup(rec.Pgid) }) // no process outlives the test
+	return rec
+}
+
+// taskResult waits for the task_result admitted for taskID.
+func taskResult(t *testing.T, h *testkit.Harness, agent, taskID string) messages.MessageEnvelope {
+	t.Helper()
+	env := decode[messages.MessageAdmitted](t, h.WaitEvent(agent, func(ev messages.Event) bool {
+		if ev.Type != messages.EventMessageAdmitted {
+			return false
+		}
+		p, _ := ev.Decode()
+		return p.(messages.MessageAdmitted).Envelope.Kind == messages.KindTaskResult
+	})).Envelope
+	if env.TaskID != taskID || env.Origin != messages.TaskOrigin(taskID) || env.DeliverySurface != messages.SurfaceTaskRejoin ||
+		env.AdmissionContext != messages.AdmissionRuntimeOwned || env.Trust != messages.TrustedSystem ||
+		env.AuthorityClass != messages.AuthorityRuntimeInstruction {
+		t.Fatalf("task_result envelope = %+v", env)
+	}
+	return env
+}
+
+// TestAgentWorksWithCommandsPatchesAndTasks drives an agent with the
+// scripted provider through the built-in tools on real processes: a
+// command inline, a patch (freeform), a long command promoted to a
+// command task, read with TaskOutput, fed with TaskInput and stopped with
+// TaskStop; its end comes back as a task_result message.
+func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t)})
+	patch := "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-hi\n+hello\n"
+	h.Provider.Script(
+		testkit.Reply("Working.",
+			testkit.Call("c1", "ExecCommand", `{"cmd":"echo hi | tee notes.txt"}`),
+			testkit.Call("c2", "ApplyPatch", patch), // freeform: the raw diff
+			testkit.Call("c3", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
+		testkit.Reply("Started."),
+	)
+	h.Prompt("main", "go")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	if r := toolResult(t, h, "main", "c1"); r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "hi") {
+		t.Fatalf("ExecCommand echo = %s: %s", r.Status, r.Receipt)
+	}
+	if r := toolResult(t, h, "main", "c2"); r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "notes.txt") {
+		t.Fatalf("ApplyPatch = %s: %s", r.Status, r.Receipt)
+	}
+	home, _ := persistence.AgentHome(h.Home, "main")
+	if b, err := os.ReadFile(filepath.Join(home, "notes.txt")); err != nil || string(b) != "hello\n" {
+		t.Fatalf("notes.txt = %q, %v", b, err)
+	}
+	promoted := envelopeResult[exec.ExecResult](t, toolResult(t, h, "main", "c3"))
+	rec := taskStarted(t, h, "main", 1)
+	if promoted.Disposition != "promoted_to_task" || promoted.TaskHandle == nil || promoted.TaskHandle.TaskID != rec.TaskID {
+		t.Fatalf("ExecCommand cat = %+v, task %s", promoted, rec.TaskID)
+	}
+	if fi, err := os.Stat(home); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("agent home %v, %v: want a 0700 directory", fi, err)
+	}
+
+	id := rec.TaskID
+	h.Provider.Script(
+		testkit.Reply("Checking.",
+			testkit.Call("c4", "TaskOutput", fmt.Sprintf(`{"task_id":%q}`, id)),
+			testkit.Call("c5", "TaskInput", fmt.Sprintf(`{"task_id":%q,"input":"ping\n"}`, id)),
+			testkit.Call("c6", "TaskStop", fmt.Sprintf(`{"task_id":%q}`, id)),
+			testkit.Call("c7", "TaskOutput", fmt.Sprintf(`{"task_id":%q}`, id)),
+			testkit.Call("c8", "TaskList", `{"include_terminal":true}`),
+			testkit.Call("c9", "AgentGet", `{}`)),
+		testkit.Reply("Stopped."),
+		testkit.Reply("Noted the result."),
+	)
+	h.Prompt("main", "check the task")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+
+	if out := envelopeResult[task.OutputResult](t, toolResult(t, h, "main", "c4")); out.RetrievalStatus != task.RetrievalNotReady || out.Task.Status != task.StatusRunning {
+		t.Fatalf("TaskOutput while running = %+v", out)
+	}
+	if in := envelopeResult[task.InputResult](t, toolResult(t, h, "main", "c5")); !in.AcceptedInput || in.BytesWritten != 5 || in.InputTarget != task.InputStdin {
+		t.Fatalf("TaskInput = %+v", in)
+	}
+	if st := envelopeResult[task.StopResult](t, toolResult(t, h, "main", "c6")); st.Task.Status != task.StatusCancelled || !st.StopRequested {
+		t.Fatalf("TaskStop = %+v", st)
+	}
+	out := envelopeResult[task.OutputResult](t, toolResult(t, h, "main", "c7"))
+	if out.RetrievalStatus != task.RetrievalSuccess || out.Task.Status != task.StatusCancelled || out.Task.FailureArtifact == nil {
+		t.Fatalf("TaskOutput after stop = %+v", out)
+	}
+	if l := envelopeResult[task.ListResult](t, toolResult(t, h, "main", "c8")); len(l.Tasks) != 1 || l.Tasks[0].TaskID != id {
+		t.Fatalf("TaskList = %+v", l)
+	}
+	if r := toolResult(t, h, "main", "c9"); r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "Agent main") {
+		t.Fatalf("AgentGet = %s", r.Receipt)
+	}
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.TaskID != id || fin.Status != task.StatusCancelled {
+		t.Fatalf("task_finished = %+v", fin)
+	}
+	env := taskResult(t, h, "main", id)
+	if !strings.Contains(env.Body.Text, "cancelled") {
+		t.Fatalf("task_result text = %q", env.Body.Text)
+	}
+	// The task_result is a turn of its own: the model reads it.
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
+	last := h.Provider.Requests()
+	if conv := last[len(last)-1].Conversation; !slices.ContainsFunc(conv, func(it providers.Item) bool { return it.MessageID == env.ID }) {
+		t.Fatalf("the model never saw the task_result %s", env.ID)
+	}
+	if exec.GroupAlive(rec.Pgid) {
+		t.Fatalf("the stopped task's group %d is alive", rec.Pgid)
+	}
+}

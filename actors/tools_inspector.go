@@ -1,0 +1,94 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/holon-actors/holon-actors/messages"
+	toolagent "github.com/holon-actors/holon-actors/tools/agent"
+)
+
+// inspector serves AgentGet for one calling agent over the Runtime: an
+// agent's identity (visibility, ownership, profile_preset, lineage),
+// status, queue, turn and active tasks. It never shows a transcript.
+// Another agent's private child is invisible, and indistinguishable from
+// an unknown agent.
+type inspector struct {
+	rt     *Runtime
+	caller string
+	env    ToolEnv
+}
+
+var _ toolagent.Inspector = (*inspector)(nil)
+
+// inspection is an agent's answer to inspectAgent.
+type inspection struct {
+	info  AgentInfo
+	tasks []TaskRecord // running ones
+}
+
+// inspection is what AgentGet may show of the agent.
+func (a *agent) inspection() inspection {
+	in := inspection{info: a.state.info()}
+	for _, r := range a.state.openTasks() {
+		in.tasks = append(in.tasks, *r)
+	}
+	return in
+}
+
+// AgentGet implements toolagent.Inspector.
+func (i *inspector) AgentGet(ctx context.Context, id string) (toolagent.Summary, error) {
+	if id == "" {
+		id = i.caller
+	}
+	if ValidateAgentID(id) != nil {
+		return toolagent.Summary{}, fmt.Errorf("%w: %q", toolagent.ErrUnknownAgent, id)
+	}
+	if id != i.caller {
+		ok, err := i.rt.Exists(ctx, id)
+		if err != nil {
+			return toolagent.Summary{}, err
+		}
+		if !ok { // asking would create it
+			return toolagent.Summary{}, fmt.Errorf("%w: %q", toolagent.ErrUnknownAgent, id)
+		}
+	}
+	res, err := i.rt.ask(ctx, id, &inspectAgent{})
+	if err != nil {
+		return toolagent.Summary{}, err
+	}
+	in := res.(inspection)
+	if !i.visible(in.info) {
+		return toolagent.Summary{}, fmt.Errorf("%w: %q", toolagent.ErrNotVisible, id)
+	}
+	return i.summary(in), nil
+}
+
+// visible: public agents, the caller itself, and the caller's own
+// private children.
+func (i *inspector) visible(in AgentInfo) bool {
+	return in.ID == i.caller || in.Visibility != messages.VisibilityPrivate || in.ParentAgentID == i.caller
+}
+
+func (i *inspector) summary(in inspection) toolagent.Summary {
+	s := toolagent.Summary{
+		Identity: toolagent.Identity{AgentID: in.info.ID, Kind: in.info.Kind, Visibility: in.info.Visibility,
+			Ownership: in.info.Ownership, ProfilePreset: in.info.ProfilePreset, LineageParentAgentID: in.info.ParentAgentID},
+		Status: in.info.Status, QueuedMessages: in.info.Queued, TurnInFlight: in.info.TurnInFlight, LastError: in.info.LastError,
+	}
+	if i.env.Home != "" {
+		if root, err := i.env.root(in.info.ID); err == nil {
+			id := "agent_home"
+			if i.env.Workspace != "" {
+				id = "workspace"
+			}
+			s.Workspace = &toolagent.Workspace{WorkspaceID: id, ExecutionRoot: root.Dir()}
+		}
+	}
+	arts, _ := i.env.artifacts(in.info.ID)
+	view := &agentTasks{arts: arts}
+	for _, r := range in.tasks {
+		s.ActiveTasks = append(s.ActiveTasks, view.snapshot(r))
+	}
+	return s
+}
