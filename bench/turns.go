@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,8 +94,10 @@ type TurnsResult struct {
 	// snapshot it saved when it passivated), then all are passivated with
 	// Runtime.PassivateIdle (each saves nothing new and its actor is
 	// stopped), and the resident set is read again (RSSPassivatedBytes).
-	// The figure is the growth between the two readings over Agents. Every
-	// reading follows a GC and debug.FreeOSMemory.
+	// The figure is the growth between the two readings over Agents. Each
+	// reading is taken at rest (the process allocating under 1 MiB in 250
+	// ms, so no compaction of the run's writes is in flight), after a GC
+	// and debug.FreeOSMemory.
 	//
 	// A passivated agent keeps nothing in memory, so the growth is made of
 	// what the activation of Agents agents at once left behind: structures
@@ -220,18 +223,18 @@ func idleRun(ctx context.Context, cfg TurnsConfig, o persistence.Options, res *T
 	}
 	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
 
-	before := settledMemory()
+	before := restingMemory(ctx)
 	if err := activateAll(ctx, rt, cfg.Agents); err != nil {
 		return err
 	}
-	active := settledMemory()
+	active := restingMemory(ctx)
 	if err := rt.PassivateIdle(ctx); err != nil {
 		return fmt.Errorf("passivate idle agents: %w", err)
 	}
 	if n := len(rt.Active()); n != 0 {
 		return fmt.Errorf("%d agents still active after passivating idle agents", n)
 	}
-	idle := settledMemory()
+	idle := restingMemory(ctx)
 	res.RSSReopenedBytes, res.RSSAllActiveBytes, res.RSSPassivatedBytes = before.rss, active.rss, idle.rss
 	res.ActiveAgentRSSBytes, res.ActiveAgentHeapBytes = growth(before, active, cfg.Agents)
 	res.IdleAgentRSSBytes, res.IdleAgentHeapBytes = growth(before, idle, cfg.Agents)
@@ -422,6 +425,35 @@ func totalEvents(ctx context.Context, st persistence.Store, agents int) (uint64,
 type memory struct {
 	rss  int64  // resident set, bytes
 	heap uint64 // Go heap in use, bytes
+}
+
+// Rest detection for restingMemory: the process is at rest once it
+// allocates less than restAllocBytes in restWindow. Badger's compactions
+// (a reopened store compacts what the run wrote) and cache admissions
+// allocate megabytes in that time; an idle runtime allocates next to
+// nothing. restMaxWait bounds the wait on a machine that never rests.
+const (
+	restWindow     = 250 * time.Millisecond
+	restAllocBytes = 1 << 20
+	restMaxWait    = time.Minute
+)
+
+// restingMemory waits until the process is at rest (see restWindow), so
+// that no background work of the store is in flight, then returns
+// settledMemory.
+func restingMemory(ctx context.Context) memory {
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	deadline := time.Now().Add(restMaxWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		metrics.Read(allocs)
+		from := allocs[0].Value.Uint64()
+		time.Sleep(restWindow) // the measurement window itself
+		metrics.Read(allocs)
+		if allocs[0].Value.Uint64()-from < restAllocBytes {
+			break
+		}
+	}
+	return settledMemory()
 }
 
 // settledMemory collects garbage, returns freed memory to the OS and reads
