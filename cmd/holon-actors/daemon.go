@@ -225,6 +225,9 @@ func (c *daemonStartCmd) childArgs(home string) []string {
 	if c.PublicIngress {
 		args = append(args, "--public-ingress")
 	}
+	if c.Workspace != "" {
+		args = append(args, "--workspace", c.Workspace)
+	}
 	return args
 }
 

@@ -66,12 +66,21 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	defer store.Close()
 	id := "tmp_run_" + strings.ToLower(strings.TrimPrefix(messages.NewID("run"), "run_"))
-	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Clock: clockwork.NewRealClock(),
-		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id}, actors.RuntimeOptions{})
+	budget, err := actors.BuiltinBudget()
+	if err != nil {
+		return usage(err)
+	}
+	toolset, err := actors.BuiltinTools(budget)
 	if err != nil {
 		return err
 	}
-	defer rt.Halt() // throwaway: nothing to save
+	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
+		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}}, actors.RuntimeOptions{})
+	if err != nil {
+		return err
+	}
+	defer rt.Close() // stops its commands too (Halt would leave them running)
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	sub := store.Subscribe(id)

@@ -57,6 +57,7 @@ type runCmd struct {
 	PublicIngress   bool          `name:"public-ingress" help:"Accept untrusted channel/webhook input without a token at POST /ingress/agents/{id}/messages (admitted as external evidence, rate limited)." env:"HOLON_PUBLIC_INGRESS"`
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
 	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
+	Workspace       string        `help:"Directory every agent's commands and patches work in (its execution root). Default: each agent's own home, $HOLON_HOME/agents/<id>." env:"HOLON_WORKSPACE" type:"existingdir" placeholder:"DIR"`
 }
 
 // runtimeFile is $HOLON_HOME/run/runtime.json.
@@ -75,7 +76,7 @@ type runtimeFile struct {
 func (c *runCmd) fingerprint() string {
 	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
 	b, _ := json.Marshal([]string{c.Model, strings.Join(c.Fallback, ","), c.Config, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
-		c.Advertise, strconv.FormatBool(c.PublicIngress), hex.EncodeToString(tok[:8])})
+		c.Advertise, strconv.FormatBool(c.PublicIngress), hex.EncodeToString(tok[:8]), c.Workspace})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
@@ -259,8 +260,17 @@ func (o *owner) start() error {
 	}
 	o.store = store
 	o.noteUncleanExit() // we own the home now
-	deps := actors.AgentDeps{Store: store, Provider: o.provider, Clock: clockwork.NewRealClock(),
-		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent}
+	budget, err := actors.BuiltinBudget()
+	if err != nil {
+		return usage(err)
+	}
+	toolset, err := actors.BuiltinTools(budget)
+	if err != nil {
+		return err
+	}
+	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
+		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
+		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget}}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
