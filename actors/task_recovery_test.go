@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -111,4 +113,46 @@ func TestAgentRestartKeepsItsCommands(t *testing.T) {
 		t.Fatalf("task_result = %q, want the output %q", env.Body.Text, want)
 	}
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
+}
+
+// TestTaskEndWakesAPassivatedAgent: an agent passivated (its actor
+// retired) while its command runs is activated again by the command's
+// end, which it journals and takes as a task_result turn.
+func TestTaskEndWakesAPassivatedAgent(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "gate")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Waiting for the gate.", testkit.Call("c1", "ExecCommand", fmt.Sprintf(`{"cmd":"cat %s","yield_time_ms":20}`, fifo))),
+		testkit.Reply("Started."),
+		testkit.Reply("The gate opened."),
+	}})
+	h.Prompt("main", "wait for the gate")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if err := h.Runtime.PassivateIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if active := h.Runtime.Active(); slices.Contains(active, "main") {
+		t.Fatalf("active agents = %v after passivation", active)
+	}
+
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // the command is reading it: this does not block for long
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.WriteString("open\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.TaskID != rec.TaskID || fin.Status != task.StatusCompleted {
+		t.Fatalf("task_finished = %+v", fin)
+	}
+	env := taskResult(t, h, "main", rec.TaskID)
+	if !strings.Contains(env.Body.Text, "open") {
+		t.Fatalf("task_result = %q, want the command's output", env.Body.Text)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
 }

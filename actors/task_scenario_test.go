@@ -1,6 +1,7 @@
 package actors_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools"
+	toolagent "github.com/holon-actors/holon-actors/tools/agent"
 	"github.com/holon-actors/holon-actors/tools/exec"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
@@ -129,19 +131,52 @@ func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
 	h.Provider.Script(
 		testkit.Reply("Checking.",
 			testkit.Call("c4", "TaskOutput", fmt.Sprintf(`{"task_id":%q}`, id)),
+			testkit.Call("c4b", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`),
+			testkit.Call("c4c", "AgentGet", `{}`),
 			testkit.Call("c5", "TaskInput", fmt.Sprintf(`{"task_id":%q,"input":"ping\n"}`, id)),
 			testkit.Call("c6", "TaskStop", fmt.Sprintf(`{"task_id":%q}`, id)),
 			testkit.Call("c7", "TaskOutput", fmt.Sprintf(`{"task_id":%q}`, id)),
 			testkit.Call("c8", "TaskList", `{"include_terminal":true}`),
-			testkit.Call("c9", "AgentGet", `{}`)),
+			testkit.Call("c9", "AgentGet", `{"agent_id":"nobody"}`),
+			testkit.Call("c10", "AgentGet", `{"agent_id":"secret"}`),
+			testkit.Call("c11", "AgentGet", `{"agent_id":"helper"}`)),
 		testkit.Reply("Stopped."),
 		testkit.Reply("Noted the result."),
 	)
+	// Another agent's private child, and a public agent.
+	ctx := context.Background()
+	var evs []messages.Event
+	for _, p := range []messages.Payload{
+		messages.AgentCreated{AgentID: "secret", Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
+			Ownership: messages.OwnershipParentSupervised, ProfilePreset: "private_child", ParentAgentID: "helper"},
+		messages.AgentStateChanged{To: messages.StatusAwakeIdle, Reason: "created"},
+	} {
+		ev, err := messages.NewEvent("secret", h.Clock.Now(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := h.Store().Append(ctx, "secret", evs); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Runtime.Activate(ctx, "helper"); err != nil {
+		t.Fatal(err)
+	}
 	h.Prompt("main", "check the task")
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
 
 	if out := envelopeResult[task.OutputResult](t, toolResult(t, h, "main", "c4")); out.RetrievalStatus != task.RetrievalNotReady || out.Task.Status != task.StatusRunning {
 		t.Fatalf("TaskOutput while running = %+v", out)
+	}
+	dup := envelopeResult[exec.ExecResult](t, toolResult(t, h, "main", "c4b"))
+	if dup.Disposition != exec.DispositionAlreadyRunning || dup.TaskHandle == nil || dup.TaskHandle.TaskID != id {
+		t.Fatalf("ExecCommand of the same command = %+v, want already_running %s", dup, id)
+	}
+	self := envelopeResult[toolagent.GetResult](t, toolResult(t, h, "main", "c4c")).Agent
+	if self.Identity.AgentID != "main" || self.Identity.Kind != messages.AgentDefault || !self.TurnInFlight ||
+		len(self.ActiveTasks) != 1 || self.ActiveTasks[0].TaskID != id || self.Workspace == nil || self.Workspace.ExecutionRoot != realPath(t, home) {
+		t.Fatalf("AgentGet self = %+v", self)
 	}
 	if in := envelopeResult[task.InputResult](t, toolResult(t, h, "main", "c5")); !in.AcceptedInput || in.BytesWritten != 5 || in.InputTarget != task.InputStdin {
 		t.Fatalf("TaskInput = %+v", in)
@@ -156,8 +191,15 @@ func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
 	if l := envelopeResult[task.ListResult](t, toolResult(t, h, "main", "c8")); len(l.Tasks) != 1 || l.Tasks[0].TaskID != id {
 		t.Fatalf("TaskList = %+v", l)
 	}
-	if r := toolResult(t, h, "main", "c9"); r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "Agent main") {
-		t.Fatalf("AgentGet = %s", r.Receipt)
+	for _, call := range []string{"c9", "c10"} {
+		if r := toolResult(t, h, "main", call); r.Status != messages.ToolError || !strings.Contains(string(r.Envelope), toolagent.KindUnknownAgent) {
+			t.Fatalf("AgentGet (%s) = %s %s, want unknown_agent", call, r.Status, r.Envelope)
+		}
+	}
+	helper := envelopeResult[toolagent.GetResult](t, toolResult(t, h, "main", "c11")).Agent
+	if id := helper.Identity; id.AgentID != "helper" || id.Visibility != messages.VisibilityPublic || id.ProfilePreset != "public_named" ||
+		id.Ownership != messages.OwnershipSelfOwned || len(helper.ActiveTasks) != 0 {
+		t.Fatalf("AgentGet helper = %+v", helper)
 	}
 	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
 	if fin.TaskID != id || fin.Status != task.StatusCancelled {
@@ -176,4 +218,13 @@ func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
 	if exec.GroupAlive(rec.Pgid) {
 		t.Fatalf("the stopped task's group %d is alive", rec.Pgid)
 	}
+}
+
+func realPath(t *testing.T, p string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
 }
