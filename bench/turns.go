@@ -95,9 +95,9 @@ type TurnsResult struct {
 	// Runtime.PassivateIdle (each saves nothing new and its actor is
 	// stopped), and the resident set is read again (RSSPassivatedBytes).
 	// The figure is the growth between the two readings over Agents. Each
-	// reading is taken at rest (the process allocating under 1 MiB in 250
-	// ms, so no compaction of the run's writes is in flight), after a GC
-	// and debug.FreeOSMemory.
+	// reading is taken at rest (the process allocating under 256 KiB per
+	// 250 ms for 1.5 s, so no compaction of the run's writes is in
+	// flight), after a GC and debug.FreeOSMemory.
 	//
 	// A passivated agent keeps nothing in memory, so the growth is made of
 	// what the activation of Agents agents at once left behind: structures
@@ -427,14 +427,17 @@ type memory struct {
 	heap uint64 // Go heap in use, bytes
 }
 
-// Rest detection for restingMemory: the process is at rest once it
-// allocates less than restAllocBytes in restWindow. Badger's compactions
-// (a reopened store compacts what the run wrote) and cache admissions
-// allocate megabytes in that time; an idle runtime allocates next to
-// nothing. restMaxWait bounds the wait on a machine that never rests.
+// Rest detection for restingMemory: the process is at rest once it has
+// allocated less than restAllocBytes in every restWindow for restQuiet.
+// Badger's compactions (a reopened store compacts what the run wrote) and
+// cache admissions allocate megabytes in a window; an idle runtime next to
+// nothing. restQuiet is longer than the random delay (under 1 s) before
+// Badger's compactors first look for work after an open. restMaxWait
+// bounds the wait on a machine that never rests.
 const (
 	restWindow     = 250 * time.Millisecond
-	restAllocBytes = 1 << 20
+	restQuiet      = 1500 * time.Millisecond
+	restAllocBytes = 256 << 10
 	restMaxWait    = time.Minute
 )
 
@@ -443,14 +446,18 @@ const (
 // settledMemory.
 func restingMemory(ctx context.Context) memory {
 	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	deadline := time.Now().Add(restMaxWait)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	start := time.Now()
+	quietSince := start
+	for time.Since(start) < restMaxWait && ctx.Err() == nil {
 		metrics.Read(allocs)
 		from := allocs[0].Value.Uint64()
 		time.Sleep(restWindow) // the measurement window itself
 		metrics.Read(allocs)
-		if allocs[0].Value.Uint64()-from < restAllocBytes {
-			break
+		switch {
+		case allocs[0].Value.Uint64()-from >= restAllocBytes:
+			quietSince = time.Now()
+		case time.Since(quietSince) >= restQuiet:
+			return settledMemory()
 		}
 	}
 	return settledMemory()
