@@ -21,6 +21,7 @@ type benchCmd struct {
 	Turns           benchTurnsCmd           `cmd:"" help:"Turn throughput and latency of agents on a durable runtime, zero-latency model, and RSS per idle agent."`
 	Recovery        benchRecoveryCmd        `cmd:"" help:"Time from opening the store to every agent of a runtime recovered and ready."`
 	API             benchAPICmd             `cmd:"" name:"api" help:"Prompts admitted durably per second through the control socket, and admit latency."`
+	Exec            benchExecCmd            `cmd:"" help:"Overhead of an inline ExecCommand over a bare fork/exec, in the same run, and output capture throughput."`
 }
 
 // benchFlags are the flags of every bench command.
@@ -101,6 +102,32 @@ func recoveryRows(r bench.JournalRecoveryResult) [][2]string {
 		{"workers", fmt.Sprint(r.Workers)},
 		{"populate (untimed)", fmt.Sprintf("%.2f s", r.PopulateSeconds)},
 	}
+}
+
+// benchExecCmd runs bench.Exec.
+type benchExecCmd struct {
+	benchFlags `embed:""`
+
+	Runs      int `help:"Timed runs of each of the inline ExecCommand and the bare fork/exec of true; the medians are compared." default:"200"`
+	CaptureMB int `name:"capture-mb" help:"Output of the capture run, in MiB." default:"100"`
+}
+
+// Run measures command execution and prints the result.
+func (c *benchExecCmd) Run(ctx context.Context, e *env) error {
+	return c.do(e, func(dir string) (any, [][2]string, error) {
+		cfg := bench.ExecConfig{Dir: dir, Runs: c.Runs, CaptureMB: c.CaptureMB, Keep: c.Keep}
+		if err := cfg.Validate(); err != nil {
+			return nil, nil, usage(err)
+		}
+		r, err := bench.Exec(ctx, cfg)
+		return r, [][2]string{
+			{"workload", fmt.Sprintf("%d runs of true each (%s), %d MiB captured", r.Runs, r.Shell, c.CaptureMB)},
+			{"inline ExecCommand p50", fmt.Sprintf("%.2f ms", r.InlineP50Ms)},
+			{"bare fork/exec p50", fmt.Sprintf("%.2f ms", r.BareP50Ms)},
+			{"exec overhead ratio", fmt.Sprintf("%.2f (target <= 1.5)", r.ExecOverheadRatio)},
+			{"capture", fmt.Sprintf("%.0f MB/s (%.2f s)", r.CaptureMBPerSec, r.CaptureSeconds)},
+		}, err
+	})
 }
 
 // do runs measure in the bench directory, with the CPU profile if asked,

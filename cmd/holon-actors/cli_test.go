@@ -58,6 +58,7 @@ func TestHelp(t *testing.T) {
 		{"bench-mailbox", []string{"bench", "mailbox", "--help"}},
 		{"bench-turns", []string{"bench", "turns", "--help"}},
 		{"bench-recovery", []string{"bench", "recovery", "--help"}},
+		{"bench-exec", []string{"bench", "exec", "--help"}},
 		{"run", []string{"run", "--help"}},
 		{"prompt", []string{"prompt", "--help"}},
 		{"agents", []string{"agents", "--help"}},
