@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -270,20 +271,30 @@ func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.O
 
 // output projects a record into TaskOutput's task result: the output read
 // from its files within maxChars, and, once terminal, the exit status,
-// summary and failure artifact journaled with task_finished.
+// summary and failure artifact journaled with task_finished. A terminal
+// task whose output file cannot be read answers with the output preview
+// journaled at its end: the terminal record alone is a stable snapshot.
 func (t *agentTasks) output(r TaskRecord, maxChars int) (task.OutputTask, error) {
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary}
+	var final task.OutputTask
+	if r.Terminal() {
+		if err := json.Unmarshal(r.Result, &final); err != nil {
+			return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
+		}
+	}
 	if r.Command != nil && t.arts != nil {
-		if err := task.CommandOutput(t.arts, r.Command.Output, maxChars, &out); err != nil {
+		err := task.CommandOutput(t.arts, r.Command.Output, maxChars, &out)
+		switch {
+		case r.Terminal() && (err != nil || !t.readable(r.Command.Output)):
+			prev, cut := tools.HeadTail(final.OutputPreview, maxChars)
+			out.OutputPreview, out.OutputTruncated = prev, cut || final.OutputTruncated
+			out.Artifacts, out.OutputArtifact = nil, nil
+		case err != nil:
 			return out, err
 		}
 	}
 	if !r.Terminal() {
 		return out, nil
-	}
-	var final task.OutputTask
-	if err := json.Unmarshal(r.Result, &final); err != nil {
-		return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
 	}
 	out.ExitStatus, out.ResultSummary = r.ExitStatus, final.ResultSummary
 	if final.FailureArtifact != nil && *final.FailureArtifact < len(final.Artifacts) {
@@ -291,6 +302,20 @@ func (t *agentTasks) output(r TaskRecord, maxChars int) (task.OutputTask, error)
 		out.FailureArtifact = new(len(out.Artifacts) - 1)
 	}
 	return out, nil
+}
+
+// readable reports whether a command's main output file can be read.
+func (t *agentTasks) readable(files exec.OutputFiles) bool {
+	main := files.Combined
+	if main == "" {
+		main = files.Stdout
+	}
+	f, err := os.Open(t.arts.Path(main))
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }
 
 // Input implements task.Controller: refused with accepted_input=false when

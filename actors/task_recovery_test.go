@@ -13,6 +13,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools/exec"
 	"github.com/holon-actors/holon-actors/tools/task"
@@ -155,4 +156,72 @@ func TestTaskEndWakesAPassivatedAgent(t *testing.T) {
 		t.Fatalf("task_result = %q, want the command's output", env.Body.Text)
 	}
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+}
+
+// TestGracefulShutdownStopsTasks: a clean shutdown stops running
+// commands (nothing is left running), and the next boot reports them
+// interrupted to their agent.
+func TestGracefulShutdownStopsTasks(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"sleep 30","yield_time_ms":20}`)),
+		testkit.Reply("It runs."),
+		testkit.Reply("Interrupted by the shutdown; noted."),
+	}})
+	h.Prompt("main", "run it")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	active := h.GracefulRestart()
+	if !slices.Contains(active, "main") {
+		t.Fatalf("agents with open facts after the restart = %v, want main", active)
+	}
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.Status != task.StatusInterrupted || exec.GroupAlive(rec.Pgid) {
+		t.Fatalf("task_finished = %+v, group alive %v; want interrupted and gone", fin, exec.GroupAlive(rec.Pgid))
+	}
+	taskResult(t, h, "main", rec.TaskID)
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+}
+
+// TestTaskOutputBlocksUntilTheEnd: TaskOutput with block=true returns the
+// terminal snapshot once the task's end is durable; once terminal, the
+// journaled record answers even when the output file is gone.
+func TestTaskOutputBlocksUntilTheEnd(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
+		testkit.Reply("It runs."),
+	}})
+	h.Prompt("main", "run it")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	h.Provider.Script(
+		testkit.Reply("Feeding.",
+			testkit.Call("c2", "TaskInput", fmt.Sprintf(`{"task_id":%q,"input":"last line\n","close_input":true}`, rec.TaskID)),
+			testkit.Call("c3", "TaskOutput", fmt.Sprintf(`{"task_id":%q,"block":true,"timeout_ms":20000}`, rec.TaskID))),
+		testkit.Reply("Done."),
+		testkit.Reply("Result noted."),
+	)
+	h.Prompt("main", "finish it")
+	out := envelopeResult[task.OutputResult](t, toolResult(t, h, "main", "c3"))
+	if out.RetrievalStatus != task.RetrievalSuccess || out.Task.Status != task.StatusCompleted ||
+		out.Task.ExitStatus == nil || *out.Task.ExitStatus != 0 || out.Task.OutputPreview != "last line\n" {
+		t.Fatalf("TaskOutput block = %+v", out)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
+
+	home, _ := persistence.AgentHome(h.Home, "main")
+	if err := os.RemoveAll(persistence.ArtifactsDir(home)); err != nil {
+		t.Fatal(err)
+	}
+	h.Provider.Script(
+		testkit.Reply("Again.", testkit.Call("c4", "TaskOutput", fmt.Sprintf(`{"task_id":%q}`, rec.TaskID))),
+		testkit.Reply("Same."),
+	)
+	h.Prompt("main", "read it again")
+	again := envelopeResult[task.OutputResult](t, toolResult(t, h, "main", "c4"))
+	if again.RetrievalStatus != task.RetrievalSuccess || again.Task.Status != task.StatusCompleted ||
+		!strings.Contains(again.Task.OutputPreview, "last line") {
+		t.Fatalf("TaskOutput without the output file = %+v", again)
+	}
 }
