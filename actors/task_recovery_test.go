@@ -15,7 +15,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/testkit"
-	"github.com/holon-actors/holon-actors/tools/exec"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
@@ -33,7 +32,7 @@ func TestCrashWhileTaskRunsRecoversIt(t *testing.T) {
 	h.Prompt("main", "run it")
 	rec := taskStarted(t, h, "main", 1)
 	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
-	if !exec.GroupAlive(rec.Pgid) {
+	if !testkit.GroupLive(rec.Pgid) {
 		t.Fatalf("the task's group %d is not running", rec.Pgid)
 	}
 
@@ -45,7 +44,7 @@ func TestCrashWhileTaskRunsRecoversIt(t *testing.T) {
 	if fin.TaskID != rec.TaskID || fin.Status != task.StatusInterrupted {
 		t.Fatalf("task_finished = %+v, want interrupted", fin)
 	}
-	if exec.GroupAlive(rec.Pgid) {
+	if testkit.GroupLive(rec.Pgid) {
 		t.Fatalf("orphan group %d survived the recovery", rec.Pgid)
 	}
 	var out task.OutputTask
@@ -91,7 +90,7 @@ func TestAgentRestartKeepsItsCommands(t *testing.T) {
 	if tt.Kind != messages.TerminalInterrupted {
 		t.Fatalf("turn = %+v, want interrupted by the panic", tt)
 	}
-	if !exec.GroupAlive(rec.Pgid) {
+	if !testkit.GroupLive(rec.Pgid) {
 		t.Fatalf("the agent's restart killed its command (group %d)", rec.Pgid)
 	}
 	st, err := h.Runtime.State(context.Background(), "main")
@@ -176,8 +175,8 @@ func TestGracefulShutdownStopsTasks(t *testing.T) {
 		t.Fatalf("agents with open facts after the restart = %v, want main", active)
 	}
 	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
-	if fin.Status != task.StatusInterrupted || exec.GroupAlive(rec.Pgid) {
-		t.Fatalf("task_finished = %+v, group alive %v; want interrupted and gone", fin, exec.GroupAlive(rec.Pgid))
+	if fin.Status != task.StatusInterrupted || testkit.GroupLive(rec.Pgid) {
+		t.Fatalf("task_finished = %+v, group alive %v; want interrupted and gone", fin, testkit.GroupLive(rec.Pgid))
 	}
 	taskResult(t, h, "main", rec.TaskID)
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))

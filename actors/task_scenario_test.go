@@ -215,7 +215,7 @@ func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
 	if conv := last[len(last)-1].Conversation; !slices.ContainsFunc(conv, func(it providers.Item) bool { return it.MessageID == env.ID }) {
 		t.Fatalf("the model never saw the task_result %s", env.ID)
 	}
-	if exec.GroupAlive(rec.Pgid) {
+	if testkit.GroupLive(rec.Pgid) {
 		t.Fatalf("the stopped task's group %d is alive", rec.Pgid)
 	}
 }
