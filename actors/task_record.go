@@ -15,12 +15,14 @@ import (
 // authority for the task's terminal state: once Status is terminal, a
 // stale "running" answer from anywhere else is ignored.
 type TaskRecord struct {
-	TaskID    string    `json:"task_id"`
-	Kind      string    `json:"kind"`
-	Summary   string    `json:"summary,omitempty"`
-	Status    string    `json:"status"` // running, then completed, failed, cancelled or interrupted
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	TaskID  string `json:"task_id"`
+	Kind    string `json:"kind"`
+	Summary string `json:"summary,omitempty"`
+	// ParentMessageID is the message whose turn started the task.
+	ParentMessageID string    `json:"parent_message_id,omitempty"`
+	Status          string    `json:"status"` // running, then completed, failed, cancelled or interrupted
+	CreatedAt       time.Time `json:"created_at"`
+	UpdatedAt       time.Time `json:"updated_at"`
 	// Command is the command_task's record: identity, process group and
 	// token (for orphan recovery) and output files.
 	Command    *task.CommandRecord `json:"command,omitempty"`
@@ -37,8 +39,8 @@ func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
 const terminalLimit = 200
 
 func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
-	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, Status: task.StatusRunning,
-		CreatedAt: ev.At, UpdatedAt: ev.At}
+	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, ParentMessageID: p.ParentMessageID,
+		Status: task.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
 	if len(p.Record) > 0 && string(p.Record) != "null" {
 		var cr task.CommandRecord
 		if err := json.Unmarshal(p.Record, &cr); err != nil {

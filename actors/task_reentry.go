@@ -50,7 +50,11 @@ func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
 	case *getTasks:
 		c.Respond(a.state.copyTasks())
 	case *startTask:
-		c.Respond(a.persist(m.started))
+		started := m.started
+		if a.state.Turn != nil {
+			started.ParentMessageID = a.state.Turn.MessageID
+		}
+		c.Respond(a.persist(started))
 	case *finishTask:
 		c.Respond(a.finishTask(m.end))
 		a.advance(c)

@@ -105,8 +105,11 @@ func TestAgentWorksWithCommandsPatchesAndTasks(t *testing.T) {
 			testkit.Call("c3", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
 		testkit.Reply("Started."),
 	)
-	h.Prompt("main", "go")
+	goPrompt := h.Prompt("main", "go")
 	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if ts := decode[messages.TaskStarted](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskStarted))); ts.ParentMessageID != goPrompt.ID {
+		t.Fatalf("task_started parent = %q, want the prompt %s", ts.ParentMessageID, goPrompt.ID)
+	}
 
 	if r := toolResult(t, h, "main", "c1"); r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "hi") {
 		t.Fatalf("ExecCommand echo = %s: %s", r.Status, r.Receipt)

@@ -170,10 +170,12 @@ type MessageDropped struct {
 // what tools/task.RecordOf returns (identity, process group id and token,
 // output files), which lets a restarted runtime find its orphans.
 type TaskStarted struct {
-	TaskID  string          `json:"task_id"`
-	Kind    string          `json:"kind"` // command_task, ...
-	Summary string          `json:"summary"`
-	Record  json.RawMessage `json:"record"`
+	TaskID  string `json:"task_id"`
+	Kind    string `json:"kind"` // command_task, ...
+	Summary string `json:"summary"`
+	// ParentMessageID is the message whose turn started the task.
+	ParentMessageID string          `json:"parent_message_id,omitempty"`
+	Record          json.RawMessage `json:"record"`
 }
 
 // TaskFinished records a task's terminal state; it is authoritative (a

@@ -150,7 +150,7 @@ func samplePayloads() []messages.Payload {
 		messages.TimerFired{TimerID: "tmr_1", FireID: "fire_1"},
 		messages.WakeHintRecorded{Source: "ci", Reason: "pipeline finished", Contentful: true},
 		messages.MessageDropped{MessageID: "msg_9", Reason: "agent stopped before processing"},
-		messages.TaskStarted{TaskID: "task_1", Kind: "command_task", Summary: "go test ./...",
+		messages.TaskStarted{TaskID: "task_1", Kind: "command_task", Summary: "go test ./...", ParentMessageID: "msg_9",
 			Record: json.RawMessage(`{"task_id":"task_1","pgid":4242,"token":"tok_1"}`)},
 		messages.TaskFinished{TaskID: "task_1", Status: "failed", ExitStatus: &exitCode,
 			Result: json.RawMessage(`{"task_id":"task_1","status":"failed","exit_status":1}`)},
