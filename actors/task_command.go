@@ -29,9 +29,7 @@ type spawnCommandTask struct{ task *commandTask }
 
 func (s *tasksSupervisor) Receive(c actor.Context) {
 	if m, ok := c.Message().(*spawnCommandTask); ok {
-		props := actor.PropsFromProducer(func() actor.Actor { return m.task },
-			actor.WithSupervisor(actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })))
-		pid, err := c.SpawnNamed(props, m.task.id)
+		pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return m.task }), m.task.id)
 		if err != nil {
 			c.Respond(fmt.Errorf("spawn task %s: %w", m.task.id, err))
 			return

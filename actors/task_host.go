@@ -44,7 +44,9 @@ type taskHost struct {
 // agent exists.
 func (r *Runtime) startTasks() error {
 	h := &taskHost{rt: r, live: make(map[string]*actor.PID)}
-	pid, err := r.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &tasksSupervisor{h: h} }), "tasks")
+	stopPanicked := actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })
+	pid, err := r.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &tasksSupervisor{h: h} },
+		actor.WithSupervisor(stopPanicked)), "tasks")
 	if err != nil {
 		return fmt.Errorf("start tasks supervisor: %w", err)
 	}
