@@ -231,3 +231,30 @@ func realPath(t *testing.T, p string) string {
 	}
 	return real
 }
+
+// TestOnlyFreeformToolsTakeRawText: ApplyPatch takes its raw diff text;
+// any other tool given arguments that are not a JSON object gets
+// invalid_tool_input and does not run.
+func TestOnlyFreeformToolsTakeRawText(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Trying.",
+			testkit.Call("c1", "ExecCommand", "touch should-not-exist"),
+			testkit.Call("c2", "ApplyPatch", "--- /dev/null\n+++ b/made.txt\n@@ -0,0 +1 @@\n+made\n")),
+		testkit.Reply("Done."),
+	}})
+	h.Prompt("main", "go")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if r := toolResult(t, h, "main", "c1"); r.Status != messages.ToolError || !strings.Contains(string(r.Envelope), tools.KindInvalidToolInput) {
+		t.Fatalf("ExecCommand with raw text = %s %s, want invalid_tool_input", r.Status, r.Envelope)
+	}
+	if r := toolResult(t, h, "main", "c2"); r.Status != messages.ToolOK {
+		t.Fatalf("ApplyPatch freeform = %s %s", r.Status, r.Receipt)
+	}
+	home, _ := persistence.AgentHome(h.Home, "main")
+	if _, err := os.Stat(filepath.Join(home, "should-not-exist")); !os.IsNotExist(err) {
+		t.Fatalf("the refused command ran: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(home, "made.txt")); err != nil || string(b) != "made\n" {
+		t.Fatalf("made.txt = %q, %v", b, err)
+	}
+}
