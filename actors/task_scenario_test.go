@@ -258,3 +258,39 @@ func TestOnlyFreeformToolsTakeRawText(t *testing.T) {
 		t.Fatalf("made.txt = %q, %v", b, err)
 	}
 }
+
+// TestTasksBelongToTheirAgent: an agent sees and controls only its own
+// tasks; another agent's task id is unknown to it.
+func TestTasksBelongToTheirAgent(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
+		testkit.Reply("Started."),
+	}})
+	h.Prompt("a", "start")
+	recA := taskStarted(t, h, "a", 1)
+	h.WaitEvent("a", testkit.OfType(messages.EventTurnTerminal))
+	h.Prompt("b", "start")
+	recB := taskStarted(t, h, "b", 1)
+	h.WaitEvent("b", testkit.OfType(messages.EventTurnTerminal))
+
+	h.Provider.Script(
+		testkit.Reply("Looking.",
+			testkit.Call("c2", "TaskStatus", fmt.Sprintf(`{"task_id":%q}`, recA.TaskID)),
+			testkit.Call("c3", "TaskStop", fmt.Sprintf(`{"task_id":%q}`, recA.TaskID)),
+			testkit.Call("c4", "TaskList", `{}`)),
+		testkit.Reply("Done."),
+	)
+	h.Prompt("b", "look")
+	h.WaitEvent("b", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	for _, call := range []string{"c2", "c3"} {
+		if r := toolResult(t, h, "b", call); r.Status != messages.ToolError || !strings.Contains(string(r.Envelope), "unknown_task") {
+			t.Fatalf("%s on another agent's task = %s %s, want unknown_task", r.ToolName, r.Status, r.Envelope)
+		}
+	}
+	if l := envelopeResult[task.ListResult](t, toolResult(t, h, "b", "c4")); len(l.Tasks) != 1 || l.Tasks[0].TaskID != recB.TaskID {
+		t.Fatalf("b's TaskList = %+v, want only %s", l.Tasks, recB.TaskID)
+	}
+	if !testkit.GroupLive(recA.Pgid) {
+		t.Fatal("a's task was stopped through b")
+	}
+}
