@@ -23,13 +23,17 @@ var _ toolagent.Inspector = (*inspector)(nil)
 
 // inspection is an agent's answer to inspectAgent.
 type inspection struct {
-	info  AgentInfo
-	tasks []TaskRecord // running ones
+	info    AgentInfo
+	waiting string       // the waiting reason of the last closure
+	tasks   []TaskRecord // running ones
 }
 
 // inspection is what AgentGet may show of the agent.
 func (a *agent) inspection() inspection {
 	in := inspection{info: a.state.info()}
+	if c := a.state.LastClosure; c != nil {
+		in.waiting = string(c.WaitingReason)
+	}
 	for _, r := range a.state.openTasks() {
 		in.tasks = append(in.tasks, *r)
 	}
@@ -75,6 +79,7 @@ func (i *inspector) summary(in inspection) toolagent.Summary {
 		Identity: toolagent.Identity{AgentID: in.info.ID, Kind: in.info.Kind, Visibility: in.info.Visibility,
 			Ownership: in.info.Ownership, ProfilePreset: in.info.ProfilePreset, LineageParentAgentID: in.info.ParentAgentID},
 		Status: in.info.Status, QueuedMessages: in.info.Queued, TurnInFlight: in.info.TurnInFlight, LastError: in.info.LastError,
+		WaitingReason: in.waiting,
 	}
 	if i.env.Home != "" {
 		if root, err := i.env.root(in.info.ID); err == nil {
