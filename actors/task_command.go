@@ -34,7 +34,6 @@ func (s *tasksSupervisor) Receive(c actor.Context) {
 			c.Respond(fmt.Errorf("spawn task %s: %w", m.task.id, err))
 			return
 		}
-		s.h.setLive(m.task.id, pid)
 		c.Respond(pid)
 	}
 }
@@ -93,6 +92,7 @@ type (
 func (t *commandTask) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
+		t.h.setLive(t.id, c.Self()) // before anything can release it
 		t.ctx, t.cancel = context.WithCancel(context.Background())
 		t.goOwned(c, nil, func() any {
 			select {
