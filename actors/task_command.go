@@ -169,7 +169,7 @@ func (t *commandTask) recordEnd(c actor.Context) {
 		_ = p.Close()
 		end, err := t.end(stopping)
 		if err == nil {
-			_, err = t.h.rt.ask(ctx, t.agentID, &finishTask{end: end})
+			err = answerErr(t.h.rt.ask(ctx, t.agentID, &finishTask{end: end}))
 		}
 		return &endRecorded{err: err}
 	})

@@ -183,8 +183,8 @@ func (t *agentTasks) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHa
 	rec := task.RecordOf(id, p, t.h.rt.deps.Clock.Now())
 	data, err := json.Marshal(rec)
 	if err == nil {
-		_, err = t.h.rt.ask(ctx, t.agentID, &startTask{started: messages.TaskStarted{
-			TaskID: id, Kind: exec.TaskKindCommand, Summary: oneLine(p.Identity.Cmd, 80), Record: data}})
+		err = answerErr(t.h.rt.ask(ctx, t.agentID, &startTask{started: messages.TaskStarted{
+			TaskID: id, Kind: exec.TaskKindCommand, Summary: oneLine(p.Identity.Cmd, 80), Record: data}}))
 	}
 	if err != nil {
 		t.h.release(id)
@@ -192,17 +192,22 @@ func (t *agentTasks) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHa
 	}
 	spawn := &spawnCommandTask{task: &commandTask{h: t.h, agentID: t.agentID, id: id, proc: p.Process,
 		cmd: p.Identity.Cmd, arts: t.arts, grace: t.grace, maxChars: t.budget.Chars(0)}}
-	res, err := t.h.rt.sys.Root.RequestFuture(t.h.supervisor, spawn, t.h.rt.timeout(ctx)).Result()
-	if err == nil {
-		if e, ok := res.(error); ok {
-			err = e
-		}
-	}
-	if err != nil {
+	if err := answerErr(t.h.rt.sys.Root.RequestFuture(t.h.supervisor, spawn, t.h.rt.timeout(ctx)).Result()); err != nil {
 		t.h.release(id)
 		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
 	}
 	return exec.TaskHandle{TaskID: id, Kind: exec.TaskKindCommand}, nil
+}
+
+// answerErr is the error of a request whose answer is an error or nil.
+func answerErr(res any, err error) error {
+	if err != nil {
+		return err
+	}
+	if e, ok := res.(error); ok {
+		return e
+	}
+	return nil
 }
 
 // snapshot is the lifecycle snapshot of a record.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -222,5 +223,39 @@ func TestTaskOutputBlocksUntilTheEnd(t *testing.T) {
 	if again.RetrievalStatus != task.RetrievalSuccess || again.Task.Status != task.StatusCompleted ||
 		!strings.Contains(again.Task.OutputPreview, "last line") {
 		t.Fatalf("TaskOutput without the output file = %+v", again)
+	}
+}
+
+// TestCrashRightAfterTaskStarted: the runtime dies just after the
+// task_started record is durable, before the tool's result is: after the
+// restart the task is recovered (interrupted, nothing left running), the
+// call that promoted it is recorded interrupted and never re-run, and
+// the agent gets the task_result.
+func TestCrashRightAfterTaskStarted(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), RequestTimeout: 2 * time.Second, Steps: []testkit.Step{
+		testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"sleep 30","yield_time_ms":20}`)),
+		testkit.Reply("The call was interrupted."),
+		testkit.Reply("The task was interrupted too."),
+	}})
+	h.Store().CrashAfter(testkit.OfType(messages.EventTaskStarted))
+	h.Prompt("main", "run it")
+	<-h.Store().Died()
+	rec := taskStarted(t, h, "main", 1)
+
+	h.Restart()
+	fin := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if fin.TaskID != rec.TaskID || fin.Status != task.StatusInterrupted {
+		t.Fatalf("task_finished = %+v, want interrupted", fin)
+	}
+	if r := toolResult(t, h, "main", "c1"); r.Status != messages.ToolInterrupted {
+		t.Fatalf("the promoting call = %s, want interrupted (never re-run)", r.Status)
+	}
+	taskResult(t, h, "main", rec.TaskID)
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if testkit.GroupLive(rec.Pgid) {
+		t.Fatalf("group %d left running", rec.Pgid)
+	}
+	if n := len(slices.DeleteFunc(h.Events("main"), func(ev messages.Event) bool { return ev.Type != messages.EventTaskStarted })); n != 1 {
+		t.Fatalf("%d task_started events, want 1: the command ran once", n)
 	}
 }
