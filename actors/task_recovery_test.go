@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
