@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/jonboulle/clockwork"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
@@ -57,6 +58,9 @@ type commandTask struct {
 	stopping bool         // TaskStop asked: the end is cancelled
 	ended    bool         // the process is done
 	waiters  []*actor.PID // awaitTerminal requests answered once the end is durable
+	pending  *taskEnd     // the end, until the agent has journaled it
+	resend   clockwork.Timer
+	done     bool // settled: the actor is stopping
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -85,8 +89,16 @@ type (
 	}
 	// processEnded: the command exited and its output is complete.
 	processEnded struct{}
-	// endRecorded: the agent journaled the end (err when it could not).
+	// endComputed: the terminal result of the ended command is ready.
+	endComputed struct {
+		end taskEnd
+		err error
+	}
+	// endRecorded is the agent's answer to finishTask: it journaled the
+	// end (err when it could not).
 	endRecorded struct{ err error }
+	// resendEnd: the agent did not answer finishTask in time.
+	resendEnd struct{}
 )
 
 func (t *commandTask) Receive(c actor.Context) {
@@ -111,7 +123,13 @@ func (t *commandTask) Receive(c actor.Context) {
 	case *processEnded:
 		t.ended = true
 		t.recordEnd(c)
+	case *endComputed:
+		t.endComputed(c, m)
+	case *resendEnd:
+		t.sendEnd(c)
 	case *endRecorded:
+		t.settled(c, m.err)
+	case *activationFailed:
 		t.settled(c, m.err)
 	case *actor.Stopping:
 		t.halt()
@@ -160,19 +178,51 @@ func (t *commandTask) stop(c actor.Context) {
 	})
 }
 
-// recordEnd settles the ended command in a goroutine: its terminal result
-// (output preview, exit status, failure artifact), journaled by its agent
-// as task_finished together with the task_result message.
+// recordEnd computes the ended command's terminal result (output
+// preview, exit status, failure artifact) in a goroutine.
 func (t *commandTask) recordEnd(c actor.Context) {
-	p, stopping, ctx := t.proc, t.stopping, t.ctx
+	p, stopping := t.proc, t.stopping
 	t.goOwned(c, nil, func() any {
 		_ = p.Close()
 		end, err := t.end(stopping)
-		if err == nil {
-			err = answerErr(t.h.rt.ask(ctx, t.agentID, &finishTask{end: end}))
-		}
-		return &endRecorded{err: err}
+		return &endComputed{end: end, err: err}
 	})
+}
+
+// endComputed hands the terminal result to the agent, which journals it
+// as task_finished together with the task_result message.
+func (t *commandTask) endComputed(c actor.Context, m *endComputed) {
+	if m.err != nil {
+		t.settled(c, m.err)
+		return
+	}
+	t.pending = &m.end
+	t.sendEnd(c)
+}
+
+// sendEnd sends the pending end to the agent, routed by agent id (a
+// passivated agent is activated), with this actor as the sender: the
+// answer, endRecorded, comes back as a message, so nothing waits on the
+// agent. An answer lost (the agent crashed meanwhile) is asked again
+// after the request timeout; a repeated end changes nothing.
+func (t *commandTask) sendEnd(c actor.Context) {
+	if t.pending == nil || t.done {
+		return
+	}
+	if err := t.h.rt.requestFrom(c.Self(), t.agentID, &finishTask{end: *t.pending}); err != nil {
+		t.settled(c, err)
+		return
+	}
+	self, root := c.Self(), c.ActorSystem().Root
+	t.stopResend()
+	t.resend = t.h.rt.deps.Clock.AfterFunc(t.h.rt.requestTimeout, func() { root.Send(self, &resendEnd{}) })
+}
+
+func (t *commandTask) stopResend() {
+	if t.resend != nil {
+		t.resend.Stop()
+		t.resend = nil
+	}
 }
 
 // end is the terminal result of the ended command.
@@ -210,6 +260,11 @@ func (t *commandTask) end(stopping bool) (taskEnd, error) {
 // the end could not be journaled (the runtime is going down), the record
 // stays open and the agent recovers it at its next start.
 func (t *commandTask) settled(c actor.Context, err error) {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.stopResend()
 	if err != nil {
 		t.h.rt.deps.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("task_id", t.id).Msg("task end not journaled")
 	}
@@ -225,6 +280,7 @@ func (t *commandTask) settled(c actor.Context, err error) {
 // runtime halts as if it had crashed: then it is left running for the
 // next boot's recovery to find, as after a real crash.
 func (t *commandTask) halt() {
+	t.stopResend()
 	t.h.release(t.id)
 	t.cancel()
 	if !t.h.abandon.Load() {

@@ -67,6 +67,23 @@ func (r *Runtime) stopTasks() error {
 	return nil
 }
 
+// requestFrom sends msg to agent id with from as its sender, who gets the
+// answer (or *activationFailed) as a message: routed like post, so a
+// dormant agent is activated, but nothing waits for the answer.
+func (r *Runtime) requestFrom(from *actor.PID, id string, msg any) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		return ErrRuntimeClosed
+	}
+	if pid, ok := r.pids[id]; ok {
+		r.sys.Root.RequestWithCustomSender(pid, msg, from)
+		return nil
+	}
+	r.sys.Root.RequestWithCustomSender(r.supervisor, &deliver{id: id, msg: msg}, from)
+	return nil
+}
+
 // abandonTasks makes stopTasks leave the processes running.
 func (r *Runtime) abandonTasks() {
 	if h := r.deps.ToolEnv.host; h != nil {

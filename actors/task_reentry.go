@@ -21,7 +21,7 @@ type (
 	// startTask journals task_started; the reply is an error or nil.
 	startTask struct{ started messages.TaskStarted }
 	// finishTask journals a task's end with its task_result message; the
-	// reply is an error or nil.
+	// reply is *endRecorded.
 	finishTask struct{ end taskEnd }
 	// taskRecovered carries the end of a task recovered after a restart.
 	taskRecovered struct{ end taskEnd }
@@ -56,7 +56,7 @@ func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
 		}
 		c.Respond(a.persist(started))
 	case *finishTask:
-		c.Respond(a.finishTask(m.end))
+		c.Respond(&endRecorded{err: a.finishTask(m.end)})
 		a.advance(c)
 	case *taskRecovered:
 		if err := a.finishTask(m.end); err != nil {
