@@ -41,6 +41,9 @@ type AgentDeps struct {
 	// DefaultAgentID is the agent untargeted input goes to; it is created
 	// with kind default. Empty means DefaultAgentID.
 	DefaultAgentID string
+	// CheckModel, when set, vets a model override before it is recorded
+	// (e.g. that the runtime can build a transport for it).
+	CheckModel func(model string) error
 	// Fault, when set, is called at named points of an agent: "start",
 	// before each message it handles, with the message's Go type (e.g.
 	// "*actors.stepDone"), and "retire" when its actor stops after
@@ -162,6 +165,8 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.copyState())
 	case *GetInfo:
 		c.Respond(a.info())
+	case *SetModel:
+		c.Respond(a.setModel(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:

@@ -25,6 +25,9 @@ type AgentState struct {
 	ParentAgentID string              `json:"parent_agent_id,omitempty"`
 
 	Status messages.AgentStatus `json:"status"`
+	// Model is the operator's model override for this agent's turns; ""
+	// means the runtime's default model.
+	Model string `json:"model,omitempty"`
 	// LastSeq is the event_seq of the last applied event.
 	LastSeq uint64 `json:"last_seq"`
 
@@ -191,6 +194,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		}
 	case messages.MessageDropped:
 		s.Queue.Remove(p.MessageID)
+	case messages.AgentModelSet:
+		s.Model = p.Model
 	case messages.MessageProcessingStarted:
 		s.applyProcessingStarted(p, ev.At)
 	case messages.ProviderRoundCompleted:
@@ -345,6 +350,7 @@ type AgentInfo struct {
 	Queued        int                  `json:"queued"`
 	TurnInFlight  bool                 `json:"turn_in_flight"`
 	LastError     string               `json:"last_error,omitempty"`
+	Model         string               `json:"model,omitempty"` // the override; "" is the default
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
@@ -354,7 +360,7 @@ type AgentInfo struct {
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
-		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError}
+		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model}
 }
 
 // snapshot encodes s for the snapshot store.

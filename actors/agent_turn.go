@@ -208,7 +208,7 @@ func (a *agent) request() providers.Request {
 	system := []providers.Block{{Text: a.identityBlock(), CacheBreakpoint: true}}
 	context := []providers.Block{{Text: a.contextBlock()}}
 	return providers.Request{
-		AgentID: a.id, TurnID: a.state.Turn.ID, Round: a.state.Turn.Round + 1,
+		AgentID: a.id, TurnID: a.state.Turn.ID, Round: a.state.Turn.Round + 1, Model: a.state.Model,
 		Frame: providers.PromptFrame{
 			SystemPrompt:  a.deps.SystemPrompt,
 			SystemBlocks:  system,

@@ -154,6 +154,22 @@ func (r *Runtime) WakeHint(ctx context.Context, id, source, reason string, conte
 	return w.Disposition, w.Err
 }
 
+// SetModel records agent id's model override ("" clears it). The model is
+// vetted by AgentDeps.CheckModel first; a refused one changes nothing.
+func (r *Runtime) SetModel(ctx context.Context, id, model, reason string) (AgentInfo, error) {
+	if model != "" && r.deps.CheckModel != nil {
+		if err := r.deps.CheckModel(model); err != nil {
+			return AgentInfo{}, fmt.Errorf("%w: %w", ErrInvalidModel, err)
+		}
+	}
+	res, err := r.ask(ctx, id, &SetModel{Model: model, Reason: reason})
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	out := res.(*SetModelResult)
+	return out.Info, out.Err
+}
+
 // Info returns agent id's AgentInfo, activating it if needed.
 func (r *Runtime) Info(ctx context.Context, id string) (AgentInfo, error) {
 	res, err := r.ask(ctx, id, &GetInfo{})

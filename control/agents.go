@@ -355,3 +355,31 @@ func lastSegment(p string) string {
 	}
 	return p
 }
+
+// ModelRequest is the body of POST /control/agents/{id}/model.
+type ModelRequest struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func (s *Server) setModel(w http.ResponseWriter, r *http.Request) {
+	var req ModelRequest
+	if e := decodeBody(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	id, ok := s.agentID(w, r)
+	if !ok {
+		return
+	}
+	in, err := s.cfg.Runtime.SetModel(r.Context(), id, req.Model, req.Reason)
+	if errors.Is(err, actors.ErrInvalidModel) {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "use a configured model ref (holon-actors providers doctor), or \"\" to clear", "%v", err))
+		return
+	}
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	writeJSON(w, http.StatusOK, in)
+}

@@ -244,3 +244,9 @@ func (c *Client) RevokeTrigger(ctx context.Context, id string) (Trigger, error) 
 	var out Trigger
 	return out, c.do(ctx, http.MethodDelete, "/control/agents/"+url.PathEscape(id)+"/trigger", nil, &out)
 }
+
+// SetModel sets (or, with "", clears) an agent's model override.
+func (c *Client) SetModel(ctx context.Context, id, model, reason string) (actors.AgentInfo, error) {
+	var out actors.AgentInfo
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/model", ModelRequest{Model: model, Reason: reason}, &out)
+}

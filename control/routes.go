@@ -41,6 +41,7 @@ func (s *Server) table() []route {
 		{Route{"POST", "/control/agents/{id}/resume", "Resume a stopped or paused agent."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/pause", "Pause the agent after its current step."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/model", "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model."}, s.setModel},
 		{Route{"POST", "/control/agents/{id}/trigger", "Create, or return, the agent's external trigger capability (its URL is a secret)."}, s.ensureTrigger},
 		{Route{"DELETE", "/control/agents/{id}/trigger", "Revoke the agent's external trigger."}, s.revokeTrigger},
 		{Route{"POST", "/triggers/{token}", "Deliver an external trigger: a wake hint with provenance. No control token: the path is the capability."}, s.deliverTrigger},

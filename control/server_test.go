@@ -477,3 +477,37 @@ func assertConsecutive(t *testing.T, seqs []uint64, from, to uint64) {
 		}
 	}
 }
+
+// TestModelOverride: the override is journaled, shown in the status, and
+// sent with the agent's next model request; an empty model clears it.
+func TestModelOverride(t *testing.T) {
+	f := newFixture(t, testkit.Reply("one"), testkit.Reply("two"))
+	ctx := context.Background()
+	in, err := f.c.SetModel(ctx, "main", "openai/gpt-5", "try the bigger model")
+	if err != nil || in.Model != "openai/gpt-5" {
+		t.Fatalf("SetModel = %+v, %v", in, err)
+	}
+	if _, err := f.c.Prompt(ctx, "main", control.PromptRequest{Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	f.h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded))
+	if reqs := f.h.Provider.Requests(); len(reqs) != 1 || reqs[0].Model != "openai/gpt-5" {
+		t.Fatalf("the model request carried %q, want the override", reqs[0].Model)
+	}
+	if in, err = f.c.SetModel(ctx, "main", "", ""); err != nil || in.Model != "" {
+		t.Fatalf("clear = %+v, %v", in, err)
+	}
+	st, err := f.c.Status(ctx, "main")
+	if err != nil || st.Model != "" {
+		t.Fatalf("status after clear = %+v, %v", st, err)
+	}
+	n := 0
+	for _, ev := range f.h.Events("main") {
+		if ev.Type == messages.EventAgentModelSet {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("%d agent_model_set events, want 2", n)
+	}
+}

@@ -31,6 +31,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventMessageDropped:           decodeAs[MessageDropped],
 	EventTaskStarted:              decodeAs[TaskStarted],
 	EventTaskFinished:             decodeAs[TaskFinished],
+	EventAgentModelSet:            decodeAs[AgentModelSet],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

@@ -158,6 +158,13 @@ type WakeHintRecorded struct {
 	Contentful bool   `json:"contentful"`
 }
 
+// AgentModelSet records the operator's model override for an agent: its
+// turns use Model instead of the runtime's default; "" clears it.
+type AgentModelSet struct {
+	Model  string `json:"model"`
+	Reason string `json:"reason,omitempty"`
+}
+
 // MessageDropped records that an admitted message will never be processed.
 type MessageDropped struct {
 	MessageID string `json:"message_id"`
@@ -210,6 +217,7 @@ func (WakeHintRecorded) EventType() EventType         { return EventWakeHintReco
 func (MessageDropped) EventType() EventType           { return EventMessageDropped }
 func (TaskStarted) EventType() EventType              { return EventTaskStarted }
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
+func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
 
 // Validate checks the admitted envelope (see MessageEnvelope.Validate).
 func (p MessageAdmitted) Validate() error { return p.Envelope.Validate() }

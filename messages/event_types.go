@@ -27,6 +27,7 @@ const (
 	EventMessageDropped           EventType = "message_dropped"
 	EventTaskStarted              EventType = "task_started"
 	EventTaskFinished             EventType = "task_finished"
+	EventAgentModelSet            EventType = "agent_model_set"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -50,6 +51,7 @@ var eventVersions = map[EventType]uint32{
 	EventMessageDropped:           1,
 	EventTaskStarted:              1,
 	EventTaskFinished:             1,
+	EventAgentModelSet:            1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -154,5 +154,6 @@ func samplePayloads() []messages.Payload {
 			Record: json.RawMessage(`{"task_id":"task_1","pgid":4242,"token":"tok_1"}`)},
 		messages.TaskFinished{TaskID: "task_1", Status: "failed", ExitStatus: &exitCode,
 			Result: json.RawMessage(`{"task_id":"task_1","status":"failed","exit_status":1}`)},
+		messages.AgentModelSet{Model: "anthropic/claude-sonnet-4-5", Reason: "operator override"},
 	}
 }

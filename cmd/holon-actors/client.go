@@ -193,6 +193,7 @@ type agentsCmd struct {
 	Resume  lifecycleCmd     `cmd:"" help:"Resume a stopped or paused agent."`
 	Pause   lifecycleCmd     `cmd:"" help:"Pause an agent after its current step."`
 	Wake    lifecycleCmd     `cmd:"" help:"Wake a sleeping agent."`
+	Model   agentsModelCmd   `cmd:"" help:"Show, set or clear an agent's model override."`
 	Trigger agentsTriggerCmd `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
 }
 
@@ -457,3 +458,45 @@ func (briefsCmd) Run(ctx context.Context, e *env) error {
 }
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+type agentsModelCmd struct {
+	ID    string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
+	Set   string `help:"Model ref to use for this agent's turns (e.g. openai/gpt-5)." placeholder:"REF"`
+	Clear bool   `help:"Go back to the runtime's default model."`
+}
+
+// Run shows, sets or clears the override.
+func (a *agentsModelCmd) Run(ctx context.Context, e *env) error {
+	if a.Set != "" && a.Clear {
+		return usage(errors.New("give --set or --clear, not both"))
+	}
+	c, err := dial(e)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id, err := agentOr(ctx, c, e, a.ID)
+	if err != nil {
+		return err
+	}
+	var in actors.AgentInfo
+	if a.Set != "" || a.Clear {
+		in, err = c.SetModel(ctx, id, a.Set, "")
+	} else {
+		var st control.AgentSummary
+		st, err = c.Status(ctx, id)
+		in = st.AgentInfo
+	}
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, map[string]string{"agent_id": in.ID, "model": in.Model})
+	}
+	model := in.Model
+	if model == "" {
+		model = "(the runtime default)"
+	}
+	fmt.Fprintf(e.stdout, "%s: %s\n", in.ID, model)
+	return nil
+}

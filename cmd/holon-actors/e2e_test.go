@@ -657,3 +657,40 @@ func TestOnceFallbackAndTimeline(t *testing.T) {
 		t.Fatal("an API key leaked into the output")
 	}
 }
+
+// TestAgentModelOverride: an agent's override is vetted (a model the
+// runtime cannot build is refused with a hint and changes nothing) and its
+// turns go to the override's transport; clearing returns to the default.
+func TestAgentModelOverride(t *testing.T) {
+	const fx = "../../providers/"
+	vendor := fixtureServer(t, http.StatusOK, fx+"anthropic/testdata/messages_success.json")
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	d := startRunEnv(t, home, []string{"ANTHROPIC_API_KEY=k", "HOLON_ANTHROPIC_BASE_URL=" + vendor.URL + "/v1/"},
+		"--model", "scripted", "--script", script)
+	if code, _, errOut := client(t, home, "agents", "model", "--set", "nowhere/model"); code != exitFailure || !strings.Contains(errOut, "HOLON_NOWHERE_BASE_URL") {
+		t.Fatalf("set an unbuildable model = %d %q", code, errOut)
+	}
+	if code, out, _ := client(t, home, "agents", "model"); code != 0 || !strings.Contains(out, "runtime default") {
+		t.Fatalf("model after a refused set = %d %q", code, out)
+	}
+	if code, out, errOut := client(t, home, "agents", "model", "--set", "anthropic/claude-sonnet-4-5"); code != 0 || !strings.Contains(out, "anthropic/claude-sonnet-4-5") {
+		t.Fatalf("set = %d %q %q", code, out, errOut)
+	}
+	code, out, _ := client(t, home, "prompt", "--wait", "which model?")
+	want, _ := os.ReadFile(fx + "anthropic/testdata/messages_success.json")
+	var fixture struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	_ = json.Unmarshal(want, &fixture)
+	if code != 0 || len(fixture.Content) == 0 || strings.TrimSpace(out) != fixture.Content[0].Text {
+		t.Fatalf("prompt with the override = %d %q, want the Anthropic fixture's text", code, out)
+	}
+	if code, _, _ := client(t, home, "agents", "model", "--clear"); code != 0 {
+		t.Fatal("clear failed")
+	}
+	if code, out, _ := client(t, home, "prompt", "--wait", "and now?"); code != 0 || strings.TrimSpace(out) != "echo: and now?" {
+		t.Fatalf("prompt after clear = %d %q, want the scripted default", code, out)
+	}
+	d.stop()
+}

@@ -149,39 +149,57 @@ func (c *runCmd) modelConfig(home string) (catalog.Config, error) {
 
 // provider builds the configured provider, or says what is wrong: the
 // scripted player, a fallback chain over real transports (runtime-owned
-// retries, per-candidate circuit breakers), or Unconfigured.
-func (c *runCmd) provider(home string) (providers.Provider, error) {
+// retries, per-candidate circuit breakers), or Unconfigured; wrapped in a
+// router that serves agents' model overrides with chains of their own.
+func (c *runCmd) provider(home string) (*catalog.Router, error) {
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return nil, err
 	}
+	clock := clockwork.NewRealClock()
+	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
+	chainFor := func(model string, fallback []string) (providers.Provider, error) {
+		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		return catalog.Chain(providers.DefaultRetryPolicy(), eps, breakers, providers.WithClock(clock))
+	}
+	var script *scripted.Provider
+	if c.Script != "" {
+		s, err := scripted.Load(c.Script)
+		if err != nil {
+			return nil, usage(err)
+		}
+		script = scripted.New(s)
+	}
+	override := func(model string) (providers.Provider, error) {
+		if model == scripted.Name {
+			if script == nil {
+				return nil, errors.New("model scripted needs the runtime started with --script")
+			}
+			return script, nil
+		}
+		return chainFor(model, cfg.Fallback)
+	}
+	var def providers.Provider
 	switch cfg.Model {
 	case "":
 		if len(cfg.Fallback) > 0 {
 			return nil, usage(errors.New("fallback models without a primary: set --model (or HOLON_MODEL, or model in the config file)"))
 		}
-		return providers.Unconfigured{Hint: noModelHint}, nil
+		def = providers.Unconfigured{Hint: noModelHint}
 	case scripted.Name:
-		if c.Script == "" {
+		if script == nil {
 			return nil, usage(errors.New("--model scripted needs --script FILE (or HOLON_SCRIPT)"))
 		}
-		s, err := scripted.Load(c.Script)
-		if err != nil {
+		def = script
+	default:
+		if def, err = chainFor(cfg.Model, cfg.Fallback); err != nil {
 			return nil, usage(err)
 		}
-		return scripted.New(s), nil
 	}
-	eps, err := cfg.Endpoints(os.Getenv)
-	if err != nil {
-		return nil, usage(err)
-	}
-	clock := clockwork.NewRealClock()
-	chain, err := catalog.Chain(providers.DefaultRetryPolicy(), eps,
-		providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock), providers.WithClock(clock))
-	if err != nil {
-		return nil, usage(err)
-	}
-	return chain, nil
+	return catalog.NewRouter(def, override), nil
 }
 
 // Run owns the runtime until a signal or a shutdown request.
@@ -233,7 +251,7 @@ type owner struct {
 	cmd      *runCmd
 	home     string
 	log      zerolog.Logger
-	provider providers.Provider
+	provider *catalog.Router
 	auth     control.TCPAuth
 
 	socket            string
@@ -270,7 +288,8 @@ func (o *owner) start() error {
 	}
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget}}
+		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
+		CheckModel: o.provider.Check}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
