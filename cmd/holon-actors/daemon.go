@@ -246,6 +246,11 @@ func (c *daemonStopCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	// A clean stop clears a recorded lifecycle failure, so status does not
+	// keep reporting a stale one; a forced stop leaves it.
+	if how == "graceful_shutdown" || how == "not_running" {
+		_ = os.Remove(p.failureFile)
+	}
 	if e.JSON {
 		return printJSON(e, map[string]any{"result": how, "pid": pid})
 	}

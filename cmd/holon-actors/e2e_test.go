@@ -339,6 +339,16 @@ func TestDaemonLifecycle(t *testing.T) {
 	if code, out, _ := client(t, home, "transcript"); code != 0 || !strings.Contains(out, "echo: before the crash") {
 		t.Fatalf("transcript after restart = %d %q, want the history", code, out)
 	}
+	// restart replaces the process; the agent's history survives it.
+	if code, out, errOut := client(t, home, append([]string{"daemon", "restart"}, flags...)...); code != 0 || !strings.Contains(out, "restarted") {
+		t.Fatalf("daemon restart = %d %q %q", code, out, errOut)
+	}
+	if newPID := daemonPID(t, home); newPID == pid {
+		t.Fatalf("restart kept pid %d", pid)
+	}
+	if code, out, _ := client(t, home, "briefs"); code != 0 || !strings.Contains(out, "echo: before the crash") {
+		t.Fatalf("briefs after restart = %d %q", code, out)
+	}
 	code, out, _ = client(t, home, "daemon", "stop")
 	if code != 0 || !strings.Contains(out, "graceful shutdown") {
 		t.Fatalf("daemon stop = %d %q", code, out)
