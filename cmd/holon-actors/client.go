@@ -43,6 +43,20 @@ func agentOr(ctx context.Context, c *control.Client, e *env, id string) (string,
 	return st.DefaultAgentID, nil
 }
 
+// agentSession dials the runtime and resolves the agent a command
+// addresses (see agentOr). The caller closes the client.
+func agentSession(ctx context.Context, e *env, id string) (*control.Client, string, error) {
+	c, err := dial(e)
+	if err != nil {
+		return nil, "", err
+	}
+	if id, err = agentOr(ctx, c, e, id); err != nil {
+		c.Close()
+		return nil, "", err
+	}
+	return c, id, nil
+}
+
 // printJSON writes v as indented JSON.
 func printJSON(e *env, v any) error {
 	enc := json.NewEncoder(e.stdout)
@@ -79,15 +93,11 @@ var errTurnFailed = errors.New("the turn failed")
 // Run admits the prompt and, with --wait, follows the agent's events to
 // the brief that answers it.
 func (p *promptCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, "")
-	if err != nil {
-		return err
-	}
 	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: strings.Join(p.Text, " "), Priority: p.Priority})
 	if err != nil {
 		return err
@@ -156,15 +166,11 @@ type statusCmd struct {
 
 // Run prints the summary.
 func (s *statusCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, s.ID)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, s.ID)
-	if err != nil {
-		return err
-	}
 	st, err := c.Status(ctx, id)
 	if err != nil {
 		return err
@@ -204,15 +210,11 @@ type agentsTriggerCmd struct {
 
 // Run prints or revokes the capability.
 func (a *agentsTriggerCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, a.ID)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, a.ID)
-	if err != nil {
-		return err
-	}
 	if a.Revoke {
 		tr, err := c.RevokeTrigger(ctx, id)
 		if err != nil {
@@ -287,15 +289,11 @@ type agentsStateCmd struct {
 
 // Run prints the state (JSON: it is a projection bootstrap).
 func (a *agentsStateCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, a.ID)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, a.ID)
-	if err != nil {
-		return err
-	}
 	st, err := c.State(ctx, id)
 	if err != nil {
 		return err
@@ -311,15 +309,11 @@ type lifecycleCmd struct {
 
 // Run sends the command named by the kong path.
 func (l *lifecycleCmd) Run(ctx context.Context, e *env, kctx *kong.Context) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, l.ID)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, l.ID)
-	if err != nil {
-		return err
-	}
 	op := actors.ControlOp(strings.Fields(kctx.Command())[1]) // "agents <op> ..."
 	res, err := c.Lifecycle(ctx, id, op, l.Reason)
 	if err != nil {
@@ -341,15 +335,11 @@ type tailCmd struct {
 
 // Run prints events, one line each (JSON: one StreamEvent per line).
 func (t *tailCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, "")
-	if err != nil {
-		return err
-	}
 	print := func(ev control.StreamEvent) error {
 		if e.JSON {
 			b, err := json.Marshal(ev)
@@ -398,15 +388,11 @@ type transcriptCmd struct{}
 
 // Run prints the conversation.
 func (transcriptCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, "")
-	if err != nil {
-		return err
-	}
 	items, err := c.Transcript(ctx, id)
 	if err != nil {
 		return err
@@ -435,15 +421,11 @@ type briefsCmd struct{}
 
 // Run prints the briefs.
 func (briefsCmd) Run(ctx context.Context, e *env) error {
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, "")
-	if err != nil {
-		return err
-	}
 	briefs, err := c.Briefs(ctx, id)
 	if err != nil {
 		return err
@@ -470,15 +452,11 @@ func (a *agentsModelCmd) Run(ctx context.Context, e *env) error {
 	if a.Set != "" && a.Clear {
 		return usage(errors.New("give --set or --clear, not both"))
 	}
-	c, err := dial(e)
+	c, id, err := agentSession(ctx, e, a.ID)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	id, err := agentOr(ctx, c, e, a.ID)
-	if err != nil {
-		return err
-	}
 	var in actors.AgentInfo
 	if a.Set != "" || a.Clear {
 		in, err = c.SetModel(ctx, id, a.Set, "")
