@@ -20,6 +20,7 @@ type benchCmd struct {
 	Mailbox         benchMailboxCmd         `cmd:"" help:"Throughput of the four-band agent mailbox against protoactor's default, in the same run."`
 	Turns           benchTurnsCmd           `cmd:"" help:"Turn throughput and latency of agents on a durable runtime, zero-latency model, and RSS per idle agent."`
 	Recovery        benchRecoveryCmd        `cmd:"" help:"Time from opening the store to every agent of a runtime recovered and ready."`
+	Transport       benchTransportCmd       `cmd:"" help:"Overhead of one model round through the runtime's provider path against a bare net/http round trip, same loopback server."`
 	API             benchAPICmd             `cmd:"" name:"api" help:"Prompts admitted durably per second through the control socket, and admit latency."`
 	Exec            benchExecCmd            `cmd:"" help:"Overhead of an inline ExecCommand over a bare fork/exec, in the same run, and output capture throughput."`
 }

@@ -104,3 +104,29 @@ func (c *benchAPICmd) Run(ctx context.Context, e *env) error {
 		}, err
 	})
 }
+
+// benchTransportCmd is `holon-actors bench transport`.
+type benchTransportCmd struct {
+	Rounds int `help:"Model rounds a side." default:"2000"`
+}
+
+// Run measures the provider path and prints the result.
+func (c *benchTransportCmd) Run(ctx context.Context, e *env) error {
+	cfg := bench.TransportConfig{Rounds: c.Rounds}
+	if err := cfg.Validate(); err != nil {
+		return usage(err)
+	}
+	r, err := bench.Transport(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if e.JSON {
+		return printJSON(e, r)
+	}
+	return printRows(e, [][2]string{
+		{"rounds", fmt.Sprint(r.Rounds)},
+		{"through the transport", fmt.Sprintf("%.0f µs", r.TransportMeanUS)},
+		{"bare net/http", fmt.Sprintf("%.0f µs", r.BareMeanUS)},
+		{"overhead ratio", fmt.Sprintf("%.2f", r.TransportOverheadRatio)},
+	})
+}

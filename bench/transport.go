@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/catalog"
+)
+
+// responsesReply is an OpenAI Responses API reply, from the transport's
+// fixtures.
+//
+//go:embed testdata/responses_success.json
+var responsesReply []byte
+
+// TransportConfig sets the workload of Transport.
+type TransportConfig struct {
+	// Rounds is how many model rounds each side makes (after a warm-up).
+	Rounds int
+}
+
+// DefaultTransportConfig is 2,000 rounds a side.
+func DefaultTransportConfig() TransportConfig { return TransportConfig{Rounds: 2000} }
+
+// Validate reports a setting that cannot run.
+func (c TransportConfig) Validate() error {
+	if c.Rounds < 10 {
+		return fmt.Errorf("transport bench: rounds is %d, want at least 10", c.Rounds)
+	}
+	return nil
+}
+
+// TransportResult is what Transport measured.
+type TransportResult struct {
+	Rounds int `json:"rounds"`
+	// Mean time of one model round through the runtime's provider path (a
+	// fallback chain over the OpenAI Responses transport on the official
+	// SDK: request lowering, the SDK's encoding, HTTP, decoding, the
+	// attempt timeline) and of a bare net/http round trip carrying the same
+	// request body to the same loopback server, in microseconds.
+	TransportMeanUS float64 `json:"transport_mean_us"`
+	BareMeanUS      float64 `json:"bare_mean_us"`
+	// TransportOverheadRatio is TransportMeanUS / BareMeanUS.
+	TransportOverheadRatio float64 `json:"transport_overhead_ratio"`
+}
+
+// Transport runs model rounds against a loopback server answering every
+// request with a Responses API reply: through the runtime's provider path,
+// then as bare net/http round trips with the body the transport sent, so
+// both carry the same bytes.
+func Transport(ctx context.Context, cfg TransportConfig) (TransportResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return TransportResult{}, err
+	}
+	var lastBody []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		lastBody = b
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(responsesReply)
+	}))
+	defer srv.Close()
+	client := srv.Client()
+	ref, _ := providers.ParseModelRef("openai/gpt-5")
+	ep := providers.Endpoint{Ref: ref, BaseURL: srv.URL + "/v1/", APIKey: "bench", HTTPClient: client}
+	chain, err := catalog.Chain(providers.DefaultRetryPolicy(), []providers.Endpoint{ep}, nil)
+	if err != nil {
+		return TransportResult{}, err
+	}
+	req := transportRequest()
+	res := TransportResult{Rounds: cfg.Rounds}
+	tr, err := timeRounds(cfg.Rounds, func() error {
+		_, err := chain.Complete(ctx, req)
+		return err
+	})
+	if err != nil {
+		return TransportResult{}, fmt.Errorf("transport round: %w", err)
+	}
+	body := lastBody // one request body, as the transport sent it
+	bare, err := timeRounds(cfg.Rounds, func() error { return bareRound(ctx, client, srv.URL+"/v1/responses", body) })
+	if err != nil {
+		return TransportResult{}, fmt.Errorf("bare round: %w", err)
+	}
+	res.TransportMeanUS, res.BareMeanUS = us(tr), us(bare)
+	res.TransportOverheadRatio = res.TransportMeanUS / res.BareMeanUS
+	return res, nil
+}
+
+// timeRounds runs f once to warm up, then n times, and returns the mean.
+func timeRounds(n int, f func() error) (time.Duration, error) {
+	if err := f(); err != nil {
+		return 0, err
+	}
+	began := time.Now()
+	for range n {
+		if err := f(); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(began) / time.Duration(n), nil
+}
+
+// bareRound posts body and decodes the reply into a generic value, the
+// least a client must do with it.
+func bareRound(ctx context.Context, c *http.Client, url string, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer bench")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return errors.New(resp.Status)
+	}
+	var v map[string]any
+	return json.NewDecoder(resp.Body).Decode(&v)
+}
+
+// transportRequest is a small but realistic round: a system prompt, a few
+// conversation items and one tool.
+func transportRequest() providers.Request {
+	op := messages.OperatorOrigin("bench")
+	return providers.Request{AgentID: "bench", TurnID: "turn_1", Round: 1,
+		Frame: providers.PromptFrame{SystemPrompt: "You are a benchmark agent.",
+			SystemBlocks: []providers.Block{{Text: "Identity block.", CacheBreakpoint: true}}},
+		Conversation: []providers.Item{
+			{Kind: providers.ItemMessage, MessageID: "msg_1", Origin: &op, Authority: messages.AuthorityOperatorInstruction, Text: "What is the weather in Oslo?"},
+		},
+		Tools: []providers.ToolSpec{{Name: "get_weather", Description: "Weather for a city.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}},
+	}
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
