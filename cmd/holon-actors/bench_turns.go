@@ -38,8 +38,10 @@ func turnsRows(r bench.TurnsResult) [][2]string {
 		{"turn max", fmt.Sprintf("%.2f ms", r.TurnMaxMs)},
 		{"events per turn", fmt.Sprintf("%.1f", r.EventsPerTurn)},
 		{"bytes per turn", fmt.Sprintf("%.0f", r.BytesPerTurn)},
-		{"RSS per idle agent", fmt.Sprintf("%.0f B (store memtables included)", r.IdleAgentRSSBytes)},
+		{"RSS per idle agent", fmt.Sprintf("%.0f B (reopened store: all activated, then passivated)", r.IdleAgentRSSBytes)},
 		{"heap per idle agent", fmt.Sprintf("%.0f B", r.IdleAgentHeapBytes)},
+		{"RSS per active idle agent", fmt.Sprintf("%.0f B", r.ActiveAgentRSSBytes)},
+		{"RSS growth per agent after the run", fmt.Sprintf("%.0f B (store write buffers included)", r.RSSGrowthPerAgentAfterRunBytes)},
 	}
 }
 
