@@ -294,3 +294,26 @@ func TestTasksBelongToTheirAgent(t *testing.T) {
 		t.Fatal("a's task was stopped through b")
 	}
 }
+
+// TestCommandsDoNotInheritRuntimeSecrets: the control token and the model
+// providers' keys of the runtime's environment are not in the environment
+// of the commands agents run; everything else is.
+func TestCommandsDoNotInheritRuntimeSecrets(t *testing.T) {
+	const canary = "canary-4f1d9a77c0de"
+	t.Setenv("HOLON_CONTROL_TOKEN", canary+"-token")
+	t.Setenv("ANTHROPIC_API_KEY", canary+"-anthropic")
+	t.Setenv("HOLON_OLLAMA_API_KEY", canary+"-ollama")
+	t.Setenv("HOLON_TEST_VISIBLE", "visible-value")
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd": "env"}`)),
+		testkit.Reply("Done."),
+	}})
+	h.Prompt("main", "show the environment")
+	r := toolResult(t, h, "main", "c1")
+	if r.Status != messages.ToolOK || !strings.Contains(r.Receipt, "visible-value") {
+		t.Fatalf("env = %s %s", r.Status, r.Receipt)
+	}
+	if strings.Contains(r.Receipt, canary) || strings.Contains(string(r.Envelope), canary) {
+		t.Fatalf("a runtime secret reached the command:\n%s", r.Receipt)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/persistence"
@@ -33,6 +34,9 @@ type ToolEnv struct {
 	// StopGrace is the time between SIGTERM and SIGKILL when a task is
 	// stopped; 0 means 2s.
 	StopGrace time.Duration
+	// Env is the environment of agents' commands; nil means this process's
+	// environment without the runtime's own secrets (CommandEnv).
+	Env []string
 
 	// host is set by the Runtime: its tasks supervisor.
 	host *taskHost
@@ -113,8 +117,12 @@ func (e ToolEnv) binding(id string) (builtin.Binding, error) {
 	if err != nil {
 		return builtin.Binding{}, fmt.Errorf("tool binding of %s: %w", id, err)
 	}
+	env := e.Env
+	if env == nil {
+		env = CommandEnv(os.Environ())
+	}
 	b := builtin.Binding{Exec: exec.Config{Root: root, Artifacts: arts, Budget: e.budget(),
-		DefaultYield: e.DefaultYield, StopGrace: e.stopGrace()}}
+		DefaultYield: e.DefaultYield, StopGrace: e.stopGrace(), Env: env}}
 	if e.host != nil {
 		tasks := e.host.forAgent(id, arts, b.Exec.Budget, b.Exec.StopGrace)
 		b.Exec.Tasks, b.Tasks = tasks, tasks
@@ -133,4 +141,29 @@ func (a *agent) toolContext(ctx context.Context) context.Context {
 		return ctx
 	}
 	return builtin.Bind(ctx, b)
+}
+
+// CommandEnv is env without the runtime's own secrets, for the commands
+// agents run: the control token (HOLON_CONTROL_TOKEN) and the model
+// providers' keys (OPENAI_API_KEY, ANTHROPIC_API_KEY, HOLON_*_API_KEY).
+// An agent that needs a credential gets it from its workspace, not by
+// inheriting the daemon's.
+func CommandEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if runtimeSecret(name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func runtimeSecret(name string) bool {
+	switch name {
+	case "HOLON_CONTROL_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY":
+		return true
+	}
+	return strings.HasPrefix(name, "HOLON_") && strings.HasSuffix(name, "_API_KEY")
 }

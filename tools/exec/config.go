@@ -27,6 +27,9 @@ type Config struct {
 	StopGrace time.Duration
 	// NewID names a command's output directory; nil is messages.NewID("cmd").
 	NewID func() string
+	// Env is the environment commands start with; nil means this
+	// process's. The runtime passes its own with its secrets removed.
+	Env []string
 }
 
 // ErrNoConfig is returned when a command tool is called with neither a

@@ -149,7 +149,7 @@ func specFor(cfg Config, tool, cmd, workdir, shell string, login bool) (ProcessS
 		})
 		return ProcessSpec{}, &r
 	}
-	return ProcessSpec{Cmd: cmd, Dir: dir, Shell: shell, Login: login}, nil
+	return ProcessSpec{Cmd: cmd, Dir: dir, Shell: shell, Login: login, Env: cfg.Env}, nil
 }
 
 func spawnFailure(tool string, spec ProcessSpec, err error) tools.Result {
