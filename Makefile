@@ -17,9 +17,18 @@ test:
 fuzz-smoke:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeRecord -fuzztime=$(FUZZTIME) ./persistence
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeEnvelope -fuzztime=$(FUZZTIME) ./messages
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeBody -fuzztime=$(FUZZTIME) ./control
+	$(GO) test -run='^$$' -fuzz=FuzzReadSSE -fuzztime=$(FUZZTIME) ./control
+	$(GO) test -run='^$$' -fuzz=FuzzCodexStream -fuzztime=$(FUZZTIME) ./providers/openai
 
 ## bench: the load generators with their default workloads, then the Go benchmarks
 bench:
 	$(GO) run ./cmd/holon-actors bench journal
 	$(GO) run ./cmd/holon-actors bench journal-recovery
+	$(GO) run ./cmd/holon-actors bench mailbox
+	$(GO) run ./cmd/holon-actors bench turns
+	$(GO) run ./cmd/holon-actors bench recovery
+	$(GO) run ./cmd/holon-actors bench api
+	$(GO) run ./cmd/holon-actors bench transport
+	$(GO) run ./cmd/holon-actors bench exec
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -12,6 +12,8 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jonboulle/clockwork v0.5.0
 	github.com/rs/zerolog v1.35.1
+	github.com/willabides/kongplete v0.4.0
+	golang.org/x/time v0.16.0
 )
 
 require (
@@ -19,8 +21,6 @@ require (
 	github.com/hashicorp/go-multierror v1.1.1 // indirect
 	github.com/posener/complete v1.2.3 // indirect
 	github.com/riywo/loginshell v0.0.0-20200815045211-7d26008be1ab // indirect
-	github.com/willabides/kongplete v0.4.0 // indirect
-	golang.org/x/time v0.16.0 // indirect
 )
 
 require (
@@ -44,7 +44,7 @@ require (
 	github.com/lithammer/shortuuid/v4 v4.0.0 // indirect
 	github.com/lmittmann/tint v1.0.3 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
-	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/mattn/go-isatty v0.0.20
 	github.com/matttproud/golang_protobuf_extensions v1.0.4 // indirect
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/orcaman/concurrent-map v1.0.0 // indirect
@@ -68,7 +68,7 @@ require (
 	go.opentelemetry.io/otel/trace v1.41.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/sys v0.48.0
 	google.golang.org/protobuf v1.36.7 // indirect
-	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
+	gopkg.in/natefinch/lumberjack.v2 v2.2.1
 )
