@@ -399,19 +399,30 @@ func (a *agent) recordInterruptedCall(call messages.ToolCall) {
 	})
 }
 
-// finishTurn settles a completed turn: the terminal record, the result
-// brief (the last assistant text, possibly empty) and the idle status are
-// one atomic batch, so a crash never leaves a turn half settled.
+// finishTurn settles a completed turn: the terminal record, the brief and
+// the idle status are one atomic batch, so a crash never leaves a turn half
+// settled. The brief is the result (the last assistant text, possibly
+// empty) unless the turn left background tasks of its own running: then
+// the work continues asynchronously, the closure waits for their results
+// and the brief is an acknowledgement naming them.
 func (a *agent) finishTurn() {
 	t := a.state.Turn
 	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
+	kind, text := messages.BriefResult, t.LastText
+	if running := a.state.runningTasksOf(t.MessageID); len(running) > 0 {
+		closure = messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTaskResult}
+		kind = messages.BriefAck
+		note := fmt.Sprintf("Still running in the background: %s. Their results come back to me when they finish.",
+			strings.Join(running, ", "))
+		text = strings.TrimSpace(t.LastText + "\n\n" + note)
+	}
 	a.mustPersist(
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
 			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText, Closure: closure,
 		},
 		messages.BriefRecorded{Brief: messages.Brief{
-			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefResult, Text: t.LastText,
+			ID: messages.NewID("brief"), AgentID: a.id, Kind: kind, Text: text,
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
 	)

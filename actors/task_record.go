@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -123,5 +124,18 @@ func (s *AgentState) copyTasks() []TaskRecord {
 		c.Result = append(json.RawMessage(nil), r.Result...)
 		out[i] = c
 	}
+	return out
+}
+
+// runningTasksOf lists, sorted, the tasks started by the turn of message
+// msgID that are still running.
+func (s *AgentState) runningTasksOf(msgID string) []string {
+	var out []string
+	for id, r := range s.Tasks {
+		if r.ParentMessageID == msgID && !r.Terminal() {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -317,3 +317,24 @@ func TestCommandsDoNotInheritRuntimeSecrets(t *testing.T) {
 		t.Fatalf("a runtime secret reached the command:\n%s", r.Receipt)
 	}
 }
+
+// TestTurnLeavingTasksRunningAcknowledges: a turn that ends with a task it
+// started still running closes as waiting for the task's result, and its
+// brief is an acknowledgement naming the task, not a result.
+func TestTurnLeavingTasksRunningAcknowledges(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t), Steps: []testkit.Step{
+		testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd": "sleep 30", "yield_time_ms": 50}`)),
+		testkit.Reply("The long job runs in the background."),
+	}})
+	h.Prompt("main", "start the long job")
+	rec := taskStarted(t, h, "main", 1)
+	brief := decode[messages.BriefRecorded](t, h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded))).Brief
+	if brief.Kind != messages.BriefAck || !strings.Contains(brief.Text, rec.TaskID) ||
+		!strings.HasPrefix(brief.Text, "The long job runs in the background.") {
+		t.Fatalf("brief = %+v, want an ack naming %s", brief, rec.TaskID)
+	}
+	term := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if term.Closure.Outcome != messages.OutcomeWaiting || term.Closure.WaitingReason != messages.AwaitingTaskResult {
+		t.Fatalf("closure = %+v, want waiting for the task result", term.Closure)
+	}
+}

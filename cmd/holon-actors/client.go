@@ -77,7 +77,7 @@ func printRows(e *env, rows [][2]string) error {
 type promptCmd struct {
 	Text     []string      `arg:"" help:"The prompt text."`
 	Priority string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
-	Wait     bool          `help:"Wait for the turn's result or failure brief, print it, and exit 1 on failure."`
+	Wait     bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
 	Timeout  time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
 }
 
@@ -139,10 +139,7 @@ func waitBrief(ctx context.Context, c *control.Client, id string, res control.Pr
 			if err := json.Unmarshal(ev.Payload, &p); err != nil {
 				return err
 			}
-			if p.Brief.Kind == messages.BriefAck {
-				return nil
-			}
-			found = &p.Brief
+			found = &p.Brief // a result, a failure, or an ack: the work goes on in the background
 			return control.ErrStop
 		})
 		switch {

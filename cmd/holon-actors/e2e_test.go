@@ -704,3 +704,19 @@ func TestAgentModelOverride(t *testing.T) {
 	}
 	d.stop()
 }
+
+// TestOnceWaitsForBackgroundTasks: a run whose first turn leaves a
+// promoted command running acknowledges it, and once goes on until the
+// task's result has come back and been answered.
+func TestOnceWaitsForBackgroundTasks(t *testing.T) {
+	script := writeScript(t, `{"steps": [
+		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "sleep 1; echo built", "yield_time_ms": 50}}]},
+		{"text": "Building in the background."},
+		{"text": "The build finished."}]}`)
+	code, out, errOut := client(t, t.TempDir(), "--json", "once", "--model", "scripted", "--script", script, "build it")
+	var res onceResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Status != "completed" || res.Turns != 2 ||
+		res.FinalText != "The build finished." {
+		t.Fatalf("once = %d %s %s", code, out, errOut)
+	}
+}

@@ -129,7 +129,7 @@ func (c *onceCmd) follow(ctx context.Context, rt *actors.Runtime, store persiste
 		}
 		if len(evs) > 0 && res.Turns > 0 {
 			st, err := rt.State(ctx, id)
-			if err == nil && st.Turn == nil && st.Queue.Len() == 0 && len(st.Timers) == 0 && settled(st.Status) {
+			if err == nil && st.Turn == nil && st.Queue.Len() == 0 && len(st.Timers) == 0 && !tasksRunning(st) && settled(st.Status) {
 				// The agent is ahead of our cursor: fold in what it
 				// wrote up to the state it answered from.
 				rest, err := store.Read(ctx, id, after+1, st.LastSeq, 0)
@@ -209,6 +209,17 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 		}
 		if r.Turns >= maxTurns {
 			r.Status = "max_turns"
+			return true
+		}
+	}
+	return false
+}
+
+// tasksRunning reports whether the agent has a background task that has
+// not ended: its result will come back as a message, so the run goes on.
+func tasksRunning(st actors.AgentState) bool {
+	for _, r := range st.Tasks {
+		if !r.Terminal() {
 			return true
 		}
 	}
