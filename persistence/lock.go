@@ -64,3 +64,23 @@ func lockOwner(path string) int {
 }
 
 func (l *dirLock) unlock() error { return l.fl.Unlock() }
+
+// LockHolder reports whether a process holds the data directory dir, and
+// its pid when the lock file says (0 otherwise), without keeping the lock:
+// a probe for daemon tooling that must not trust a recorded pid the kernel
+// may have reused. A missing directory is not held.
+func LockHolder(dir string) (pid int, held bool, err error) {
+	path := filepath.Join(dir, lockFileName)
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return 0, false, nil
+	}
+	fl := flock.New(path, flock.SetFlag(os.O_RDWR), flock.SetPermissions(0o600))
+	ok, err := fl.TryLock()
+	if err != nil {
+		return 0, false, fmt.Errorf("probe the lock of %s: %w", dir, err)
+	}
+	if ok {
+		return 0, false, fl.Unlock()
+	}
+	return lockOwner(path), true, nil
+}

@@ -93,3 +93,25 @@ func dirListing(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+func TestLockHolder(t *testing.T) {
+	dir := t.TempDir()
+	if _, held, err := LockHolder(dir); err != nil || held {
+		t.Fatalf("LockHolder of a fresh dir = %v, %v; want not held", held, err)
+	}
+	l, err := lockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks belong to the open file description, so a second
+	// description in this process sees the lock as held.
+	if pid, held, err := LockHolder(dir); err != nil || !held || pid != os.Getpid() {
+		t.Fatalf("LockHolder while locked = %d, %v, %v; want our pid, held", pid, held, err)
+	}
+	if err := l.unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if _, held, err := LockHolder(dir); err != nil || held {
+		t.Fatalf("LockHolder after unlock = %v, %v; want not held", held, err)
+	}
+}

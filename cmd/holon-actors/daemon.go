@@ -55,7 +55,7 @@ func pathsOf(e *env) (daemonPaths, error) {
 // running is what a home's runtime files and socket say about its daemon.
 type running struct {
 	file    *runtimeFile           // nil: no runtime.json
-	alive   bool                   // the recorded pid is a live process
+	alive   bool                   // the recorded pid is alive and holds the data-dir lock
 	status  *control.RuntimeStatus // nil: the socket did not answer
 	control error                  // why the socket did not answer
 }
@@ -67,7 +67,7 @@ func inspect(ctx context.Context, p daemonPaths) running {
 		var f runtimeFile
 		if json.Unmarshal(b, &f) == nil {
 			r.file = &f
-			r.alive = processAlive(f.PID)
+			r.alive = ownsHome(p, f.PID)
 		}
 	}
 	c := control.NewUnixClient(p.socket)
@@ -81,6 +81,16 @@ func inspect(ctx context.Context, p daemonPaths) running {
 	}
 	r.status = &st
 	return r
+}
+
+// ownsHome reports whether pid is a live process holding the home's
+// data-dir lock: a pid the kernel reused for an unrelated process is not.
+func ownsHome(p daemonPaths, pid int) bool {
+	owner, held, err := persistence.LockHolder(persistence.DataDir(p.home))
+	if err != nil || !held {
+		return false
+	}
+	return processAlive(pid) && (owner == pid || owner == 0)
 }
 
 // processAlive reports whether pid names a live process.

@@ -720,3 +720,39 @@ func TestOnceWaitsForBackgroundTasks(t *testing.T) {
 		t.Fatalf("once = %d %s %s", code, out, errOut)
 	}
 }
+
+// TestDaemonStaleRuntimeFileWithReusedPID: runtime.json left by a dead
+// daemon whose pid now belongs to an unrelated live process (here, this
+// test) is stale: status says not running, stop kills nothing, start
+// recovers.
+func TestDaemonStaleRuntimeFileWithReusedPID(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale := runtimeFile{PID: os.Getpid(), HomeDir: home, SocketPath: filepath.Join(home, "run", "control.sock")}
+	if err := writeJSONFile(filepath.Join(home, "run", runtimeFileName), stale); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := client(t, home, "daemon", "status"); code != exitDown {
+		t.Fatalf("status with a reused pid = %d, want %d", code, exitDown)
+	}
+	if code, out, _ := client(t, home, "daemon", "stop"); code != 0 || !strings.Contains(out, "no runtime") {
+		t.Fatalf("stop with a reused pid = %d %q (it must not signal pid %d)", code, out, os.Getpid())
+	}
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(home, "run", runtimeFileName)); err == nil {
+			var f runtimeFile
+			if json.Unmarshal(b, &f) == nil && f.PID > 0 && f.PID != os.Getpid() {
+				_ = syscall.Kill(f.PID, syscall.SIGKILL)
+			}
+		}
+	})
+	if code, out, errOut := client(t, home, "daemon", "start", "--model", "scripted", "--script", script); code != 0 || !strings.Contains(out, "started") {
+		t.Fatalf("start over a stale runtime file = %d %q %q", code, out, errOut)
+	}
+	if code, _, _ := client(t, home, "daemon", "stop"); code != 0 {
+		t.Fatal("stop failed")
+	}
+}
