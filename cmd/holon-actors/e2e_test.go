@@ -499,6 +499,7 @@ func TestRunTCPWithTokenAndCanary(t *testing.T) {
 // tool's result gets the final answer. It records each request body.
 type fakeVendor struct {
 	path, toolCall, final, resultMarker string
+	contentType                         string // "" is application/json
 	mu                                  sync.Mutex
 	bodies                              []string
 }
@@ -521,13 +522,18 @@ func (f *fakeVendor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	ct := f.contentType
+	if ct == "" {
+		ct = "application/json"
+	}
+	w.Header().Set("Content-Type", ct)
 	_, _ = w.Write(data)
 }
 
 // TestRunWithVendorTransports: an agent driven by each real transport (on
-// the vendor's official SDK) completes a two-round tool-using turn against
-// a server speaking that vendor's wire format. The tool the model asks for
+// the vendor's official SDK; Codex streams its reply as Server-Sent
+// Events) completes a two-round tool-using turn against a server speaking
+// that vendor's wire format. The tool the model asks for
 // does not exist, so the model gets an error result and answers.
 func TestRunWithVendorTransports(t *testing.T) {
 	const fx = "../../providers/"
@@ -542,6 +548,9 @@ func TestRunWithVendorTransports(t *testing.T) {
 		{"openai", "openai/gpt-5", []string{"OPENAI_API_KEY=test-key", "HOLON_OPENAI_BASE_URL="},
 			&fakeVendor{path: "/responses", toolCall: fx + "openai/testdata/responses_tool_call.json",
 				final: fx + "openai/testdata/responses_success.json", resultMarker: `"function_call_output"`}},
+		{"openai-codex", "openai-codex/gpt-5-codex", []string{"OPENAI_API_KEY=test-key", "HOLON_OPENAI_CODEX_BASE_URL="},
+			&fakeVendor{path: "/responses", toolCall: fx + "openai/testdata/codex_stream.sse", contentType: "text/event-stream",
+				final: fx + "openai/testdata/codex_completed_output.sse", resultMarker: `"function_call_output"`}},
 		{"ollama", "ollama/llama3.2", []string{"HOLON_OLLAMA_BASE_URL="},
 			&fakeVendor{path: "/chat/completions", toolCall: fx + "openaichat/testdata/chat_tool_call.json",
 				final: fx + "openaichat/testdata/chat_success.json", resultMarker: `"role":"tool"`}},
