@@ -29,6 +29,7 @@ type Runtime struct {
 	// exists.
 	supervisor *actor.PID
 	timers     *actor.PID
+	transports *actor.PID // the transports supervisor (see transport.go)
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
@@ -99,6 +100,9 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
 	r.deps.sys, r.deps.timers = sys, r.timers
+	if r.transports, err = sys.Root.SpawnNamed(transportsProps(), "transports"); err != nil {
+		return nil, fmt.Errorf("start transports supervisor: %w", err)
+	}
 	if err := r.startTasks(); err != nil {
 		return nil, err
 	}
@@ -485,6 +489,9 @@ func (r *Runtime) halt() error {
 	}
 	if err := r.sys.Root.StopFuture(r.timers).Wait(); err != nil {
 		return fmt.Errorf("stop timer service: %w", err)
+	}
+	if err := r.stopTransports(); err != nil {
+		return err
 	}
 	r.sys.Shutdown()
 	return nil

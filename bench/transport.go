@@ -12,7 +12,11 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 )
@@ -44,8 +48,9 @@ func (c TransportConfig) Validate() error {
 type TransportResult struct {
 	Rounds int `json:"rounds"`
 	// Mean time of one model round through the runtime's provider path (a
-	// fallback chain over the OpenAI Responses transport on the official
-	// SDK: request lowering, the SDK's encoding, HTTP, decoding, the
+	// fallback chain whose candidate is served by its transport actor,
+	// over the OpenAI Responses transport on the official SDK: request
+	// lowering, the actor hop, the SDK's encoding, HTTP, decoding, the
 	// attempt timeline) and of a bare net/http round trip carrying the same
 	// request body to the same loopback server, in microseconds.
 	TransportMeanUS float64 `json:"transport_mean_us"`
@@ -73,7 +78,12 @@ func Transport(ctx context.Context, cfg TransportConfig) (TransportResult, error
 	client := srv.Client()
 	ref, _ := providers.ParseModelRef("openai/gpt-5")
 	ep := providers.Endpoint{Ref: ref, BaseURL: srv.URL + "/v1/", APIKey: "bench", HTTPClient: client}
-	chain, err := catalog.Chain(providers.DefaultRetryPolicy(), []providers.Endpoint{ep}, nil)
+	rt, err := actors.NewRuntime(actors.AgentDeps{Store: persistence.NewMemStore(), Log: zerolog.Nop()}, actors.RuntimeOptions{})
+	if err != nil {
+		return TransportResult{}, err
+	}
+	defer rt.Close()
+	chain, err := catalog.ChainWith(providers.DefaultRetryPolicy(), []providers.Endpoint{ep}, nil, rt.Transport)
 	if err != nil {
 		return TransportResult{}, err
 	}

@@ -579,6 +579,9 @@ func TestRunWithVendorTransports(t *testing.T) {
 				t.Fatalf("transcript = %s", out)
 			}
 			d.stop()
+			if log := d.output(); strings.Count(log, "transport actor started") != 1 || !strings.Contains(log, tt.model) {
+				t.Fatalf("want one transport actor for %s, started once:\n%s", tt.model, log)
+			}
 		})
 	}
 }

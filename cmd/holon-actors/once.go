@@ -80,6 +80,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	prov.UseTransports(rt)
 	defer rt.Close() // stops its commands too (Halt would leave them running)
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jonboulle/clockwork"
@@ -151,11 +152,12 @@ func (c *runCmd) modelConfig(home string) (catalog.Config, error) {
 // scripted player, a fallback chain over real transports (runtime-owned
 // retries, per-candidate circuit breakers), or Unconfigured; wrapped in a
 // router that serves agents' model overrides with chains of their own.
-func (c *runCmd) provider(home string) (*catalog.Router, error) {
+func (c *runCmd) provider(home string) (*modelProvider, error) {
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return nil, err
 	}
+	mp := &modelProvider{}
 	clock := clockwork.NewRealClock()
 	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
 	chainFor := func(model string, fallback []string) (providers.Provider, error) {
@@ -163,7 +165,7 @@ func (c *runCmd) provider(home string) (*catalog.Router, error) {
 		if err != nil {
 			return nil, err
 		}
-		return catalog.Chain(providers.DefaultRetryPolicy(), eps, breakers, providers.WithClock(clock))
+		return catalog.ChainWith(providers.DefaultRetryPolicy(), eps, breakers, mp.wrap, providers.WithClock(clock))
 	}
 	var script *scripted.Provider
 	if c.Script != "" {
@@ -173,33 +175,68 @@ func (c *runCmd) provider(home string) (*catalog.Router, error) {
 		}
 		script = scripted.New(s)
 	}
-	override := func(model string) (providers.Provider, error) {
-		if model == scripted.Name {
-			if script == nil {
-				return nil, errors.New("model scripted needs the runtime started with --script")
-			}
+	build := func(model string) (providers.Provider, error) {
+		switch {
+		case model == "":
+			model = cfg.Model
+		case model == scripted.Name && script == nil:
+			return nil, errors.New("model scripted needs the runtime started with --script")
+		}
+		switch model {
+		case "":
+			return providers.Unconfigured{Hint: noModelHint}, nil
+		case scripted.Name:
 			return script, nil
 		}
 		return chainFor(model, cfg.Fallback)
 	}
-	var def providers.Provider
-	switch cfg.Model {
-	case "":
-		if len(cfg.Fallback) > 0 {
-			return nil, usage(errors.New("fallback models without a primary: set --model (or HOLON_MODEL, or model in the config file)"))
-		}
-		def = providers.Unconfigured{Hint: noModelHint}
-	case scripted.Name:
-		if script == nil {
-			return nil, usage(errors.New("--model scripted needs --script FILE (or HOLON_SCRIPT)"))
-		}
-		def = script
-	default:
-		if def, err = chainFor(cfg.Model, cfg.Fallback); err != nil {
+	switch {
+	case cfg.Model == "" && len(cfg.Fallback) > 0:
+		return nil, usage(errors.New("fallback models without a primary: set --model (or HOLON_MODEL, or model in the config file)"))
+	case cfg.Model == scripted.Name && script == nil:
+		return nil, usage(errors.New("--model scripted needs --script FILE (or HOLON_SCRIPT)"))
+	case cfg.Model != "" && cfg.Model != scripted.Name:
+		// Checked now, built at the first request, once the runtime can
+		// give each candidate its transport actor.
+		if _, err := cfg.Endpoints(os.Getenv); err != nil {
 			return nil, usage(err)
 		}
 	}
-	return catalog.NewRouter(def, override), nil
+	name := cfg.Model
+	if name == "" {
+		name = providers.Unconfigured{}.Name()
+	}
+	mp.Router = catalog.NewLazyRouter(name, build)
+	return mp, nil
+}
+
+// modelProvider is the agents' provider: a router over model chains whose
+// candidates are served by the runtime's transport actors once
+// UseTransports is called (before the first request).
+type modelProvider struct {
+	*catalog.Router
+
+	mu         sync.Mutex
+	transports catalog.Wrap // guarded by mu
+}
+
+// UseTransports makes every candidate built from now on go through rt's
+// transport actors.
+func (m *modelProvider) UseTransports(rt *actors.Runtime) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.transports = rt.Transport
+}
+
+// wrap is the catalog.Wrap of the chains: the transport actor when set.
+func (m *modelProvider) wrap(ref string, p providers.Provider) (providers.Provider, error) {
+	m.mu.Lock()
+	w := m.transports
+	m.mu.Unlock()
+	if w == nil {
+		return p, nil
+	}
+	return w(ref, p)
 }
 
 // Run owns the runtime until a signal or a shutdown request.
@@ -251,7 +288,7 @@ type owner struct {
 	cmd      *runCmd
 	home     string
 	log      zerolog.Logger
-	provider *catalog.Router
+	provider *modelProvider
 	auth     control.TCPAuth
 
 	socket            string
@@ -293,6 +330,7 @@ func (o *owner) start() error {
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
+	o.provider.UseTransports(o.rt)
 	recovered, err := o.rt.Recover(context.Background())
 	if err != nil {
 		return fmt.Errorf("recover agents: %w", err)

@@ -62,10 +62,25 @@ func Open(ref, baseURL string, key providers.Secret, client *http.Client) (provi
 // the round falls back past it.
 func Chain(policy providers.RetryPolicy, endpoints []providers.Endpoint, breakers *providers.BreakerSet,
 	opts ...providers.ChainOption) (*providers.Chain, error) {
+	return ChainWith(policy, endpoints, breakers, nil, opts...)
+}
+
+// Wrap puts a candidate's transport behind something else (the runtime's
+// transport actor for that candidate, say) and returns what the chain
+// calls instead.
+type Wrap func(ref string, p providers.Provider) (providers.Provider, error)
+
+// ChainWith is Chain with each built transport passed through wrap (nil:
+// none). A candidate wrap refuses is rejected like an unbuildable one.
+func ChainWith(policy providers.RetryPolicy, endpoints []providers.Endpoint, breakers *providers.BreakerSet,
+	wrap Wrap, opts ...providers.ChainOption) (*providers.Chain, error) {
 	cands := make([]providers.Candidate, 0, len(endpoints))
 	for _, ep := range endpoints {
 		ref := ep.Ref.String()
 		p, err := New(ep)
+		if err == nil && wrap != nil {
+			p, err = wrap(ref, p)
+		}
 		if err != nil {
 			p = providers.Rejected{Ref: ref, Err: err}
 		}

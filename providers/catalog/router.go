@@ -12,7 +12,7 @@ import (
 // Providers for overrides are built on first use and kept. It is safe for
 // concurrent use.
 type Router struct {
-	def   providers.Provider
+	name  string
 	build func(model string) (providers.Provider, error)
 
 	mu    sync.Mutex
@@ -21,17 +21,21 @@ type Router struct {
 
 // NewRouter routes to def by default and to build(model) for overrides.
 func NewRouter(def providers.Provider, build func(model string) (providers.Provider, error)) *Router {
-	return &Router{def: def, build: build, cache: map[string]providers.Provider{}}
+	return &Router{name: def.Name(), build: build, cache: map[string]providers.Provider{"": def}}
+}
+
+// NewLazyRouter routes to build("") by default and to build(model) for
+// overrides, building each on first use; name is the default's name.
+func NewLazyRouter(name string, build func(model string) (providers.Provider, error)) *Router {
+	return &Router{name: name, build: build, cache: map[string]providers.Provider{}}
 }
 
 // Name implements providers.Provider: the default's name.
-func (r *Router) Name() string { return r.def.Name() }
+func (r *Router) Name() string { return r.name }
 
-// For returns the provider of model, building it on first use.
+// For returns the provider of model ("" is the default), building it on
+// first use.
 func (r *Router) For(model string) (providers.Provider, error) {
-	if model == "" {
-		return r.def, nil
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if p, ok := r.cache[model]; ok {
@@ -55,8 +59,11 @@ func (r *Router) Check(model string) error {
 func (r *Router) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
 	p, err := r.For(req.Model)
 	if err != nil {
-		return providers.Response{}, &providers.Error{Provider: req.Model, Kind: providers.KindNotConfigured,
-			Message: err.Error() + " (clear or change the agent's model: holon-actors agents model)"}
+		who, hint := req.Model, " (clear or change the agent's model: holon-actors agents model)"
+		if who == "" {
+			who, hint = r.name, ""
+		}
+		return providers.Response{}, &providers.Error{Provider: who, Kind: providers.KindNotConfigured, Message: err.Error() + hint}
 	}
 	return p.Complete(ctx, req)
 }
