@@ -145,8 +145,10 @@ func transportsProps() *actor.Props {
 }
 
 // transportsSupervisor spawns one transport actor per candidate name and
-// restarts one that panics (its calls run in goroutines it owns and
-// recover their own panics, so a restart loses no call).
+// restarts one that panics. A provider's own panic never reaches the actor
+// (completeSafely turns it into a failed call); a restart cancels the
+// calls the old instance had in flight, and their callers see a
+// cancellation.
 type transportsSupervisor struct {
 	byName map[string]*actor.PID
 }
