@@ -23,7 +23,7 @@ import (
 type daemonCmd struct {
 	Start   daemonStartCmd   `cmd:"" help:"Start the runtime in the background; idempotent for the same configuration."`
 	Stop    daemonStopCmd    `cmd:"" help:"Stop the background runtime: graceful shutdown, then SIGTERM, then SIGKILL."`
-	Status  daemonStatusCmd  `cmd:"" help:"Show the background runtime's process, health, activity and last failure."`
+	Status  daemonStatusCmd  `cmd:"" help:"Show the background runtime's process, health, activity and last failure; with the flags it was started with, also whether its configuration matches them."`
 	Restart daemonRestartCmd `cmd:"" help:"Stop, then start with the given configuration."`
 	Logs    daemonLogsCmd    `cmd:"" help:"Show the log paths, recent lifecycle failures and the end of the daemon log."`
 }
@@ -333,6 +333,14 @@ func isZombieChild(pid int) bool {
 	return err == nil && got == pid
 }
 
+// configGiven reports whether the command line (or environment) names a
+// runtime configuration to compare with: without one, status has nothing
+// to match the running runtime's fingerprint against.
+func (c *runCmd) configGiven() bool {
+	return c.Model != "" || c.Script != "" || len(c.Fallback) > 0 || c.Config != "" || c.listenAddr() != "" ||
+		c.Advertise != "" || c.PublicIngress || c.TokenFile != "" || c.Token != "" || c.Workspace != ""
+}
+
 // daemonStatusCmd is `holon-actors daemon status`.
 type daemonStatusCmd struct {
 	runCmd `embed:""`
@@ -364,9 +372,12 @@ func (c *daemonStatusCmd) Run(ctx context.Context, e *env) error {
 		st.Running, st.PID = true, r.file.PID
 	}
 	if r.status != nil {
-		match := r.status.ConfigFingerprint == c.fingerprint()
 		st.Running, st.PID, st.HTTPAddr, st.ControlHealthy = true, r.status.PID, r.status.HTTPAddr, r.status.Healthy
-		st.FingerprintMatch, st.Activity, st.LastFailure = &match, &r.status.Activity, r.status.LastFailure
+		st.Activity, st.LastFailure = &r.status.Activity, r.status.LastFailure
+		if c.configGiven() {
+			match := r.status.ConfigFingerprint == c.fingerprint()
+			st.FingerprintMatch = &match
+		}
 	} else if r.control != nil && st.Running {
 		st.ControlError = r.control.Error()
 	}
