@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"golang.org/x/time/rate"
 
@@ -23,8 +22,6 @@ const (
 	perTriggerRate   = 5 // deliveries per second per trigger
 	perTriggerBurst  = 20
 	maxPublicBody    = 64 << 10
-	dedupeEntries    = 4096
-	dedupeTTL        = 24 * time.Hour
 	maxDeliveryIDLen = 200
 )
 
@@ -55,32 +52,6 @@ func (l *limiters) allow(key string) bool {
 	}
 	l.mu.Unlock()
 	return lim.Allow()
-}
-
-// dedupe remembers delivery ids for a while so a repeated delivery makes
-// one wake or one message. It is bounded: the oldest entries go first.
-type dedupe struct {
-	mu    sync.Mutex
-	seen  map[string]time.Time
-	order []string
-}
-
-func newDedupe() *dedupe { return &dedupe{seen: map[string]time.Time{}} }
-
-// first reports whether key was not seen within dedupeTTL, and records it.
-func (d *dedupe) first(key string, now time.Time) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if at, ok := d.seen[key]; ok && now.Sub(at) < dedupeTTL {
-		return false
-	}
-	d.seen[key] = now
-	d.order = append(d.order, key)
-	for len(d.order) > dedupeEntries {
-		delete(d.seen, d.order[0])
-		d.order = d.order[1:]
-	}
-	return true
 }
 
 // deliveryID is the caller's id for a delivery: the body's, else the usual
@@ -139,8 +110,13 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	now := s.cfg.Clock.Now()
-	if id := deliveryID(r, d.DeliveryID); id != "" && !s.dedupe.first(tr.ID+"\x00"+id, now) {
+	delivery := deliveryID(r, d.DeliveryID)
+	first, err := s.cfg.Triggers.Reserve(tr.ID, delivery, s.cfg.Clock.Now())
+	if err != nil {
+		writeError(w, runtimeError(err))
+		return
+	}
+	if !first {
 		writeJSON(w, http.StatusAccepted, TriggerResult{Accepted: true, Duplicate: true})
 		return
 	}
@@ -154,11 +130,11 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 	}
 	disp, err := s.cfg.Runtime.WakeHint(r.Context(), tr.AgentID, source, reason, true)
 	if err != nil {
+		if rerr := s.cfg.Triggers.Release(tr.ID, delivery); rerr != nil {
+			s.cfg.Log.Warn().Err(rerr).Str("trigger", tr.ID).Msg("trigger delivery not released")
+		}
 		writeError(w, runtimeError(err))
 		return
-	}
-	if err := s.cfg.Triggers.Delivered(tr.ID, now); err != nil {
-		s.cfg.Log.Warn().Err(err).Str("trigger", tr.ID).Msg("trigger delivery not counted")
 	}
 	writeJSON(w, http.StatusAccepted, TriggerResult{Accepted: true, Disposition: string(disp)})
 }

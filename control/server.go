@@ -87,7 +87,6 @@ type Server struct {
 	shutdown sync.Once
 
 	public *limiters
-	dedupe *dedupe
 
 	mu      sync.Mutex
 	servers []*http.Server // guarded by mu
@@ -102,7 +101,7 @@ func NewServer(cfg Config) *Server {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst), dedupe: newDedupe()}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

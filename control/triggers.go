@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,7 +33,14 @@ type Trigger struct {
 	RevokedAt       *time.Time `json:"revoked_at,omitempty"`
 	TriggerCount    uint64     `json:"trigger_count"`
 	LastTriggeredAt *time.Time `json:"last_triggered_at,omitempty"`
+	// RecentDeliveries holds the hashed ids of the latest deliveries that
+	// carried one, oldest first, so a repeated delivery wakes the agent
+	// once, also across restarts.
+	RecentDeliveries []string `json:"recent_deliveries,omitempty"`
 }
+
+// recentDeliveries bounds Trigger.RecentDeliveries.
+const recentDeliveries = 256
 
 // The trigger statuses.
 const (
@@ -189,18 +197,52 @@ func (t *Triggers) Lookup(token string) (Trigger, bool) {
 	return *tr, true
 }
 
-// Delivered records a delivery (count and time) for tracking.
-func (t *Triggers) Delivered(id string, now time.Time) error {
+// Reserve records a delivery of trigger id before it is acted on: the
+// count, the time and, when delivery is not "", its id. It returns false,
+// recording nothing, for a delivery id already seen. Release undoes a
+// reservation whose wake failed, so the sender's retry is not a duplicate.
+func (t *Triggers) Reserve(id, delivery string, now time.Time) (first bool, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := t.byID[id]
+	if tr == nil {
+		return false, nil
+	}
+	key := ""
+	if delivery != "" {
+		key = tokenHash(delivery)[:24]
+		if slices.Contains(tr.RecentDeliveries, key) {
+			return false, nil
+		}
+		tr.RecentDeliveries = append(tr.RecentDeliveries, key)
+		if n := len(tr.RecentDeliveries); n > recentDeliveries {
+			tr.RecentDeliveries = slices.Clone(tr.RecentDeliveries[n-recentDeliveries:])
+		}
+	}
+	at := now.UTC()
+	tr.TriggerCount++
+	tr.LastTriggeredAt = &at
+	return true, t.saveLocked()
+}
+
+// Release forgets a reserved delivery id (see Reserve).
+func (t *Triggers) Release(id, delivery string) error {
+	if delivery == "" {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr := t.byID[id]
 	if tr == nil {
 		return nil
 	}
-	at := now.UTC()
-	tr.TriggerCount++
-	tr.LastTriggeredAt = &at
-	return t.saveLocked()
+	key := tokenHash(delivery)[:24]
+	if i := slices.Index(tr.RecentDeliveries, key); i >= 0 {
+		tr.RecentDeliveries = slices.Delete(tr.RecentDeliveries, i, i+1)
+		tr.TriggerCount--
+		return t.saveLocked()
+	}
+	return nil
 }
 
 // saveLocked writes every record atomically; t.mu is held.

@@ -76,6 +76,25 @@ func TestTriggers(t *testing.T) {
 		t.Fatalf("%d wake hints from the trigger, want 1", n)
 	}
 
+	// The delivery is remembered durably: after a restart it is still a
+	// duplicate, and the count survives.
+	reopened, err := control.OpenTriggers(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err := reopened.Reserve(capa.ID, "d-1", f.h.Clock.Now()); err != nil || first {
+		t.Fatalf("Reserve of a delivered id after reopening = %v, %v; want a duplicate", first, err)
+	}
+	if first, err := reopened.Reserve(capa.ID, "d-2", f.h.Clock.Now()); err != nil || !first {
+		t.Fatalf("Reserve of a new id = %v, %v", first, err)
+	}
+	if err := reopened.Release(capa.ID, "d-2"); err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := reopened.Reserve(capa.ID, "d-2", f.h.Clock.Now()); !first {
+		t.Fatal("a released delivery id is still a duplicate")
+	}
+
 	// Unknown and revoked tokens: the same answer.
 	_, unknown := f.raw(t, "POST", "/triggers/"+strings.Repeat("A", len(token)), "")
 	if resp, body = f.raw(t, "DELETE", "/control/agents/main/trigger", ""); resp.StatusCode != http.StatusOK {
