@@ -141,6 +141,30 @@ func (e Endpoint) Resolve() (Endpoint, error) {
 	return e, nil
 }
 
+// ResolveAs is Resolve for a transport implementation: an empty Transport
+// becomes want, and any other transport fails closed with KindUnsupported.
+func (e Endpoint) ResolveAs(want Transport) (Endpoint, error) {
+	if e.Transport == "" {
+		e.Transport = want
+	}
+	e, err := e.Resolve()
+	if err != nil {
+		return e, err
+	}
+	if e.Transport != want {
+		return e, e.unsupported("transport " + string(e.Transport) + " is not " + string(want))
+	}
+	return e, nil
+}
+
+// Client is the endpoint's HTTP client, a new default one when unset.
+func (e Endpoint) Client() *http.Client {
+	if e.HTTPClient == nil {
+		return &http.Client{}
+	}
+	return e.HTTPClient
+}
+
 func (e Endpoint) unsupported(msg string) error {
 	return &Error{Provider: e.Ref.String(), Kind: KindUnsupported, Message: msg, Err: ErrUnsupportedTransport,
 		Diagnostics: &TransportDiagnostics{Stage: StageCandidate, Provider: e.Ref.Provider, ModelRef: e.Ref.String()}}

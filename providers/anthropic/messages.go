@@ -25,22 +25,11 @@ type Messages struct {
 // New returns the Messages transport of ep. A Transport other than
 // anthropic_messages fails closed with KindUnsupported.
 func New(ep providers.Endpoint) (*Messages, error) {
-	if ep.Transport == "" {
-		ep.Transport = providers.TransportAnthropic
-	}
-	ep, err := ep.Resolve()
+	ep, err := ep.ResolveAs(providers.TransportAnthropic)
 	if err != nil {
 		return nil, err
 	}
-	if ep.Transport != providers.TransportAnthropic {
-		return nil, &providers.Error{Provider: ep.Ref.String(), Kind: providers.KindUnsupported,
-			Message: "transport " + string(ep.Transport) + " is not " + string(providers.TransportAnthropic), Err: providers.ErrUnsupportedTransport}
-	}
-	client := ep.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
-	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(client), option.WithMaxRetries(0)}
+	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(ep.Client()), option.WithMaxRetries(0)}
 	if ep.APIKey.Present() {
 		opts = append(opts, option.WithAPIKey(ep.APIKey.Reveal()))
 	}

@@ -24,16 +24,9 @@ type transport struct {
 }
 
 func newTransport(ep providers.Endpoint, want providers.Transport) (transport, error) {
-	if ep.Transport == "" {
-		ep.Transport = want
-	}
-	ep, err := ep.Resolve()
+	ep, err := ep.ResolveAs(want)
 	if err != nil {
 		return transport{}, err
-	}
-	if ep.Transport != want {
-		return transport{}, &providers.Error{Provider: ep.Ref.String(), Kind: providers.KindUnsupported,
-			Message: "transport " + string(ep.Transport) + " is not " + string(want), Err: providers.ErrUnsupportedTransport}
 	}
 	return transport{ep: ep, svc: responses.NewResponseService(ClientOptions(ep)...)}, nil
 }
@@ -41,11 +34,7 @@ func newTransport(ep providers.Endpoint, want providers.Transport) (transport, e
 // ClientOptions are the SDK options of an endpoint: its base URL, key and
 // HTTP client, with SDK retries off.
 func ClientOptions(ep providers.Endpoint) []option.RequestOption {
-	client := ep.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
-	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(client), option.WithMaxRetries(0)}
+	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(ep.Client()), option.WithMaxRetries(0)}
 	if ep.APIKey.Present() {
 		opts = append(opts, option.WithAPIKey(ep.APIKey.Reveal()))
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/openai"
 )
 
 // Chat is the Chat Completions transport of one endpoint.
@@ -29,26 +30,11 @@ type Chat struct {
 // unless its provider is "openai". A Transport other than
 // openai_chat_completions fails closed with KindUnsupported.
 func New(ep providers.Endpoint) (*Chat, error) {
-	if ep.Transport == "" {
-		ep.Transport = providers.TransportChat
-	}
-	ep, err := ep.Resolve()
+	ep, err := ep.ResolveAs(providers.TransportChat)
 	if err != nil {
 		return nil, err
 	}
-	if ep.Transport != providers.TransportChat {
-		return nil, &providers.Error{Provider: ep.Ref.String(), Kind: providers.KindUnsupported,
-			Message: "transport " + string(ep.Transport) + " is not " + string(providers.TransportChat), Err: providers.ErrUnsupportedTransport}
-	}
-	client := ep.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
-	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(client), option.WithMaxRetries(0)}
-	if ep.APIKey.Present() {
-		opts = append(opts, option.WithAPIKey(ep.APIKey.Reveal()))
-	}
-	return &Chat{ep: ep, svc: oai.NewChatCompletionService(opts...)}, nil
+	return &Chat{ep: ep, svc: oai.NewChatCompletionService(openai.ClientOptions(ep)...)}, nil
 }
 
 // Name implements providers.Provider.
