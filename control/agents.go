@@ -109,33 +109,30 @@ func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
 	}{public})
 }
 
-func (s *Server) agentStatus(w http.ResponseWriter, r *http.Request) {
-	if id, ok := s.agentID(w, r); ok {
-		s.writeStatus(w, r, id)
+// agentHandler serves a request about an agent known to exist.
+type agentHandler func(w http.ResponseWriter, r *http.Request, id string)
+
+// forAgent serves h for the agent named by {id}; forDefault for the
+// default agent (the /status and /state aliases).
+func (s *Server) forAgent(h agentHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if id, ok := s.agentID(w, r); ok {
+			h(w, r, id)
+		}
 	}
 }
 
-func (s *Server) defaultStatus(w http.ResponseWriter, r *http.Request) {
-	if id, ok := s.existing(w, r.Context(), s.cfg.DefaultAgentID); ok {
-		s.writeStatus(w, r, id)
+func (s *Server) forDefault(h agentHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if id, ok := s.existing(w, r.Context(), s.cfg.DefaultAgentID); ok {
+			h(w, r, id)
+		}
 	}
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, id string) {
 	if st, in, ok := s.state(w, r.Context(), id); ok {
 		writeJSON(w, http.StatusOK, summarize(st, in))
-	}
-}
-
-func (s *Server) agentState(w http.ResponseWriter, r *http.Request) {
-	if id, ok := s.agentID(w, r); ok {
-		s.writeState(w, r, id)
-	}
-}
-
-func (s *Server) defaultState(w http.ResponseWriter, r *http.Request) {
-	if id, ok := s.existing(w, r.Context(), s.cfg.DefaultAgentID); ok {
-		s.writeState(w, r, id)
 	}
 }
 
