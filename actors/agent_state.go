@@ -357,6 +357,10 @@ type AgentInfo struct {
 }
 
 // info returns s's AgentInfo.
+// Info is the list-sized projection of s (Active is left false: the
+// caller knows whether the agent's actor runs).
+func (s *AgentState) Info() AgentInfo { return s.info() }
+
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,

@@ -84,11 +84,8 @@ func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (a
 		writeError(w, runtimeError(err))
 		return st, actors.AgentInfo{}, false
 	}
-	in, err := s.cfg.Runtime.Info(ctx, id)
-	if err != nil {
-		writeError(w, runtimeError(err))
-		return st, in, false
-	}
+	in := st.Info()
+	in.Active = true // State answered from the agent's running actor
 	return st, in, true
 }
 
