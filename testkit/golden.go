@@ -93,9 +93,15 @@ func normalizeValue(key string, v any, ids map[string]string, counts map[string]
 // (relative to the test's package), rewriting it with -update-golden.
 func CheckGolden(t testing.TB, name string, evs []messages.Event) {
 	t.Helper()
-	got := []byte(Normalize(evs))
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *UpdateGolden {
+	CheckFile(t, filepath.Join("testdata", "golden", name+".txt"), []byte(Normalize(evs)), *UpdateGolden)
+}
+
+// CheckFile compares got with the golden file at path, or (re)writes the
+// file when update is set: the one golden-file helper of the module's
+// tests.
+func CheckFile(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -105,9 +111,9 @@ func CheckGolden(t testing.TB, name string, evs []messages.Event) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("read golden %s (create it with -args -update-golden): %v", path, err)
+		t.Fatalf("read golden %s (create it by running the test with its update flag): %v", path, err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("event stream differs from %s:\n got:\n%s\nwant:\n%s", path, got, want)
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

@@ -3,37 +3,21 @@ package tools_test
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden receipts in testdata")
 
-// golden compares got with testdata/receipts/name.txt, rewriting it under -update.
+// golden compares got with testdata/receipts/name.txt (-update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "receipts", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tools -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("receipt %s differs from %s:\n--- got\n%s\n--- want\n%s", name, path, got, want)
-	}
+	testkit.CheckFile(t, filepath.Join("testdata", "receipts", name+".txt"), []byte(got), *update)
 }
 
 func TestGoldenReceipts(t *testing.T) {

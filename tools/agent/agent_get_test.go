@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/agent"
 	"github.com/holon-actors/holon-actors/tools/task"
@@ -79,23 +79,8 @@ func TestAgentGetBoundInspector(t *testing.T) {
 	}
 }
 
+// golden compares got with testdata/receipts/name.txt (-update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "receipts", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tools/agent -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("receipt %s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testkit.CheckFile(t, filepath.Join("testdata", "receipts", name+".txt"), []byte(got), *update)
 }

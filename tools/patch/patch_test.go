@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/patch"
 )
@@ -252,25 +253,10 @@ func TestFreeformGrammar(t *testing.T) {
 	}
 }
 
+// golden compares got with testdata/receipts/name.txt (-update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "receipts", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tools/patch -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("receipt %s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testkit.CheckFile(t, filepath.Join("testdata", "receipts", name+".txt"), []byte(got), *update)
 }
 
 func FuzzParse(f *testing.F) {
