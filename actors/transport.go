@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -176,15 +177,7 @@ func (s *transportsSupervisor) Receive(c actor.Context) {
 
 // transportActorName makes a model ref usable as an actor name.
 func transportActorName(ref string, n int) string {
-	out := make([]byte, 0, len(ref)+8)
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		if c == '/' || c == ' ' {
-			c = '_'
-		}
-		out = append(out, c)
-	}
-	return fmt.Sprintf("%s#%d", out, n)
+	return fmt.Sprintf("%s#%d", strings.NewReplacer("/", "_", " ", "_").Replace(ref), n)
 }
 
 // isClosed reports whether Close or Halt ran.

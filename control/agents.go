@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -329,7 +330,7 @@ func (s *Server) lifecycle(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	op := actors.ControlOp(lastSegment(r.URL.Path))
+	op := actors.ControlOp(path.Base(r.URL.Path))
 	if req.Reason == "" {
 		req.Reason = "operator " + string(op)
 	}
@@ -339,15 +340,6 @@ func (s *Server) lifecycle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, LifecycleResponse{AgentID: id, Status: st})
-}
-
-func lastSegment(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[i+1:]
-		}
-	}
-	return p
 }
 
 // ModelRequest is the body of POST /control/agents/{id}/model.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -188,7 +189,7 @@ func ListenUnix(path string) (net.Listener, error) {
 		return nil, fmt.Errorf("socket path %s is %d bytes, longer than the %d a unix socket allows: use a shorter --home",
 			path, len(path), maxSocketPath)
 	}
-	dir := dirOf(path)
+	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create socket directory %s: %w", dir, err)
 	}
@@ -239,18 +240,6 @@ func removeStaleSocket(path string) error {
 		return fmt.Errorf("remove stale socket %s: %w", path, err)
 	}
 	return nil
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			if i == 0 {
-				return "/"
-			}
-			return path[:i]
-		}
-	}
-	return "."
 }
 
 // decodeBody reads a JSON request body into v: bounded in size (413) and
