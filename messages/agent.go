@@ -6,18 +6,19 @@ type AgentStatus string
 
 // The agent statuses.
 const (
-	StatusBooting      AgentStatus = "booting"       // initializing agent resources
-	StatusAwakeIdle    AgentStatus = "awake_idle"    // ready to run; queue may be empty
-	StatusAwakeRunning AgentStatus = "awake_running" // actively processing a run
-	StatusAwaitingTask AgentStatus = "awaiting_task" // waiting on a blocking delegated task
-	StatusAsleep       AgentStatus = "asleep"        // intentionally dormant
-	StatusPaused       AgentStatus = "paused"        // paused by the operator or policy
-	StatusStopped      AgentStatus = "stopped"       // terminal until an explicit resume
+	StatusBooting      AgentStatus = "booting"                  // initializing agent resources
+	StatusAwakeIdle    AgentStatus = "awake_idle"               // ready to run; queue may be empty
+	StatusAwakeRunning AgentStatus = "awake_running"            // actively processing a run
+	StatusAwaitingTask AgentStatus = "awaiting_task"            // waiting on a blocking delegated task
+	StatusAsleep       AgentStatus = "asleep"                   // intentionally dormant
+	StatusSuspended    AgentStatus = "suspended_awaiting_input" // blocked on an operator's answer (RFC-0025)
+	StatusPaused       AgentStatus = "paused"                   // paused by the operator or policy
+	StatusStopped      AgentStatus = "stopped"                  // terminal until an explicit resume
 )
 
 var agentStatuses = enum[AgentStatus]{name: "agent status", values: []AgentStatus{
 	StatusBooting, StatusAwakeIdle, StatusAwakeRunning, StatusAwaitingTask,
-	StatusAsleep, StatusPaused, StatusStopped,
+	StatusAsleep, StatusPaused, StatusStopped, StatusSuspended,
 }}
 
 // String returns the AgentStatus as spelled in JSON.

@@ -13,9 +13,12 @@ const (
 	BriefAck     BriefKind = "ack"     // work continues asynchronously
 	BriefResult  BriefKind = "result"  // what changed, completed or needs review
 	BriefFailure BriefKind = "failure" // why the active turn failed, in operator language
+	// BriefActionRequired asks the operator to act: a question is waiting
+	// for an answer.
+	BriefActionRequired BriefKind = "action_required"
 )
 
-var briefKinds = enum[BriefKind]{name: "brief kind", values: []BriefKind{BriefAck, BriefResult, BriefFailure}}
+var briefKinds = enum[BriefKind]{name: "brief kind", values: []BriefKind{BriefAck, BriefResult, BriefFailure, BriefActionRequired}}
 
 // String returns the BriefKind as spelled in JSON.
 func (k BriefKind) String() string { return string(k) }

@@ -32,6 +32,14 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventTaskStarted:              decodeAs[TaskStarted],
 	EventTaskFinished:             decodeAs[TaskFinished],
 	EventAgentModelSet:            decodeAs[AgentModelSet],
+
+	EventSuspensionRequested:           decodeAs[SuspensionRequested],
+	EventSuspensionResumed:             decodeAs[SuspensionResumed],
+	EventSuspensionExpired:             decodeAs[SuspensionExpired],
+	EventEngagementDecision:            decodeAs[EngagementDecisionRecorded],
+	EventOperatorNotificationRequested: decodeAs[OperatorNotificationRequested],
+	EventOperatorNotificationDelivery:  decodeAs[OperatorNotificationDelivery],
+	EventSystemNotificationQueued:      decodeAs[SystemNotificationQueued],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

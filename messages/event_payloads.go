@@ -25,6 +25,9 @@ type MessageProcessingStarted struct {
 	TurnID       string        `json:"turn_id"`
 	TurnIndex    uint64        `json:"turn_index"`
 	Continuation *Continuation `json:"continuation,omitempty"`
+	// Notifications are the pending system notifications this message
+	// carries to the model (it is their carrier: they are delivered once).
+	Notifications []SystemNotification `json:"notifications,omitempty"`
 }
 
 // TokenUsage counts the tokens of one provider round. Missing provider data
@@ -83,6 +86,9 @@ type ToolExecuted struct {
 	Envelope   json.RawMessage `json:"envelope"`
 	Receipt    string          `json:"receipt"`
 	DurationMS int64           `json:"duration_ms"`
+	// Notifications are the pending system notifications delivered with
+	// this tool-result batch (set on the batch's last result).
+	Notifications []SystemNotification `json:"notifications,omitempty"`
 }
 
 // TurnTerminal records that a turn settled, from runtime facts, and the
@@ -141,6 +147,9 @@ type TimerScheduled struct {
 	TimerID string    `json:"timer_id"`
 	DueAt   time.Time `json:"due_at"`
 	Reason  string    `json:"reason"`
+	// SuspensionID marks the deadline of a suspension's current attempt:
+	// its fire re-notifies or applies the fallback, it wakes nothing.
+	SuspensionID string `json:"suspension_id,omitempty"`
 }
 
 // TimerFired records one firing of a timer; FireID distinguishes repeated
@@ -218,6 +227,19 @@ func (MessageDropped) EventType() EventType           { return EventMessageDropp
 func (TaskStarted) EventType() EventType              { return EventTaskStarted }
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
 func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
+func (SuspensionRequested) EventType() EventType      { return EventSuspensionRequested }
+func (SuspensionResumed) EventType() EventType        { return EventSuspensionResumed }
+func (SuspensionExpired) EventType() EventType        { return EventSuspensionExpired }
+func (EngagementDecisionRecorded) EventType() EventType {
+	return EventEngagementDecision
+}
+func (OperatorNotificationRequested) EventType() EventType {
+	return EventOperatorNotificationRequested
+}
+func (OperatorNotificationDelivery) EventType() EventType {
+	return EventOperatorNotificationDelivery
+}
+func (SystemNotificationQueued) EventType() EventType { return EventSystemNotificationQueued }
 
 // Validate checks the admitted envelope (see MessageEnvelope.Validate).
 func (p MessageAdmitted) Validate() error { return p.Envelope.Validate() }

@@ -28,6 +28,14 @@ const (
 	EventTaskStarted              EventType = "task_started"
 	EventTaskFinished             EventType = "task_finished"
 	EventAgentModelSet            EventType = "agent_model_set"
+
+	EventSuspensionRequested           EventType = "suspension_requested"
+	EventSuspensionResumed             EventType = "suspension_resumed"
+	EventSuspensionExpired             EventType = "suspension_expired"
+	EventEngagementDecision            EventType = "engagement_decision"
+	EventOperatorNotificationRequested EventType = "operator_notification_requested"
+	EventOperatorNotificationDelivery  EventType = "operator_notification_delivery"
+	EventSystemNotificationQueued      EventType = "system_notification_queued"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -52,6 +60,14 @@ var eventVersions = map[EventType]uint32{
 	EventTaskStarted:              1,
 	EventTaskFinished:             1,
 	EventAgentModelSet:            1,
+
+	EventSuspensionRequested:           1,
+	EventSuspensionResumed:             1,
+	EventSuspensionExpired:             1,
+	EventEngagementDecision:            1,
+	EventOperatorNotificationRequested: 1,
+	EventOperatorNotificationDelivery:  1,
+	EventSystemNotificationQueued:      1,
 }
 
 // String returns the EventType as spelled in JSON.

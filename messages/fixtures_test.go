@@ -101,6 +101,26 @@ func goldenEnvelopes() map[string]messages.MessageEnvelope {
 	}
 }
 
+func sampleSuspension() messages.SuspensionRecord {
+	expires, confidence := t0.Add(3*time.Hour), 0.55
+	return messages.SuspensionRecord{
+		ID: "susp_1", Question: "Refund order #12345?", ResponseType: messages.ResponseChoice,
+		Choices: []messages.SuspensionChoice{
+			{Value: "approve", Label: "Approve refund", Description: "Issue a full refund", Style: "primary",
+				Metadata: json.RawMessage(`{"amount":499.99}`)},
+			{Value: "deny", Label: "Deny refund", Style: "danger"},
+		},
+		Context: json.RawMessage(`{"order_id":"12345"}`), ChannelHint: "slack", SuspendedAt: t0, TimeoutSeconds: 3600,
+		ExpiresAt: &expires, FallbackValue: json.RawMessage(`"deny"`), FallbackPolicy: messages.FallbackCompleteWithFallback,
+		RetryPolicy:            &messages.HumanRetryPolicy{IntervalSeconds: 3600, MaxAttempts: 3, FinalFallbackPolicy: messages.FallbackCompleteWithFallback},
+		ConfidenceAtSuspension: &confidence,
+		DecisionRecord: &messages.EngagementDecision{Mode: messages.EngageRequestInput, ShouldAsk: true,
+			Reason: "moderate uncertainty: ask the operator", Confidence: 0.55, Risk: 0.3, Reversibility: 0.8},
+		AgentID: "main", TurnID: "turn_3", MessageID: "msg_9", CallID: "call_2", WorkItemID: "wi_42",
+		Attempts: 1, DeadlineTimerID: "tmr_2",
+	}
+}
+
 // samplePayloads holds one filled payload per event type.
 func samplePayloads() []messages.Payload {
 	until := t0.Add(time.Hour)
@@ -128,7 +148,9 @@ func samplePayloads() []messages.Payload {
 		messages.ToolCallStarted{TurnID: "turn_3", Round: 1, CallID: "call_1", ToolName: "get_weather",
 			Arguments: json.RawMessage(`{"city":"Oslo"}`)},
 		messages.ToolExecuted{TurnID: "turn_3", CallID: "call_1", ToolName: "get_weather", Status: messages.ToolOK,
-			Envelope: json.RawMessage(`{"status":"ok","summary":"rain"}`), Receipt: "Oslo: rain, 7°C", DurationMS: 412},
+			Envelope: json.RawMessage(`{"status":"ok","summary":"rain"}`), Receipt: "Oslo: rain, 7°C", DurationMS: 412,
+			Notifications: []messages.SystemNotification{{Kind: "provider.fallback", Level: messages.LevelWarning,
+				Message: "The model anthropic/claude-sonnet-4-5 failed; openai/gpt-5 answered instead."}}},
 		messages.TurnTerminal{TurnID: "turn_3", MessageID: "msg_01JPB5Z0000000000000000005", TurnIndex: 3,
 			Kind: messages.TerminalCompleted, DurationMS: 5120, LastAssistantMessage: "Bring an umbrella.",
 			Closure: messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingOperatorInput}},
@@ -146,7 +168,7 @@ func samplePayloads() []messages.Payload {
 		messages.AgentCreated{AgentID: "reviewer", Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
 			Ownership: messages.OwnershipParentSupervised, ProfilePreset: "private_child", ParentAgentID: "main"},
 		messages.AgentSlept{Reason: "waiting for the deploy", ExpectedWake: messages.TriggerTimerFire, Until: &until},
-		messages.TimerScheduled{TimerID: "tmr_1", DueAt: until, Reason: "check the deploy"},
+		messages.TimerScheduled{TimerID: "tmr_1", DueAt: until, Reason: "suspension deadline", SuspensionID: "susp_1"},
 		messages.TimerFired{TimerID: "tmr_1", FireID: "fire_1"},
 		messages.WakeHintRecorded{Source: "ci", Reason: "pipeline finished", Contentful: true},
 		messages.MessageDropped{MessageID: "msg_9", Reason: "agent stopped before processing"},
@@ -155,5 +177,28 @@ func samplePayloads() []messages.Payload {
 		messages.TaskFinished{TaskID: "task_1", Status: "failed", ExitStatus: &exitCode,
 			Result: json.RawMessage(`{"task_id":"task_1","status":"failed","exit_status":1}`)},
 		messages.AgentModelSet{Model: "anthropic/claude-sonnet-4-5", Reason: "operator override"},
+		messages.SuspensionRequested{Suspension: sampleSuspension()},
+		messages.SuspensionResumed{SuspensionID: "susp_1", Response: messages.InputResponse{
+			SuspensionID: "susp_1", Resolution: messages.ResolutionResponded, Value: json.RawMessage(`"approve"`),
+			ChoiceLabel: "Approve refund", ChoiceDescription: "Issue a full refund", RespondedBy: "alice@example.com",
+			RespondedAt: t0, Metadata: json.RawMessage(`{"via":"cli"}`), Question: "Refund order #12345?",
+		}},
+		messages.SuspensionExpired{SuspensionID: "susp_1", Policy: messages.FallbackCompleteWithFallback, Attempts: 3,
+			Response: &messages.InputResponse{SuspensionID: "susp_1", Resolution: messages.ResolutionExpired,
+				Value: json.RawMessage(`"deny"`), RespondedAt: until, Fallback: true, Question: "Refund order #12345?"}},
+		messages.EngagementDecisionRecorded{Decision: messages.EngagementDecision{Mode: messages.EngageRequestInput,
+			ShouldAsk: true, Reason: "moderate uncertainty: ask the operator", Confidence: 0.55, Risk: 0.3, Reversibility: 0.8},
+			TurnID: "turn_3", CallID: "call_2", SuspensionID: "susp_1"},
+		messages.OperatorNotificationRequested{Notification: messages.OperatorNotification{
+			NotificationID: "ntf_1", AgentID: "main", RequestedByAgentID: "reviewer",
+			TargetOperatorBoundary: messages.BoundaryParentSupervisor, BoundaryAgentID: "main",
+			Message: "Refund order #12345?\nAmount 499.99", Summary: "Refund order #12345?",
+			Reason: messages.NotifySuspensionRequested, WorkItemID: "wi_42", SuspensionID: "susp_1",
+			CorrelationID: "turn_3", CausationID: "evt_9", CreatedAt: t0,
+		}},
+		messages.OperatorNotificationDelivery{NotificationID: "ntf_1", Status: messages.DeliveryRetrying, Attempt: 1,
+			HTTPStatus: 503, Error: "HTTP 503", At: t0},
+		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "tool.stopped",
+			Level: messages.LevelInfo, Message: "Task task_1 (go test ./...) finished with exit status 0."}},
 	}
 }

@@ -100,6 +100,9 @@ func TestProtoMatchesGo(t *testing.T) {
 		reflect.TypeFor[MessageEnvelope](), reflect.TypeFor[BriefAttachment](), reflect.TypeFor[Brief](),
 		reflect.TypeFor[Closure](), reflect.TypeFor[Continuation](), reflect.TypeFor[TokenUsage](),
 		reflect.TypeFor[ToolCall](), reflect.TypeFor[Failure](), reflect.TypeFor[Event](),
+		reflect.TypeFor[SuspensionChoice](), reflect.TypeFor[HumanRetryPolicy](), reflect.TypeFor[EngagementDecision](),
+		reflect.TypeFor[SuspensionRecord](), reflect.TypeFor[InputResponse](), reflect.TypeFor[OperatorNotification](),
+		reflect.TypeFor[SystemNotification](),
 	}
 	for typ, decode := range payloadDecoders {
 		p, err := decode(eventVersions[typ], []byte("{}"))

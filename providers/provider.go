@@ -96,6 +96,12 @@ type Item struct {
 	CallID   string `json:"call_id,omitempty"`
 	ToolName string `json:"tool_name,omitempty"`
 	IsError  bool   `json:"is_error,omitempty"`
+
+	// Notifications are system notifications this item carries to the
+	// model (a message, or the last result of a tool batch). Transports
+	// place them as the runtime's own words: before a message's content,
+	// after a batch's tool results (see messages.RenderSystemNotifications).
+	Notifications []messages.SystemNotification `json:"notifications,omitempty"`
 }
 
 // ToolSpec describes one tool to the model.
