@@ -64,6 +64,16 @@ type AgentState struct {
 	// Tasks are the agent's background tasks by id (see TaskRecord): a
 	// running one is an open fact, a terminal one answers TaskOutput.
 	Tasks map[string]*TaskRecord `json:"tasks,omitempty"`
+
+	// Suspensions are the agent's questions to its operator by id: the
+	// open one (at most one) and recently settled ones.
+	Suspensions map[string]*messages.SuspensionRecord `json:"suspensions,omitempty"`
+	// Notifications are the latest operator notifications recorded by or
+	// for the agent, oldest first, with their delivery status.
+	Notifications []NotificationView `json:"notifications,omitempty"`
+	// PendingNotifications are system notifications queued for the model
+	// and not yet carried to it.
+	PendingNotifications []messages.SystemNotification `json:"pending_notifications,omitempty"`
 }
 
 // TimerState is one pending timer.
@@ -351,6 +361,8 @@ type AgentInfo struct {
 	TurnInFlight  bool                 `json:"turn_in_flight"`
 	LastError     string               `json:"last_error,omitempty"`
 	Model         string               `json:"model,omitempty"` // the override; "" is the default
+	// OpenSuspensions are the ids of questions waiting for the operator.
+	OpenSuspensions []string `json:"open_suspensions,omitempty"`
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
@@ -364,7 +376,8 @@ func (s *AgentState) Info() AgentInfo { return s.info() }
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
-		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model}
+		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
+		OpenSuspensions: s.openSuspensionIDs()}
 }
 
 // snapshot encodes s for the snapshot store.

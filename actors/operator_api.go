@@ -1,0 +1,134 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sort"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Answer is an operator's answer to a suspension. Only operator-
+// authenticated surfaces (the control socket, the authenticated control
+// listener, the CLI) build one: no message, webhook or tool output can.
+type Answer struct {
+	SuspensionID string
+	Value        json.RawMessage
+	RespondedBy  string
+	Metadata     json.RawMessage
+}
+
+// The suspension errors; each says what to do. An invalid value is a
+// *messages.InvalidAnswerError.
+var (
+	// ErrSuspensionNotFound: the agent has no suspension with that id.
+	ErrSuspensionNotFound = errors.New("no such suspension: list the open ones with holon-actors suspensions list")
+	// ErrNotSuspended: the agent is not suspended awaiting input.
+	ErrNotSuspended = errors.New("the agent is not suspended awaiting input")
+	// ErrSuspensionClosed: the suspension was already answered (with
+	// another value), expired or cancelled.
+	ErrSuspensionClosed = errors.New("the suspension is no longer active")
+)
+
+// Respond answers a suspension of agent id. The first valid answer wins
+// and resumes the agent; the same answer again gets the same response; a
+// different later answer is ErrSuspensionClosed.
+func (r *Runtime) Respond(ctx context.Context, id string, a Answer) (messages.InputResponse, error) {
+	res, err := r.ask(ctx, id, &respondSuspension{answer: a})
+	if err != nil {
+		return messages.InputResponse{}, err
+	}
+	out := res.(*suspensionResult)
+	return out.response, out.err
+}
+
+// CancelSuspension ends an open suspension of agent id with resolution
+// cancelled; the agent resumes and the model is told the question was
+// withdrawn.
+func (r *Runtime) CancelSuspension(ctx context.Context, id, suspensionID, by, reason string) (messages.InputResponse, error) {
+	res, err := r.ask(ctx, id, &respondSuspension{answer: Answer{SuspensionID: suspensionID, RespondedBy: by}, cancel: true, reason: reason})
+	if err != nil {
+		return messages.InputResponse{}, err
+	}
+	out := res.(*suspensionResult)
+	return out.response, out.err
+}
+
+// Suspensions returns agent id's suspensions, open and recently closed,
+// newest first.
+func (r *Runtime) Suspensions(ctx context.Context, id string) ([]messages.SuspensionRecord, error) {
+	st, err := r.State(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return st.suspensionList(), nil
+}
+
+// OpenSuspensions returns the open suspensions of every agent, oldest
+// first: what a client that reconnects needs to answer.
+func (r *Runtime) OpenSuspensions(ctx context.Context) ([]messages.SuspensionRecord, error) {
+	infos, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []messages.SuspensionRecord
+	for _, in := range infos {
+		if len(in.OpenSuspensions) == 0 {
+			continue
+		}
+		all, err := r.Suspensions(ctx, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			if s.Open() {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].SuspendedAt.Before(out[j].SuspendedAt) })
+	return out, nil
+}
+
+// NotificationView is an operator notification with where its external
+// delivery stands (nil when no webhook is configured).
+type NotificationView struct {
+	messages.OperatorNotification
+	Delivery *NotificationDelivery `json:"delivery,omitempty"`
+}
+
+// NotificationDelivery is the latest delivery record of a notification.
+type NotificationDelivery struct {
+	Status     messages.DeliveryStatus `json:"status"`
+	Attempts   int                     `json:"attempts"`
+	HTTPStatus int                     `json:"http_status,omitempty"`
+	Error      string                  `json:"error,omitempty"`
+	UpdatedAt  string                  `json:"updated_at"`
+}
+
+// Notifications returns the operator notifications recorded by or for
+// agent id (its own, and its private children's), newest first.
+func (r *Runtime) Notifications(ctx context.Context, id string) ([]NotificationView, error) {
+	st, err := r.State(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return st.notificationList(), nil
+}
+
+// respondSuspension asks an agent to answer or cancel a suspension; the
+// reply is *suspensionResult.
+type respondSuspension struct {
+	answer Answer
+	cancel bool
+	reason string
+}
+
+// Priority implements Prioritized: an operator's answer comes before work.
+func (*respondSuspension) Priority() messages.Priority { return messages.PriorityInterject }
+
+type suspensionResult struct {
+	response messages.InputResponse
+	err      error
+}
