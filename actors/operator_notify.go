@@ -21,7 +21,9 @@ type childNotification struct{ n messages.OperatorNotification }
 
 // deliveryReported carries one delivery step back to the agent that
 // recorded the notification, to be journaled.
-type deliveryReported struct{ d messages.OperatorNotificationDelivery }
+type deliveryReported struct {
+	d messages.OperatorNotificationDelivery
+}
 
 // tailDropped tells an agent that the store dropped corrupt records from
 // the tail of its journal when it opened.
