@@ -33,6 +33,7 @@ const (
 	CategoryTool      = "tool"
 	CategoryStateSync = "state_sync"
 	CategoryTrace     = "trace"
+	CategoryOperator  = "operator"
 )
 
 // Presentation is how an operator surface shows an event.
@@ -151,6 +152,26 @@ func present(p messages.Payload) Presentation {
 	case messages.AgentSlept:
 		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Asleep",
 			Summary: fmt.Sprintf("asleep until %s: %s", p.ExpectedWake, oneLine(p.Reason))}
+	case messages.SuspensionRequested:
+		return Presentation{Visibility: VisibilityActionRequired, Category: CategoryOperator, Title: "Question for the operator",
+			Body: p.Suspension.Question, Summary: fmt.Sprintf("%s (%s, %s): %s", p.Suspension.ID, p.Suspension.ResponseType,
+				p.Suspension.FallbackPolicy, oneLine(p.Suspension.Question))}
+	case messages.SuspensionResumed:
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryOperator, Title: "Question " + string(p.Response.Resolution),
+			Summary: fmt.Sprintf("%s %s by %s: %s", p.SuspensionID, p.Response.Resolution, orUnknown(p.Response.RespondedBy), oneLine(string(p.Response.Value)))}
+	case messages.SuspensionExpired:
+		return Presentation{Visibility: VisibilityTurnResult, Category: CategoryOperator, Title: "Question expired",
+			Summary: fmt.Sprintf("%s expired after %d attempt(s); policy %s", p.SuspensionID, p.Attempts, p.Policy)}
+	case messages.OperatorNotificationRequested:
+		n := p.Notification
+		return Presentation{Visibility: VisibilityActionRequired, Category: CategoryOperator, Title: "Operator notification",
+			Body: n.Message, Summary: fmt.Sprintf("[%s from %s → %s] %s", n.Reason, n.RequestedByAgentID, n.TargetOperatorBoundary, n.Summary)}
+	case messages.OperatorNotificationDelivery:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryOperator, Title: "Notification delivery",
+			Summary: fmt.Sprintf("%s %s (attempt %d)", p.NotificationID, p.Status, p.Attempt)}
+	case messages.SystemNotificationQueued:
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryRuntime, Title: "System notification",
+			Body: p.Notification.Message, Summary: fmt.Sprintf("%s %s: %s", p.Notification.Level, p.Notification.Kind, oneLine(p.Notification.Message))}
 	case messages.ProviderRoundCompleted:
 		return Presentation{Visibility: VisibilityTrace, Category: CategoryTrace, Title: "Provider round",
 			Summary: fmt.Sprintf("%s round %d: %d in / %d out tokens, %d ms", p.Provider, p.Round,
@@ -165,6 +186,8 @@ func presentBrief(b messages.Brief) Presentation {
 	switch b.Kind {
 	case messages.BriefFailure:
 		title = "Failure"
+	case messages.BriefActionRequired:
+		v, title = VisibilityActionRequired, "Action required"
 	case messages.BriefAck:
 		v, title = VisibilityProgress, "Acknowledged"
 	}
