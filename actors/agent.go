@@ -54,10 +54,25 @@ type AgentDeps struct {
 	// ToolEnv binds each tool call to the agent's execution root,
 	// artifacts, tasks and inspector (see ToolEnv).
 	ToolEnv ToolEnv
+	// NotifyOperatorTool exposes the NotifyOperator tool to the model. It
+	// is a profile option, off by default: operator delivery is runtime
+	// policy (RFC operator notification, 2026-05 update).
+	NotifyOperatorTool bool
+	// Notifier delivers the primary operator's notifications to an
+	// external surface (a signed webhook); nil keeps them inspectable
+	// through the control API and the event stream only.
+	Notifier Notifier
+	// NotificationFilter decides, at delivery time, which system
+	// notifications reach the model; the journal records them all.
+	NotificationFilter messages.NotificationFilter
 
-	// Set by the Runtime: the actor system and its timer service.
+	// Set by the Runtime: the actor system, its timer service, and the
+	// runtime itself (to reach other agents and the notifier).
 	sys    *actor.ActorSystem
 	timers *actor.PID
+	rt     *Runtime
+	// opTools are the runtime-owned operator tools (operatorTools).
+	opTools []tools.Tool
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -88,6 +103,9 @@ func (d AgentDeps) withDefaults() AgentDeps {
 	if d.DefaultAgentID == "" {
 		d.DefaultAgentID = DefaultAgentID
 	}
+	if d.opTools == nil {
+		d.opTools = operatorTools(d.NotifyOperatorTool)
+	}
 	return d
 }
 
@@ -110,6 +128,7 @@ type agent struct {
 	// goroutine of generation gen is running.
 	gen      uint64
 	stepping bool
+	stepKind stepKind
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
 	// passive is the agent's info when its state was dropped.
@@ -174,6 +193,20 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *timerFired:
 		a.timerFired(m.fire)
+		a.advance(c)
+	case *respondSuspension:
+		c.Respond(a.respond(m))
+		a.advance(c)
+	case *queueNotification:
+		c.Respond(&notificationQueued{err: a.queueSystem(m.n)})
+		a.advance(c)
+	case *childNotification:
+		a.childNotified(m)
+		a.advance(c)
+	case *deliveryReported:
+		a.deliveryStep(m)
+	case *tailDropped:
+		a.journalTailDropped(m)
 		a.advance(c)
 	case toolsRequest:
 		a.toolsRequest(c, m)
@@ -318,6 +351,7 @@ func (a *agent) start(c actor.Context) {
 	}
 	a.rearmTimers()
 	a.recoverTasks(c)
+	a.redeliverNotifications()
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
@@ -485,7 +519,7 @@ func (a *agent) control(m *Control) *ControlResult {
 		a.setStatus(messages.StatusPaused, reasonOr(m.Reason, "operator pause"))
 	case OpResume:
 		if st == messages.StatusPaused || st == messages.StatusStopped {
-			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator resume"))
+			a.setStatus(a.afterResume(), reasonOr(m.Reason, "operator resume"))
 			a.rearmTimers() // fires ignored while stopped come now
 		}
 	case OpStop:

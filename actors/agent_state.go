@@ -80,6 +80,8 @@ type AgentState struct {
 type TimerState struct {
 	DueAt  time.Time `json:"due_at"`
 	Reason string    `json:"reason"`
+	// SuspensionID marks a suspension's attempt deadline.
+	SuspensionID string `json:"suspension_id,omitempty"`
 }
 
 // SleepRecord is the last sleep of the agent.
@@ -118,6 +120,10 @@ type TurnState struct {
 	// Sleep is set when a Sleep call of this round succeeded: the turn
 	// ends after the batch and the agent goes to sleep.
 	Sleep *SleepArgs `json:"sleep,omitempty"`
+	// Ask is set when a RequestOperatorInput call of this round succeeded:
+	// the turn ends after the batch with the agent suspended.
+	Ask       *RequestInputArgs `json:"ask,omitempty"`
+	AskCallID string            `json:"ask_call_id,omitempty"`
 	// AwaitingModel is true after a message or tool batch was recorded and
 	// before the model's next reply is.
 	AwaitingModel bool `json:"awaiting_model"`
@@ -236,7 +242,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		if s.Timers == nil {
 			s.Timers = make(map[string]TimerState)
 		}
-		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason}
+		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason, SuspensionID: p.SuspensionID}
+		if r, ok := s.Suspensions[p.SuspensionID]; ok {
+			r.DeadlineTimerID = p.TimerID
+		}
 	case messages.TimerFired:
 		delete(s.Timers, p.TimerID)
 		if len(s.Timers) == 0 {
@@ -256,6 +265,20 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		}
 	case messages.TaskFinished:
 		s.applyTaskFinished(ev, p)
+	case messages.SuspensionRequested:
+		s.applySuspensionRequested(p)
+	case messages.SuspensionResumed:
+		s.settleSuspension(p.SuspensionID, p.Response)
+	case messages.SuspensionExpired:
+		s.applySuspensionExpired(p, ev.At)
+	case messages.EngagementDecisionRecorded:
+		// audit only
+	case messages.OperatorNotificationRequested:
+		s.applyOperatorNotification(p.Notification)
+	case messages.OperatorNotificationDelivery:
+		s.applyNotificationDelivery(p)
+	case messages.SystemNotificationQueued:
+		s.queueSystemNotification(p.Notification)
 	default:
 		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 	}
@@ -271,7 +294,12 @@ func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted,
 		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at}
 	}
 	s.Turn.AwaitingModel = true
-	s.Conversation = append(s.Conversation, messageItem(env))
+	item := messageItem(env)
+	if isCarrierStart(p) {
+		item.Notifications = p.Notifications
+		s.PendingNotifications = nil
+	}
+	s.Conversation = append(s.Conversation, item)
 }
 
 func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
@@ -289,20 +317,28 @@ func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
 }
 
 func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
-	s.Conversation = append(s.Conversation, providers.Item{
+	item := providers.Item{
 		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
 		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
-	})
+	}
 	if s.Turn == nil {
+		s.Conversation = append(s.Conversation, item)
 		return
 	}
 	if p.ToolName == SleepToolName && p.Status == messages.ToolOK {
 		s.Turn.Sleep = sleepArgsOf(p.Envelope)
 	}
+	if p.ToolName == RequestInputToolName && p.Status == messages.ToolOK && s.Turn.Ask == nil {
+		s.Turn.Ask, s.Turn.AskCallID = requestArgsOf(p.Envelope), p.CallID
+	}
 	s.Turn.Done = append(s.Turn.Done, p.CallID)
 	if len(s.Turn.Done) == len(s.Turn.Calls) {
 		s.Turn.AwaitingModel = true
+		// The batch's last result carries the pending notifications.
+		item.Notifications = p.Notifications
+		s.PendingNotifications = nil
 	}
+	s.Conversation = append(s.Conversation, item)
 }
 
 // messageItem renders an admitted envelope for the conversation, keeping

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -38,13 +39,19 @@ func (a *agent) advance(c actor.Context) {
 				a.takeWakeHint()
 				continue
 			}
+			if a.forceIdleDelivery() {
+				continue
+			}
 			if !a.startTurn() {
 				return
 			}
+		case t.AwaitingModel && t.Ask != nil:
+			a.finishSuspend()
 		case t.AwaitingModel && t.Sleep != nil:
 			a.finishSleep()
 		case t.AwaitingModel:
 			a.spliceInterjects()
+			a.spliceCritical()
 			a.startModel(c)
 		default:
 			call, started, ok := t.nextCall()
@@ -55,6 +62,7 @@ func (a *agent) advance(c actor.Context) {
 				a.startTool(c, call)
 			case a.hasTrustedInterject():
 				a.spliceInterjects()
+				a.spliceCritical()
 				a.startModel(c)
 			default:
 				a.finishTurn()
@@ -63,10 +71,11 @@ func (a *agent) advance(c actor.Context) {
 	}
 }
 
-// runnable reports whether the agent may take steps: not paused or stopped.
+// runnable reports whether the agent may take steps: not paused, stopped
+// or suspended awaiting its operator's answer.
 func (a *agent) runnable() bool {
 	switch a.state.Status {
-	case messages.StatusPaused, messages.StatusStopped:
+	case messages.StatusPaused, messages.StatusStopped, messages.StatusSuspended:
 		return false
 	}
 	return true
@@ -87,10 +96,14 @@ func (a *agent) startTurn() bool {
 	if a.state.Status != messages.StatusAwakeRunning {
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeRunning, "processing "+string(env.Kind)))
 	}
-	payloads = append(payloads, messages.MessageProcessingStarted{
+	started := messages.MessageProcessingStarted{
 		MessageID: env.ID, TurnID: messages.NewID("turn"), TurnIndex: index,
 		Continuation: a.continuation(env),
-	})
+	}
+	if isCarrierStart(started) {
+		started.Notifications = a.deliverable()
+	}
+	payloads = append(payloads, started)
 	a.mustPersist(payloads...)
 	if isLivenessOnly(env) {
 		a.settleLiveness()
@@ -167,9 +180,11 @@ func (a *agent) spliceInterjects() {
 	var payloads []messages.Payload
 	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
 		if isTrustedInterject(env) {
-			payloads = append(payloads, messages.MessageProcessingStarted{
-				MessageID: env.ID, TurnID: a.state.Turn.ID, TurnIndex: a.state.Turn.Index,
-			})
+			p := messages.MessageProcessingStarted{MessageID: env.ID, TurnID: a.state.Turn.ID, TurnIndex: a.state.Turn.Index}
+			if len(payloads) == 0 {
+				p.Notifications = a.deliverable() // the first splice carries them
+			}
+			payloads = append(payloads, p)
 		}
 	}
 	if len(payloads) > 0 {
@@ -183,7 +198,7 @@ func (a *agent) startModel(c actor.Context) {
 	req := a.request()
 	buildMS := a.elapsedMS(start)
 	a.gen++
-	a.stepping = true
+	a.stepping, a.stepKind = true, stepModel
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
 	go func() {
 		t0 := clock.Now()
@@ -197,9 +212,14 @@ func (a *agent) startModel(c actor.Context) {
 func (a *agent) request() providers.Request {
 	toolSpecs := []providers.ToolSpec{sleepSpec()}
 	names := []string{SleepToolName}
+	for _, t := range a.deps.opTools {
+		s := t.Spec()
+		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		names = append(names, s.Name)
+	}
 	for _, s := range a.deps.Tools.Specs() {
-		if s.Name == SleepToolName {
-			continue // the runtime's own Sleep wins
+		if isRuntimeTool(s.Name) {
+			continue // the runtime's own tools win
 		}
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		names = append(names, s.Name)
@@ -275,11 +295,7 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 	case stepModel:
 		a.modelFinished(m)
 	case stepTool:
-		a.mustPersist(messages.ToolExecuted{
-			TurnID: a.state.Turn.ID, CallID: m.call.ID, ToolName: m.call.Name,
-			Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
-			DurationMS: m.duration,
-		})
+		a.toolFinished(m)
 	}
 	a.advance(c)
 }
@@ -301,7 +317,14 @@ func (a *agent) modelFinished(m *stepDone) {
 		return
 	}
 	round := t.Round + 1
-	a.mustPersist(
+	var fallback []messages.Payload
+	if tl := m.resp.Timeline; tl != nil && tl.WinningModelRef != "" && tl.RequestedModelRef != "" && tl.WinningModelRef != tl.RequestedModelRef {
+		fallback = append(fallback, messages.SystemNotificationQueued{Notification: messages.SystemNotification{
+			Kind: "provider.fallback", Level: messages.LevelWarning,
+			Message: fmt.Sprintf("The model %s failed this round; the fallback %s answered instead.", tl.RequestedModelRef, tl.WinningModelRef),
+		}})
+	}
+	a.mustPersist(append(fallback,
 		messages.ProviderRoundCompleted{
 			TurnID: t.ID, Round: round, Provider: m.modelName, Model: m.resp.Model,
 			TokenUsage: m.resp.Usage, ContextBuildMS: m.buildMS, ProviderRoundMS: m.roundMS,
@@ -309,7 +332,7 @@ func (a *agent) modelFinished(m *stepDone) {
 			AttemptTimeline: timelineJSON(m.resp.Timeline),
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
-	)
+	)...)
 }
 
 // startTool journals tool_call_started, then runs the tool in a goroutine,
@@ -323,10 +346,10 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 		TurnID: t.ID, Round: t.Round, CallID: call.ID, ToolName: call.Name, Arguments: rawOrNull(call.Arguments),
 	})
 	a.gen++
-	a.stepping = true
+	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
-	if call.Name == SleepToolName {
-		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: runSleep(call)})
+	if res, ok := a.runRuntimeTool(call); ok {
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res})
 		return
 	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)
@@ -396,6 +419,7 @@ func (a *agent) recordInterruptedCall(call messages.ToolCall) {
 	a.mustPersist(messages.ToolExecuted{
 		TurnID: a.state.Turn.ID, CallID: call.ID, ToolName: call.Name,
 		Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
+		Notifications: a.batchCarrier(call),
 	})
 }
 
@@ -440,7 +464,12 @@ func (a *agent) failTurn(kind messages.TurnTerminalKind, category messages.Failu
 func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure) {
 	t := a.state.Turn
 	summary := f.Summary
-	a.mustPersist(
+	var notice []messages.Payload
+	n := a.operatorNotification(messages.NotifyTurnFailed, summary, "")
+	if f.Code != "agent_stopped" { // the operator who stopped it knows
+		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
+	}
+	payloads := []messages.Payload{
 		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: f},
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: kind,
@@ -451,7 +480,11 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefFailure, Text: summary,
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
-	)
+	}
+	a.mustPersist(append(payloads, notice...)...)
+	if len(notice) > 0 {
+		a.dispatchNotification(n)
+	}
 }
 
 // completeSafely calls the provider; a panic in it becomes a provider
@@ -490,4 +523,58 @@ func timelineJSON(tl *providers.ProviderAttemptTimeline) json.RawMessage {
 		return nil
 	}
 	return b
+}
+
+// toolFinished journals a tool's result, with the pending notifications
+// when it ends its batch, and what a runtime-owned tool's success records
+// besides (an engagement decision, an operator notification).
+func (a *agent) toolFinished(m *stepDone) {
+	t := a.state.Turn
+	payloads := []messages.Payload{messages.ToolExecuted{
+		TurnID: t.ID, CallID: m.call.ID, ToolName: m.call.Name,
+		Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
+		DurationMS: m.duration, Notifications: a.batchCarrier(m.call),
+	}}
+	var notice *messages.OperatorNotification
+	if m.result.Status == messages.ToolOK {
+		switch m.call.Name {
+		case ShouldAskToolName:
+			var env struct {
+				Result messages.EngagementDecision `json:"result"`
+			}
+			if json.Unmarshal(m.result.Envelope, &env) == nil {
+				payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: env.Result, TurnID: t.ID, CallID: m.call.ID})
+			}
+		case NotifyToolName:
+			var args NotifyArgs
+			if json.Unmarshal(m.call.Arguments, &args) == nil {
+				n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
+				notice = &n
+				payloads = append(payloads, messages.OperatorNotificationRequested{Notification: n})
+			}
+		}
+	}
+	a.mustPersist(payloads...)
+	if notice != nil {
+		a.dispatchNotification(*notice)
+	}
+}
+
+// runRuntimeTool runs a tool the agent owns (Sleep, the operator tools)
+// at once; false for any other tool.
+func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
+	if call.Name == SleepToolName {
+		return runSleep(call), true
+	}
+	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
+	if i < 0 {
+		return tools.Result{}, false
+	}
+	if call.Name == RequestInputToolName && a.state.Turn.Ask != nil {
+		return tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+			Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
+			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
+		}), true
+	}
+	return callSafely(a.ctx, a.deps.opTools[i], call), true
 }

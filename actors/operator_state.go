@@ -34,7 +34,14 @@ func (s *AgentState) settleSuspension(id string, resp messages.InputResponse) {
 	}
 	at := resp.RespondedAt
 	r.Resolution, r.Response, r.RespondedAt, r.RespondedBy = resp.Resolution, resp.Value, &at, resp.RespondedBy
-	r.DeadlineTimerID = ""
+	if r.DeadlineTimerID != "" {
+		// Its fire, if it comes, finds no timer and changes nothing.
+		delete(s.Timers, r.DeadlineTimerID)
+		if len(s.Timers) == 0 {
+			s.Timers = nil
+		}
+		r.DeadlineTimerID = ""
+	}
 	var closed []*messages.SuspensionRecord
 	for _, x := range s.Suspensions {
 		if !x.Open() {
@@ -47,6 +54,19 @@ func (s *AgentState) settleSuspension(id string, resp messages.InputResponse) {
 	sort.Slice(closed, func(i, j int) bool { return closed[i].RespondedAt.Before(*closed[j].RespondedAt) })
 	for _, x := range closed[:len(closed)-closedSuspensionLimit] {
 		delete(s.Suspensions, x.ID)
+	}
+}
+
+// applySuspensionExpired settles an expired suspension; a failed wait
+// fails the closure the suspension had left waiting.
+func (s *AgentState) applySuspensionExpired(p messages.SuspensionExpired, at time.Time) {
+	resp := messages.InputResponse{SuspensionID: p.SuspensionID, Resolution: messages.ResolutionExpired, RespondedAt: at}
+	if p.Response != nil {
+		resp = *p.Response
+	}
+	s.settleSuspension(p.SuspensionID, resp)
+	if !p.Policy.Resumes() {
+		s.LastClosure = &messages.Closure{Outcome: messages.OutcomeFailed}
 	}
 }
 

@@ -30,6 +30,8 @@ type Runtime struct {
 	supervisor *actor.PID
 	timers     *actor.PID
 	transports *actor.PID // the transports supervisor (see transport.go)
+	deliveries *deliveries
+	tailsOnce  sync.Once // reportDroppedTails
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
@@ -79,7 +81,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	}
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
 	r := &Runtime{sys: sys, deps: deps, requestTimeout: o.RequestTimeout,
-		pids: make(map[string]*actor.PID), terminating: make(map[string]bool)}
+		pids: make(map[string]*actor.PID), terminating: make(map[string]bool), deliveries: newDeliveries()}
 	quarantine := func(who *actor.PID, reason any, failures int) {
 		id := agentIDOf(who)
 		// Route nothing more to the dying actor; activations of id wait
@@ -99,7 +101,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if r.timers, err = sys.Root.SpawnNamed(TimerServiceProps(deps.Clock, fire), "timers"); err != nil {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
-	r.deps.sys, r.deps.timers = sys, r.timers
+	r.deps.sys, r.deps.timers, r.deps.rt = sys, r.timers, r
 	if r.transports, err = sys.Root.SpawnNamed(transportsProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -383,7 +385,23 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	close(work)
 	wg.Wait()
 	sort.Strings(active)
+	r.tailsOnce.Do(r.reportDroppedTails)
 	return active, firstErr
+}
+
+// reportDroppedTails tells each agent whose journal tail the store dropped
+// when it opened, so its operator and its model learn of it (once per
+// process: the store reports what its own open found).
+func (r *Runtime) reportDroppedTails() {
+	counts := map[string]int{}
+	for _, d := range r.deps.Store.Health().DroppedTails {
+		counts[d.Stream]++
+	}
+	for id, n := range counts {
+		if ValidateAgentID(id) == nil {
+			r.forward(id, &tailDropped{records: n})
+		}
+	}
 }
 
 // Active lists the ids of the agents whose actors are running, sorted. An
@@ -481,6 +499,7 @@ func (r *Runtime) halt() error {
 	if closed {
 		return nil
 	}
+	r.deliveries.stop()
 	if err := r.sys.Root.StopFuture(r.supervisor).Wait(); err != nil {
 		return fmt.Errorf("stop agents: %w", err)
 	}
@@ -781,9 +800,13 @@ func (s *agentsSupervisor) quarantine(m *agentGaveUp) {
 	store, clock := s.r.deps.Store, s.r.deps.Clock
 	summary := fmt.Sprintf("The agent crashed %d times within its restart window and was quarantined (stopped). Last failure: %s. Resume it once the cause is fixed.", m.failures, m.reason)
 	var evs []messages.Event
+	n := messages.OperatorNotification{NotificationID: messages.NewID("ntf"), AgentID: m.id, RequestedByAgentID: m.id,
+		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: summary, Summary: messages.NotificationSummary(summary),
+		Reason: messages.NotifyAgentQuarantined, CreatedAt: clock.Now()}
 	for _, p := range []messages.Payload{
 		messages.RuntimeError{Failure: messages.Failure{Category: messages.FailureRuntime, Code: "agent_quarantined", Message: m.reason, Summary: summary}},
 		messages.AgentStateChanged{To: messages.StatusStopped, Reason: "quarantined after repeated crashes"},
+		messages.OperatorNotificationRequested{Notification: n},
 	} {
 		ev, err := messages.NewEvent(m.id, clock.Now(), p)
 		if err != nil {
@@ -797,4 +820,5 @@ func (s *agentsSupervisor) quarantine(m *agentGaveUp) {
 		return
 	}
 	s.r.deps.Log.Error().Str("agent_id", m.id).Int("failures", m.failures).Str("reason", m.reason).Msg("agent quarantined")
+	s.r.deliver(m.id, n)
 }

@@ -88,6 +88,11 @@ func (a *agent) finishTask(end taskEnd) error {
 		if a.state.Status == messages.StatusAsleep {
 			payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "task finished"))
 		}
+		if a.state.Turn != nil {
+			// The agent is busy: its model learns now, at the next carrier,
+			// rather than only when the task_result's turn comes.
+			payloads = append(payloads, messages.SystemNotificationQueued{Notification: taskNotification(f, rec)})
+		}
 	}
 	if err := a.persist(payloads...); err != nil {
 		return fmt.Errorf("finish task %s: %w", f.TaskID, err)
@@ -157,4 +162,16 @@ func taskResultText(out task.OutputTask, cmd string) string {
 	}
 	b.WriteString("Use TaskOutput for the full result.")
 	return b.String()
+}
+
+// taskNotification is the system notification of a task that ended while
+// its agent was busy with another turn.
+func taskNotification(f messages.TaskFinished, rec *TaskRecord) messages.SystemNotification {
+	n := messages.SystemNotification{Kind: "task.finished", Level: messages.LevelInfo,
+		Message: fmt.Sprintf("Background task %s (%s) finished while you were working; its result follows as a task_result message, or read it now with TaskOutput.", f.TaskID, oneLine(rec.Summary, 120))}
+	if f.Status != task.StatusCompleted {
+		n.Kind, n.Level = "task.failed", messages.LevelError
+		n.Message = fmt.Sprintf("Background task %s (%s) ended %s while you were working; read it with TaskOutput.", f.TaskID, oneLine(rec.Summary, 120), f.Status)
+	}
+	return n
 }

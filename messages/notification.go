@@ -199,3 +199,29 @@ func RenderSystemNotifications(ns []SystemNotification) string {
 	b.WriteString("---")
 	return b.String()
 }
+
+// NotificationFilter decides, at delivery time, which system notifications
+// reach the model; the journal records every one regardless. Kinds maps a
+// source to its switches: "enable": false silences the whole source, and a
+// name's switch (e.g. "stopped": false) silences that kind. What it does
+// not mention is delivered. The zero value delivers everything.
+type NotificationFilter struct {
+	Kinds map[string]map[string]bool `json:"kinds,omitempty"`
+}
+
+// Allows reports whether a notification of kind (source.name) is
+// delivered.
+func (f NotificationFilter) Allows(kind string) bool {
+	source, name, _ := strings.Cut(kind, ".")
+	switches, ok := f.Kinds[source]
+	if !ok {
+		return true
+	}
+	if on, ok := switches["enable"]; ok && !on {
+		return false
+	}
+	if on, ok := switches[name]; ok {
+		return on
+	}
+	return true
+}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/anthropic"
 	"github.com/holon-actors/holon-actors/providers/internal/wiretest"
@@ -63,6 +65,94 @@ func TestMessagesRequestGolden(t *testing.T) {
 	if !strings.Contains(string(last[0]), `"tool_use_id":"call_1"`) || !strings.Contains(string(last[1]), `"is_error":true`) ||
 		!strings.Contains(string(last[2]), `"cache_control"`) || !strings.Contains(string(last[3]), "Turn 1, round 2.") {
 		t.Errorf("last user message = %s", last)
+	}
+}
+
+// TestNotificationsRequestGolden: a carrier's notifications go as one text
+// block, before a message carrier's text and after a tool batch's
+// tool_result blocks, where the rolling cache marker then sits.
+func TestNotificationsRequestGolden(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "messages_success.json")})
+	if _, err := newMessages(t, srv, "").Complete(context.Background(), wiretest.NotifiedRequest()); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	wiretest.Golden(t, "messages_notifications_request.golden.json", srv.Body(0))
+
+	type block struct {
+		Type         string          `json:"type"`
+		Text         string          `json:"text"`
+		ToolUseID    string          `json:"tool_use_id"`
+		CacheControl json.RawMessage `json:"cache_control"`
+	}
+	var body struct {
+		Messages []struct {
+			Role    string  `json:"role"`
+			Content []block `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Body(0), &body); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range body.Messages {
+		var blocks []string
+		for _, b := range m.Content {
+			blocks = append(blocks, b.Type+b.ToolUseID)
+		}
+		got = append(got, m.Role+": "+strings.Join(blocks, ","))
+	}
+	want := []string{"user: text,text,text", "assistant: text,tool_use,tool_use", "user: tool_resultcall_1,tool_resultcall_2,text,text"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("messages = %q, want %q", got, want)
+	}
+	first, last := body.Messages[0].Content, body.Messages[2].Content
+	if !strings.Contains(first[0].Text, "message msg_1") || first[1].Text != messages.RenderSystemNotifications(wiretest.MessageNotifications) ||
+		!strings.Contains(first[2].Text, "message msg_2") {
+		t.Errorf("first user message = %+v, want msg_1, then msg_2's notifications right before msg_2", first)
+	}
+	if last[2].Text != messages.RenderSystemNotifications(wiretest.BatchNotifications) || last[3].Text != "Turn 1, round 2." {
+		t.Errorf("last user message = %+v, want the batch's notifications after its tool results, then the context", last)
+	}
+	if string(last[2].CacheControl) != `{"type":"ephemeral"}` {
+		t.Errorf("rolling cache marker on %+v, want it on the block before the context (the notifications)", last[2])
+	}
+	if n := strings.Count(string(srv.Body(0)), `"cache_control"`); n != 2 {
+		t.Errorf("%d cache_control markers, want 2 (one system breakpoint, one rolling)", n)
+	}
+}
+
+// TestNotificationsKeepToolResultsFirst: a message carrier that joins a
+// tool batch's user message puts its notifications before its own text,
+// after the tool_result blocks and the batch's notifications.
+func TestNotificationsKeepToolResultsFirst(t *testing.T) {
+	req := wiretest.NotifiedRequest()
+	late := []messages.SystemNotification{{Kind: "provider.fallback", Level: messages.LevelInfo, Message: "Fell back to the second model."}}
+	req.Conversation = append(req.Conversation, providers.Item{Kind: providers.ItemMessage, MessageID: "msg_3", Text: "Also Bergen.", Notifications: late})
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "messages_success.json")})
+	if _, err := newMessages(t, srv, "").Complete(context.Background(), req); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	var body struct {
+		Messages []struct {
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Body(0), &body); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range body.Messages[len(body.Messages)-1].Content {
+		got = append(got, b.Type+" "+strings.SplitN(b.Text, "\n", 2)[0])
+	}
+	want := []string{"tool_result ", "tool_result ", "text ---", "text ---", "text [message msg_3]", "text Turn 1, round 2."}
+	if !slices.Equal(got, want) {
+		t.Fatalf("last user message = %q, want %q", got, want)
+	}
+	if last := body.Messages[len(body.Messages)-1].Content; last[3].Text != messages.RenderSystemNotifications(late) {
+		t.Errorf("block before msg_3 = %q, want msg_3's notifications", last[3].Text)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -73,17 +74,20 @@ func system(f providers.PromptFrame) []sdk.TextBlockParam {
 // round is one assistant message (text, then tool_use blocks); the user
 // side between rounds is one user message with the tool_result blocks
 // first, as the API requires, then the text of messages and
-// notifications.
+// notifications. The system notifications a carrier holds become one text
+// block: right before a message's text, or right after the tool_result
+// blocks for a tool batch.
 func conversation(conv []providers.Item) []sdk.MessageParam {
 	var out []sdk.MessageParam
-	var results, texts []sdk.ContentBlockParamUnion
+	var results, batchNotes, texts []sdk.ContentBlockParamUnion
 	flush := func() {
-		if len(results)+len(texts) > 0 {
-			out = append(out, sdk.MessageParam{Role: sdk.MessageParamRoleUser, Content: append(results, texts...)})
-			results, texts = nil, nil
+		if len(results)+len(batchNotes)+len(texts) > 0 {
+			content := append(append(results, batchNotes...), texts...)
+			out = append(out, sdk.MessageParam{Role: sdk.MessageParamRoleUser, Content: content})
+			results, batchNotes, texts = nil, nil, nil
 		}
 	}
-	for _, it := range conv {
+	for i, it := range conv {
 		switch it.Kind {
 		case providers.ItemAssistant:
 			flush()
@@ -95,12 +99,23 @@ func conversation(conv []providers.Item) []sdk.MessageParam {
 				tr.IsError = param.NewOpt(true)
 			}
 			results = append(results, sdk.ContentBlockParamUnion{OfToolResult: tr})
+			batchNotes = appendNotifications(batchNotes, providers.BatchNotifications(conv, i))
 		default:
+			texts = appendNotifications(texts, it.Notifications)
 			texts = append(texts, sdk.NewTextBlock(providers.ItemText(it)))
 		}
 	}
 	flush()
 	return out
+}
+
+// appendNotifications appends ns, rendered, as one text block; nothing
+// when ns is empty.
+func appendNotifications(blocks []sdk.ContentBlockParamUnion, ns []messages.SystemNotification) []sdk.ContentBlockParamUnion {
+	if len(ns) == 0 {
+		return blocks
+	}
+	return append(blocks, sdk.NewTextBlock(messages.RenderSystemNotifications(ns)))
 }
 
 func assistant(it providers.Item) []sdk.ContentBlockParamUnion {

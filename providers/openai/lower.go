@@ -6,6 +6,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -59,10 +60,12 @@ func message(role responses.EasyInputMessageRole, text string) responses.Respons
 // inputItems lowers the conversation: messages and notifications as user
 // messages with their provenance line, assistant rounds as an assistant
 // message plus one function_call per tool call, tool results as
-// function_call_output carrying the rendered receipt.
+// function_call_output carrying the rendered receipt. The system
+// notifications a carrier holds become a developer message: just before a
+// message, just after the last function_call_output of a tool batch.
 func inputItems(conv []providers.Item) []responses.ResponseInputItemUnionParam {
 	out := make([]responses.ResponseInputItemUnionParam, 0, len(conv))
-	for _, it := range conv {
+	for i, it := range conv {
 		switch it.Kind {
 		case providers.ItemAssistant:
 			if it.Text != "" {
@@ -76,11 +79,22 @@ func inputItems(conv []providers.Item) []responses.ResponseInputItemUnionParam {
 			out = append(out, responses.ResponseInputItemUnionParam{OfFunctionCallOutput: &responses.ResponseInputItemFunctionCallOutputParam{
 				CallID: param.NewOpt(it.CallID),
 				Output: responses.ResponseInputItemFunctionCallOutputOutputUnionParam{OfString: param.NewOpt(it.Text)}}})
+			out = appendNotifications(out, providers.BatchNotifications(conv, i))
 		default:
+			out = appendNotifications(out, it.Notifications)
 			out = append(out, message(responses.EasyInputMessageRoleUser, providers.ItemText(it)))
 		}
 	}
 	return out
+}
+
+// appendNotifications appends ns, rendered, as one developer message (the
+// runtime's words, not the operator's); nothing when ns is empty.
+func appendNotifications(out []responses.ResponseInputItemUnionParam, ns []messages.SystemNotification) []responses.ResponseInputItemUnionParam {
+	if len(ns) == 0 {
+		return out
+	}
+	return append(out, message(responses.EasyInputMessageRoleDeveloper, messages.RenderSystemNotifications(ns)))
 }
 
 // toolParams emits each tool's schema in the endpoint's mode.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/internal/wiretest"
 	"github.com/holon-actors/holon-actors/providers/openai"
@@ -188,6 +190,82 @@ func TestCodexRequestGolden(t *testing.T) {
 	}
 	wiretest.Golden(t, "codex_request.golden.json", srv.Body(0))
 	checkResponsesBody(t, srv.Body(0), true)
+}
+
+// TestNotificationsRequestGolden: both transports send a carrier's
+// notifications as a developer message, just before a message carrier and
+// just after the last function_call_output of a tool-batch carrier.
+func TestNotificationsRequestGolden(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		codex  bool
+	}{
+		{"responses_notifications_request.golden.json", false},
+		{"codex_notifications_request.golden.json", true},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			var p providers.Provider
+			var srv *wiretest.Server
+			if tt.codex {
+				srv = wiretest.NewServer(t, wiretest.Reply{ContentType: "text/event-stream", Body: wiretest.Fixture(t, "codex_stream.sse")})
+				p = newCodex(t, srv)
+			} else {
+				srv = wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "responses_success.json")})
+				p = newResponses(t, srv, providers.SchemaRelaxed)
+			}
+			if _, err := p.Complete(context.Background(), wiretest.NotifiedRequest()); err != nil {
+				t.Fatalf("Complete: %v", err)
+			}
+			wiretest.Golden(t, tt.golden, srv.Body(0))
+			checkResponsesBody(t, srv.Body(0), tt.codex)
+			checkNotificationOrder(t, srv.Body(0))
+		})
+	}
+}
+
+// checkNotificationOrder checks where NotifiedRequest's notifications land
+// in the input: each carrier's rendered block as a developer message, the
+// message carrier's right before it, the batch's right after its last
+// function_call_output; the context blocks stay last.
+func checkNotificationOrder(t *testing.T, raw []byte) {
+	t.Helper()
+	var body struct {
+		Input []struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content string `json:"content"`
+			CallID  string `json:"call_id"`
+		} `json:"input"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range body.Input {
+		switch {
+		case it.Role != "":
+			got = append(got, it.Role)
+		default:
+			got = append(got, it.Type+" "+it.CallID)
+		}
+	}
+	want := []string{"user", "developer", "user", "assistant", "function_call call_1", "function_call call_2",
+		"function_call_output call_1", "function_call_output call_2", "developer", "developer"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("input = %q, want %q", got, want)
+	}
+	if c := body.Input[1].Content; c != messages.RenderSystemNotifications(wiretest.MessageNotifications) {
+		t.Errorf("developer message before msg_2 = %q, want the message carrier's notifications", c)
+	}
+	if !strings.Contains(body.Input[2].Content, "message msg_2") {
+		t.Errorf("input[2] = %q, want the carrier msg_2 right after its notifications", body.Input[2].Content)
+	}
+	if c := body.Input[8].Content; c != messages.RenderSystemNotifications(wiretest.BatchNotifications) {
+		t.Errorf("developer message after the batch = %q, want the batch's notifications", c)
+	}
+	if c := body.Input[9].Content; c != "Turn 1, round 2." {
+		t.Errorf("last input = %q, want the context blocks", c)
+	}
 }
 
 func TestCodexStreams(t *testing.T) {

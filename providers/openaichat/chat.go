@@ -91,9 +91,13 @@ func params(ep providers.Endpoint, req providers.Request) (oai.ChatCompletionNew
 	return p, nil
 }
 
+// conversation lowers the items. The system notifications a carrier holds
+// become a system message (compatible servers often reject developer):
+// just before a message's user message, just after a tool batch's last
+// tool message.
 func conversation(conv []providers.Item) []oai.ChatCompletionMessageParamUnion {
 	out := make([]oai.ChatCompletionMessageParamUnion, 0, len(conv))
-	for _, it := range conv {
+	for i, it := range conv {
 		switch it.Kind {
 		case providers.ItemAssistant:
 			a := &oai.ChatCompletionAssistantMessageParam{}
@@ -107,11 +111,22 @@ func conversation(conv []providers.Item) []oai.ChatCompletionMessageParamUnion {
 			out = append(out, oai.ChatCompletionMessageParamUnion{OfAssistant: a})
 		case providers.ItemToolResult:
 			out = append(out, oai.ToolMessage(it.Text, it.CallID))
+			out = appendNotifications(out, providers.BatchNotifications(conv, i))
 		default:
+			out = appendNotifications(out, it.Notifications)
 			out = append(out, oai.UserMessage(providers.ItemText(it)))
 		}
 	}
 	return out
+}
+
+// appendNotifications appends ns, rendered, as one system message;
+// nothing when ns is empty.
+func appendNotifications(out []oai.ChatCompletionMessageParamUnion, ns []messages.SystemNotification) []oai.ChatCompletionMessageParamUnion {
+	if len(ns) == 0 {
+		return out
+	}
+	return append(out, oai.SystemMessage(messages.RenderSystemNotifications(ns)))
 }
 
 func (p *Chat) classify(ctx context.Context, err error, res *http.Response) *providers.Error {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/internal/wiretest"
 	"github.com/holon-actors/holon-actors/providers/openaichat"
@@ -44,6 +46,46 @@ func TestChatRequestGolden(t *testing.T) {
 				t.Error("prompt_cache_key sent to a non-OpenAI server")
 			}
 		})
+	}
+}
+
+// TestNotificationsRequestGolden: a carrier's notifications go as a system
+// message, just before a message carrier's user message and just after a
+// tool batch's last tool message.
+func TestNotificationsRequestGolden(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "chat_success.json")})
+	if _, err := newChat(t, srv, providers.SchemaRelaxed).Complete(context.Background(), wiretest.NotifiedRequest()); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	wiretest.Golden(t, "chat_notifications_request.golden.json", srv.Body(0))
+
+	var body struct {
+		Messages []struct {
+			Role       string `json:"role"`
+			Content    string `json:"content"`
+			ToolCallID string `json:"tool_call_id"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(srv.Body(0), &body); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range body.Messages {
+		got = append(got, strings.TrimSpace(m.Role+" "+m.ToolCallID))
+	}
+	want := []string{"system", "user", "system", "user", "assistant", "tool call_1", "tool call_2", "system", "system"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("messages = %q, want %q", got, want)
+	}
+	m := body.Messages
+	if m[2].Content != messages.RenderSystemNotifications(wiretest.MessageNotifications) || !strings.Contains(m[3].Content, "message msg_2") {
+		t.Errorf("messages[2:4] = %+v, want msg_2's notifications right before msg_2", m[2:4])
+	}
+	if m[7].Content != messages.RenderSystemNotifications(wiretest.BatchNotifications) || m[8].Content != "Turn 1, round 2." {
+		t.Errorf("messages[7:] = %+v, want the batch's notifications after its last tool message, then the context", m[7:])
+	}
+	if strings.Contains(string(srv.Body(0)), `"developer"`) {
+		t.Error("developer role sent to a compatible server")
 	}
 }
 

@@ -19,7 +19,8 @@
 // conversation always gets the same reply, also after a restart. Past the
 // last step, "then" decides: "fail" (the default) answers a provider error
 // saying the script is exhausted, "echo" answers "echo: " and the text of
-// the latest message, "repeat" plays the last step again.
+// the latest message, "repeat" plays the last step again. System
+// notifications carried by the conversation change neither.
 package scripted
 
 import (

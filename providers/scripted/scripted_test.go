@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/scripted"
 )
@@ -84,5 +85,25 @@ func TestBadScripts(t *testing.T) {
 	}
 	if _, err := scripted.Load(path); err == nil || !strings.Contains(err.Error(), "steps[0].tool_calls[0].name") {
 		t.Fatalf("Load = %v, want the bad field named", err)
+	}
+}
+
+// TestIgnoresNotifications: carriers' notifications change neither the
+// round count nor what echo answers.
+func TestIgnoresNotifications(t *testing.T) {
+	ns := []messages.SystemNotification{{Kind: "tool.failed", Level: messages.LevelCritical, Message: "exit 101"}}
+	req := providers.Request{Conversation: []providers.Item{
+		{Kind: providers.ItemMessage, Text: "ping", Notifications: ns},
+		{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: "c1", Name: "Sleep"}, {ID: "c2", Name: "Sleep"}}},
+		{Kind: providers.ItemToolResult, CallID: "c1", Text: "ok"},
+		{Kind: providers.ItemToolResult, CallID: "c2", Text: "ok", Notifications: ns},
+	}}
+	s, err := scripted.Parse([]byte(`{"steps": [{"text": "first"}], "then": "echo"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scripted.New(s).Complete(context.Background(), req)
+	if err != nil || r.Text != "echo: ping" || r.ResponseID != "scripted_1" {
+		t.Fatalf("Complete = %+v, %v; want round 1 echoing ping", r, err)
 	}
 }

@@ -59,6 +59,42 @@ func Request() providers.Request {
 	}
 }
 
+// MessageNotifications and BatchNotifications are what the two carriers of
+// NotifiedRequest hold; each mixes levels, so the rendered block reorders
+// them (most severe first).
+var (
+	MessageNotifications = []messages.SystemNotification{
+		{Kind: "tool.stopped", Level: messages.LevelInfo, Message: "Tool `cargo_check` (handle `h_3`) has stopped with result available."},
+		{Kind: "tool.failed", Level: messages.LevelCritical, Message: "Tool `cargo_check` failed with exit code 101."},
+	}
+	BatchNotifications = []messages.SystemNotification{
+		{Kind: "tool.waiting", Level: messages.LevelWarning, Message: "Tool `git` (handle `h_1`) is waiting for input."},
+		{Kind: "mcp.disconnected", Level: messages.LevelError, Message: "MCP server `github` has disconnected."},
+	}
+)
+
+// NotifiedRequest returns a provider round with both notification
+// carriers: the second of two messages carries MessageNotifications, and
+// the last of a two-result tool batch carries BatchNotifications. It has
+// Request's frame and tools.
+func NotifiedRequest() providers.Request {
+	req := Request()
+	op := messages.Origin{Kind: messages.OriginOperator, ActorID: "alice"}
+	web := messages.Origin{Kind: messages.OriginWebhook, Source: "github"}
+	req.Conversation = []providers.Item{
+		{Kind: providers.ItemMessage, MessageID: "msg_1", Origin: &web, Authority: messages.AuthorityIntegrationSignal, Text: `{"event":"push"}`},
+		{Kind: providers.ItemMessage, MessageID: "msg_2", Origin: &op, Authority: messages.AuthorityOperatorInstruction,
+			Text: "What is the weather in Oslo?", Notifications: MessageNotifications},
+		{Kind: providers.ItemAssistant, Text: "Checking.", ToolCalls: []messages.ToolCall{
+			{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+			{ID: "call_2", Name: "get_time", Arguments: json.RawMessage(`{}`)},
+		}},
+		{Kind: providers.ItemToolResult, CallID: "call_1", ToolName: "get_weather", Text: "ok: 4°C, rain"},
+		{Kind: providers.ItemToolResult, CallID: "call_2", ToolName: "get_time", Text: "ok: 14:05", Notifications: BatchNotifications},
+	}
+	return req
+}
+
 // Golden compares got, a JSON body, with testdata/<name> after indenting
 // it; with -update it rewrites the file.
 func Golden(t testing.TB, name string, got []byte) {

@@ -1,0 +1,137 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Notifier delivers operator notifications to an external operator surface
+// (notify.Webhook). Deliver reports every step through report and returns
+// the final status; it retries on its own.
+type Notifier interface {
+	Deliver(ctx context.Context, n messages.OperatorNotification, report func(messages.OperatorNotificationDelivery)) messages.DeliveryStatus
+}
+
+// childNotification carries a private child's operator notification to
+// its parent, whose boundary receives it.
+type childNotification struct{ n messages.OperatorNotification }
+
+// deliveryReported carries one delivery step back to the agent that
+// recorded the notification, to be journaled.
+type deliveryReported struct {
+	d messages.OperatorNotificationDelivery
+}
+
+// tailDropped tells an agent that the store dropped corrupt records from
+// the tail of its journal when it opened.
+type tailDropped struct{ records int }
+
+func (*childNotification) Priority() messages.Priority { return messages.PriorityNext }
+func (*deliveryReported) Priority() messages.Priority  { return messages.PriorityBackground }
+func (*tailDropped) Priority() messages.Priority       { return messages.PriorityNext }
+
+// operatorNotification builds a notification of this agent, addressed to
+// its boundary: its parent's for a private child, the primary operator's
+// otherwise. It is recorded by the caller's batch, then dispatched.
+func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
+	n := messages.OperatorNotification{
+		NotificationID: messages.NewID("ntf"), AgentID: a.id, RequestedByAgentID: a.id,
+		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: message,
+		Summary: messages.NotificationSummary(message), Reason: reason, SuspensionID: suspensionID,
+		CreatedAt: a.deps.Clock.Now(),
+	}
+	if t := a.state.Turn; t != nil {
+		n.CorrelationID, n.CausationID = t.ID, t.MessageID
+	}
+	if parent := a.supervisingParent(); parent != "" {
+		n.TargetOperatorBoundary, n.BoundaryAgentID = messages.BoundaryParentSupervisor, parent
+	}
+	return n
+}
+
+// supervisingParent is the parent whose boundary receives this agent's
+// notifications: set for a private child only.
+func (a *agent) supervisingParent() string {
+	if a.state.Visibility == messages.VisibilityPrivate && a.state.ParentAgentID != "" {
+		return a.state.ParentAgentID
+	}
+	return ""
+}
+
+// dispatchNotification sends a recorded notification on its way: to the
+// parent agent for a private child, to the configured notifier otherwise.
+func (a *agent) dispatchNotification(n messages.OperatorNotification) {
+	rt := a.deps.rt
+	if rt == nil {
+		return
+	}
+	if n.TargetOperatorBoundary == messages.BoundaryParentSupervisor {
+		rt.forward(n.BoundaryAgentID, &childNotification{n: n})
+		return
+	}
+	rt.deliver(a.id, n)
+}
+
+// childNotified records a private child's notification at its parent's
+// boundary, once, and queues a system notification so the parent's model
+// learns of it at its next carrier.
+func (a *agent) childNotified(m *childNotification) {
+	n := m.n
+	if slices.ContainsFunc(a.state.Notifications, func(v NotificationView) bool { return v.NotificationID == n.NotificationID }) {
+		return
+	}
+	n.AgentID = a.id
+	level := messages.LevelWarning
+	switch n.Reason {
+	case messages.NotifyTurnFailed, messages.NotifyAgentQuarantined, messages.NotifyJournalTailDropped, messages.NotifySuspensionExpired:
+		level = messages.LevelError
+	}
+	a.mustPersist(
+		messages.OperatorNotificationRequested{Notification: n},
+		messages.SystemNotificationQueued{Notification: messages.SystemNotification{
+			Kind: "child." + n.Reason, Level: level,
+			Message: fmt.Sprintf("Your child agent %s notified you: %s", n.RequestedByAgentID, n.Summary),
+		}},
+	)
+}
+
+// deliveryReported journals one delivery step.
+func (a *agent) deliveryStep(m *deliveryReported) {
+	if err := a.persist(m.d); err != nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("notification_id", m.d.NotificationID).Msg("delivery status not journaled")
+	}
+}
+
+// journalTailDropped tells the operator and the model that the agent's
+// journal lost its corrupt tail when the store opened.
+func (a *agent) journalTailDropped(m *tailDropped) {
+	msg := fmt.Sprintf("The journal of agent %s had %d corrupt record(s) at its tail; they were moved aside when the store opened. "+
+		"The most recent step(s) before the crash may be missing: check the agent's last work.", a.id, m.records)
+	n := a.operatorNotification(messages.NotifyJournalTailDropped, msg, "")
+	a.mustPersist(
+		messages.OperatorNotificationRequested{Notification: n},
+		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "journal.tail_dropped",
+			Level: messages.LevelError, Message: msg}},
+	)
+	a.dispatchNotification(n)
+}
+
+// redeliverNotifications resumes the external delivery of notifications
+// whose delivery had not settled when the runtime stopped.
+func (a *agent) redeliverNotifications() {
+	rt := a.deps.rt
+	if rt == nil || rt.deps.Notifier == nil {
+		return
+	}
+	for _, v := range a.state.Notifications {
+		if v.TargetOperatorBoundary != messages.BoundaryPrimaryOperator || v.AgentID != a.id {
+			continue
+		}
+		if v.Delivery == nil || v.Delivery.Status == messages.DeliveryRetrying {
+			rt.deliver(a.id, v.OperatorNotification)
+		}
+	}
+}
