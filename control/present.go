@@ -117,6 +117,11 @@ func addProvenance(pv *Provenance, p messages.Payload) {
 		pv.MessageID = p.MessageID
 	case messages.BriefRecorded:
 		pv.MessageID, pv.TaskID, pv.WorkItemID = p.Brief.RelatedMessageID, p.Brief.RelatedTaskID, p.Brief.WorkItemID
+	case messages.SuspensionRequested:
+		pv.MessageID, pv.WorkItemID = p.Suspension.MessageID, p.Suspension.WorkItemID
+	case messages.OperatorNotificationRequested:
+		n := p.Notification
+		pv.WorkItemID, pv.CorrelationID, pv.CausationID = n.WorkItemID, n.CorrelationID, n.CausationID
 	}
 }
 
@@ -151,6 +156,25 @@ func present(p messages.Payload) Presentation {
 	case messages.AgentSlept:
 		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Asleep",
 			Summary: fmt.Sprintf("asleep until %s: %s", p.ExpectedWake, oneLine(p.Reason))}
+	case messages.SuspensionRequested:
+		return presentQuestion(p.Suspension)
+	case messages.SuspensionResumed:
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Question " + string(p.Response.Resolution),
+			Summary: answerSummary(p.SuspensionID, p.Response)}
+	case messages.SuspensionExpired:
+		sum := fmt.Sprintf("suspension %s expired after %d attempt(s): %s", p.SuspensionID, p.Attempts, p.Policy)
+		if p.Response != nil {
+			sum += ", resumed with " + oneLine(string(p.Response.Value))
+		}
+		return Presentation{Visibility: VisibilityTurnResult, Category: CategoryWaiting, Title: "Question expired", Summary: sum}
+	case messages.OperatorNotificationRequested:
+		n := p.Notification
+		sum := n.Summary
+		if sum == "" {
+			sum = messages.NotificationSummary(n.Message)
+		}
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryRuntime, Title: "Operator notification",
+			Body: n.Message, Summary: n.AgentID + ": " + oneLine(sum)}
 	case messages.ProviderRoundCompleted:
 		return Presentation{Visibility: VisibilityTrace, Category: CategoryTrace, Title: "Provider round",
 			Summary: fmt.Sprintf("%s round %d: %d in / %d out tokens, %d ms", p.Provider, p.Round,
@@ -167,11 +191,43 @@ func presentBrief(b messages.Brief) Presentation {
 		title = "Failure"
 	case messages.BriefAck:
 		v, title = VisibilityProgress, "Acknowledged"
+	case messages.BriefActionRequired:
+		v, title = VisibilityActionRequired, "Action required"
 	}
 	if b.WorkItemID != "" && b.Kind == messages.BriefResult {
 		v = VisibilityWorkDone
 	}
 	return Presentation{Visibility: v, Category: CategoryBrief, Title: title, Body: b.Text, Summary: oneLine(b.Text)}
+}
+
+// presentQuestion shows a question to the operator with its choices. The
+// action_required brief recorded with it is what asks the operator.
+func presentQuestion(r messages.SuspensionRecord) Presentation {
+	sum := fmt.Sprintf("%s asks (%s): %s", r.AgentID, r.ResponseType, oneLine(r.Question))
+	if cs := r.EffectiveChoices(); len(cs) > 0 {
+		vals := make([]string, len(cs))
+		for i, c := range cs {
+			vals[i] = c.Value
+		}
+		sum += " [" + strings.Join(vals, "|") + "]"
+	}
+	return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Question for the operator",
+		Body: r.Question, Summary: oneLine(sum)}
+}
+
+// answerSummary says how a suspension ended and with what.
+func answerSummary(id string, r messages.InputResponse) string {
+	sum := fmt.Sprintf("suspension %s %s", id, r.Resolution)
+	if len(r.Value) > 0 && string(r.Value) != "null" {
+		sum += " with " + string(r.Value)
+	}
+	if r.ChoiceLabel != "" {
+		sum += " (" + r.ChoiceLabel + ")"
+	}
+	if r.RespondedBy != "" {
+		sum += " by " + r.RespondedBy
+	}
+	return oneLine(sum)
 }
 
 // presentAssistant distinguishes text progress from tool requests.

@@ -47,6 +47,12 @@ type SuspensionResponse struct {
 	RespondedAt       time.Time                     `json:"responded_at"`
 }
 
+// String says how the suspension ended, with what and by whom.
+func (r SuspensionResponse) String() string {
+	return answerSummary(r.SuspensionID, messages.InputResponse{Resolution: r.Resolution, Value: r.Value,
+		ChoiceLabel: r.ChoiceLabel, RespondedBy: r.RespondedBy})
+}
+
 func suspensionResponse(id string, r messages.InputResponse) SuspensionResponse {
 	return SuspensionResponse{AgentID: id, SuspensionID: r.SuspensionID, Resolution: r.Resolution, Value: r.Value,
 		ChoiceLabel: r.ChoiceLabel, ChoiceDescription: r.ChoiceDescription, RespondedBy: r.RespondedBy,
