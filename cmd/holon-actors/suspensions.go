@@ -183,17 +183,7 @@ func printResolution(e *env, res control.SuspensionResponse) error {
 	if e.JSON {
 		return printJSON(e, res)
 	}
-	line := fmt.Sprintf("%s: suspension %s %s", res.AgentID, res.SuspensionID, res.Resolution)
-	if len(res.Value) > 0 && string(res.Value) != "null" {
-		line += " with " + string(res.Value)
-	}
-	if res.ChoiceLabel != "" {
-		line += " (" + res.ChoiceLabel + ")"
-	}
-	if res.RespondedBy != "" {
-		line += " by " + res.RespondedBy
-	}
-	_, err := fmt.Fprintln(e.stdout, line)
+	_, err := fmt.Fprintf(e.stdout, "%s: %s\n", res.AgentID, res)
 	return err
 }
 
