@@ -31,6 +31,10 @@ func (a *agent) timerFired(f TimerFire) {
 	if !ok || TimerFireID(f.TimerID, ts.DueAt) != f.FireID || a.state.Status == messages.StatusStopped {
 		return
 	}
+	if ts.SuspensionID != "" {
+		a.suspensionDeadline(f, ts)
+		return
+	}
 	env := a.runtimeEnvelope(messages.KindTimerTick, messages.TimerOrigin(f.TimerID), messages.SurfaceTimerScheduler,
 		messages.PriorityNext, fmt.Sprintf("Timer %s fired (%s).", f.TimerID, ts.Reason),
 		map[string]string{"timer_id": f.TimerID, "fire_id": f.FireID})

@@ -43,6 +43,10 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 	}
 	sleep := sleepSpec()
 	specs = append(specs, sleep)
+	for _, tool := range operatorTools(true) {
+		s := tool.Spec()
+		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+	}
 	req := providers.Request{AgentID: "main", Conversation: []providers.Item{{Kind: providers.ItemMessage, Text: "hi"}}, Tools: specs}
 	if _, err := p.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/notify"
 	"net"
 	"os"
 	"path/filepath"
@@ -59,6 +62,30 @@ type runCmd struct {
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
 	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
 	Workspace       string        `help:"Directory every agent's commands and patches work in (its execution root). Default: each agent's own home, $HOLON_HOME/agents/<id>." env:"HOLON_WORKSPACE" type:"existingdir" placeholder:"DIR"`
+	NotifyWebhook   string        `name:"notify-webhook" help:"POST operator notifications (questions waiting for an answer, failed turns, quarantined agents) to this URL, signed with HMAC-SHA256 (see package notify)." env:"HOLON_NOTIFY_WEBHOOK" placeholder:"URL"`
+	NotifySecret    string        `name:"notify-secret-file" help:"File holding the webhook signing secret (at least 32 bytes; e.g. openssl rand -hex 32). Required with --notify-webhook." env:"HOLON_NOTIFY_SECRET_FILE" type:"path" placeholder:"FILE"`
+	NotifyTool      bool          `name:"notify-operator-tool" help:"Profile option: offer agents the NotifyOperator tool (off by default; the runtime notifies operators on its own)." env:"HOLON_NOTIFY_OPERATOR_TOOL"`
+}
+
+// notifier builds the webhook notifier, or nil when none is configured.
+func (c *runCmd) notifier() (actors.Notifier, error) {
+	switch {
+	case c.NotifyWebhook == "" && c.NotifySecret == "":
+		return nil, nil
+	case c.NotifyWebhook == "":
+		return nil, usage(errors.New("--notify-secret-file without --notify-webhook: give the webhook URL too"))
+	case c.NotifySecret == "":
+		return nil, usage(errors.New("--notify-webhook needs --notify-secret-file (a file of at least 32 random bytes, e.g. openssl rand -hex 32)"))
+	}
+	secret, err := os.ReadFile(c.NotifySecret)
+	if err != nil {
+		return nil, usage(fmt.Errorf("read --notify-secret-file: %w", err))
+	}
+	w, err := notify.New(notify.Config{URL: c.NotifyWebhook, Secret: bytes.TrimSpace(secret)})
+	if err != nil {
+		return nil, usage(err)
+	}
+	return w, nil
 }
 
 // runtimeFile is $HOLON_HOME/run/runtime.json.
@@ -259,7 +286,15 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth}
+	cfg, err := c.modelConfig(home)
+	if err != nil {
+		return err
+	}
+	notifier, err := c.notifier()
+	if err != nil {
+		return err
+	}
+	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			o.recordFailure("startup", err)
@@ -290,6 +325,8 @@ type owner struct {
 	log      zerolog.Logger
 	provider *modelProvider
 	auth     control.TCPAuth
+	notifier actors.Notifier
+	filter   messages.NotificationFilter
 
 	socket            string
 	store             *persistence.BadgerStore
@@ -326,7 +363,8 @@ func (o *owner) start() error {
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
 		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
-		CheckModel: o.provider.Check}
+		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
+		NotificationFilter: o.filter}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -20,6 +21,10 @@ type Config struct {
 	Fallback []string `json:"fallback_models,omitempty"`
 	// Providers overrides a provider id's endpoint ("ollama", "openai", …).
 	Providers map[string]ProviderConfig `json:"providers,omitempty"`
+	// SystemNotifications filters, at delivery time, the system
+	// notifications the agents' models see, by source and by source.name:
+	// {"kinds": {"mcp": {"enable": false}, "tool": {"waiting": false}}}.
+	SystemNotifications messages.NotificationFilter `json:"system_notifications,omitzero"`
 }
 
 // ProviderConfig overrides one provider id's endpoint.

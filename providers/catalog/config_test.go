@@ -54,6 +54,12 @@ func TestLoadConfig(t *testing.T) {
 	if c, err := catalog.LoadConfig(path); err != nil || c.Model != "openai/gpt-5" || c.Providers["vllm"].BaseURL == "" {
 		t.Fatalf("LoadConfig = %+v, %v", c, err)
 	}
+	_ = os.WriteFile(path, []byte(`{"model": "openai/gpt-5", "system_notifications": {"kinds": {"mcp": {"enable": false}, "tool": {"waiting": false}}}}`), 0o600)
+	c, err := catalog.LoadConfig(path)
+	if err != nil || c.SystemNotifications.Allows("mcp.disconnected") || c.SystemNotifications.Allows("tool.waiting") ||
+		!c.SystemNotifications.Allows("tool.stopped") {
+		t.Fatalf("system_notifications filter = %+v, %v", c.SystemNotifications, err)
+	}
 	_ = os.WriteFile(path, []byte(`{"model": "openai/gpt-5", "api_key": "sk-oops"}`), 0o600)
 	if _, err := catalog.LoadConfig(path); err == nil {
 		t.Fatal("an unknown key (a key in the file!) was accepted")
