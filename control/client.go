@@ -250,3 +250,44 @@ func (c *Client) SetModel(ctx context.Context, id, model, reason string) (actors
 	var out actors.AgentInfo
 	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/model", ModelRequest{Model: model, Reason: reason}, &out)
 }
+
+// Suspensions returns an agent's suspensions, newest first: open and
+// recently closed, or with openOnly the open ones.
+func (c *Client) Suspensions(ctx context.Context, id string, openOnly bool) ([]messages.SuspensionRecord, error) {
+	var out SuspensionList
+	path := "/agents/" + url.PathEscape(id) + "/suspensions"
+	if openOnly {
+		path += "?state=" + SuspensionsOpen
+	}
+	return out.Suspensions, c.do(ctx, http.MethodGet, path, nil, &out)
+}
+
+// OpenSuspensions returns every agent's open suspensions, oldest first.
+func (c *Client) OpenSuspensions(ctx context.Context) ([]messages.SuspensionRecord, error) {
+	var out SuspensionList
+	return out.Suspensions, c.do(ctx, http.MethodGet, "/suspensions", nil, &out)
+}
+
+// Respond answers suspension sid of agent id. An invalid value is an
+// *Error of kind invalid_answer listing the valid choices, if any.
+func (c *Client) Respond(ctx context.Context, id, sid string, req RespondRequest) (SuspensionResponse, error) {
+	var out SuspensionResponse
+	return out, c.do(ctx, http.MethodPost, suspensionPath(id, sid, "respond"), req, &out)
+}
+
+// CancelSuspension withdraws suspension sid of agent id.
+func (c *Client) CancelSuspension(ctx context.Context, id, sid string, req CancelSuspensionRequest) (SuspensionResponse, error) {
+	var out SuspensionResponse
+	return out, c.do(ctx, http.MethodPost, suspensionPath(id, sid, "cancel"), req, &out)
+}
+
+func suspensionPath(id, sid, op string) string {
+	return "/control/agents/" + url.PathEscape(id) + "/suspensions/" + url.PathEscape(sid) + "/" + op
+}
+
+// Notifications returns the operator notifications of an agent, newest
+// first.
+func (c *Client) Notifications(ctx context.Context, id string) ([]actors.NotificationView, error) {
+	var out NotificationList
+	return out.Notifications, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/notifications", nil, &out)
+}

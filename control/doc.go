@@ -1,9 +1,14 @@
 // Package control is the runtime's control surface: JSON over HTTP, served
 // on the owner's unix socket ($HOLON_HOME/run/control.sock) and, when asked,
 // on TCP. It routes operator and program requests to an actors.Runtime
-// (inspection, prompts, lifecycle commands, runtime status and shutdown),
-// replays journal events as JSON pages or Server-Sent Events with their
-// provenance and operator presentation, and has the Go client the CLI uses.
+// (inspection, prompts, lifecycle commands, answers to the agents'
+// questions, runtime status and shutdown), replays journal events as JSON
+// pages or Server-Sent Events with their provenance and operator
+// presentation, and has the Go client the CLI uses.
+//
+// Answers and cancellations of suspensions are operator routes: they need
+// the socket or the TCP control token, and nothing under the public
+// prefixes (/triggers/, /ingress/) reaches them.
 //
 // control imports actors, messages and persistence; only cmd imports it.
 // It holds no agent state of its own: every answer comes from the runtime

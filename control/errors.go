@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
@@ -19,6 +20,9 @@ type Error struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// ValidChoices lists the values a suspension accepts, on an
+	// invalid_answer error for a choice or confirm question.
+	ValidChoices []string `json:"valid_choices,omitempty"`
 }
 
 func (e *Error) Error() string {
@@ -42,6 +46,7 @@ const (
 	KindMethod         = "method_not_allowed"
 	KindAgentStopped   = "agent_stopped"
 	KindResumeRequired = "resume_required"
+	KindInvalidAnswer  = "invalid_answer"
 )
 
 func errorf(status int, kind, hint, format string, args ...any) *Error {
@@ -51,9 +56,16 @@ func errorf(status int, kind, hint, format string, args ...any) *Error {
 // runtimeError maps an error from the runtime or the store to an API error.
 func runtimeError(err error) *Error {
 	var e *Error
+	var invalid *messages.InvalidAnswerError
 	switch {
 	case errors.As(err, &e):
 		return e
+	case errors.As(err, &invalid):
+		return invalidAnswer(invalid)
+	case errors.Is(err, actors.ErrSuspensionNotFound):
+		return errorf(http.StatusNotFound, KindNotFound, listSuspensionsHint, "no such suspension")
+	case errors.Is(err, actors.ErrNotSuspended), errors.Is(err, actors.ErrSuspensionClosed):
+		return errorf(http.StatusConflict, KindConflict, listSuspensionsHint, "%v", err)
 	case errors.Is(err, actors.ErrAgentStopped):
 		return errorf(http.StatusConflict, KindAgentStopped, "resume it first: holon-actors agents resume <id>", "%v", err)
 	case errors.Is(err, actors.ErrResumeRequired):
@@ -73,6 +85,33 @@ func runtimeError(err error) *Error {
 	default:
 		return errorf(http.StatusInternalServerError, KindInternal, "see holon-actors daemon logs", "%v", err)
 	}
+}
+
+// listSuspensionsHint is the hint of the suspension errors.
+const listSuspensionsHint = "list the open ones with holon-actors suspensions list"
+
+// suspensionError maps an error answering or cancelling suspension sid of
+// agent id, naming both.
+func suspensionError(err error, id, sid string) *Error {
+	switch {
+	case errors.Is(err, actors.ErrSuspensionNotFound):
+		return errorf(http.StatusNotFound, KindNotFound, "list its suspensions with holon-actors suspensions list --all --agent "+id,
+			"agent %q has no suspension %q", id, sid)
+	case errors.Is(err, actors.ErrNotSuspended), errors.Is(err, actors.ErrSuspensionClosed):
+		return errorf(http.StatusConflict, KindConflict, listSuspensionsHint, "suspension %q of agent %q: %v", sid, id, err)
+	}
+	return runtimeError(err)
+}
+
+// invalidAnswer is the 422 of a value the suspension does not accept.
+func invalidAnswer(ie *messages.InvalidAnswerError) *Error {
+	hint := "send a value of the question's response_type: a text question takes a non-empty string, a form question a JSON object"
+	if len(ie.ValidChoices) > 0 {
+		hint = "answer with one of: " + strings.Join(ie.ValidChoices, ", ")
+	}
+	e := errorf(http.StatusUnprocessableEntity, KindInvalidAnswer, hint, "%v", ie)
+	e.ValidChoices = ie.ValidChoices
+	return e
 }
 
 // writeError sends e as {"error": {...}} with its status.

@@ -41,13 +41,14 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	doc := map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "holon-actors control API", "version": "1",
-			"description": "JSON over HTTP on $HOLON_HOME/run/control.sock (and TCP when enabled). Errors are {\"error\":{\"kind\",\"message\",\"hint\"}}."},
+			"description": "JSON over HTTP on $HOLON_HOME/run/control.sock (and TCP when enabled). Errors are {\"error\":{\"kind\",\"message\",\"hint\"}}, plus \"valid_choices\" on an invalid_answer."},
 		"paths": paths,
 		"components": map[string]any{"schemas": map[string]any{"Error": map[string]any{
 			"type": "object", "required": []string{"error"},
 			"properties": map[string]any{"error": map[string]any{"type": "object", "required": []string{"kind", "message"},
 				"properties": map[string]any{"kind": map[string]any{"type": "string"}, "message": map[string]any{"type": "string"},
-					"hint": map[string]any{"type": "string"}}}},
+					"hint":          map[string]any{"type": "string"},
+					"valid_choices": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}},
 		}}},
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -56,8 +57,13 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 
 func parametersFor(r Route) []map[string]any {
 	var out []map[string]any
-	if strings.Contains(r.Pattern, "{id}") {
-		out = append(out, map[string]any{"name": "id", "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+	for _, name := range []string{"id", "suspension_id"} {
+		if strings.Contains(r.Pattern, "{"+name+"}") {
+			out = append(out, map[string]any{"name": name, "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		}
+	}
+	if r.Method == http.MethodGet && strings.HasSuffix(r.Pattern, "/{id}/suspensions") {
+		out = append(out, map[string]any{"name": "state", "in": "query", "schema": map[string]any{"type": "string", "enum": []string{SuspensionsOpen}}})
 	}
 	if strings.HasSuffix(r.Pattern, "/events") {
 		out = append(out,

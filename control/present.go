@@ -33,7 +33,6 @@ const (
 	CategoryTool      = "tool"
 	CategoryStateSync = "state_sync"
 	CategoryTrace     = "trace"
-	CategoryOperator  = "operator"
 )
 
 // Presentation is how an operator surface shows an event.
@@ -118,6 +117,11 @@ func addProvenance(pv *Provenance, p messages.Payload) {
 		pv.MessageID = p.MessageID
 	case messages.BriefRecorded:
 		pv.MessageID, pv.TaskID, pv.WorkItemID = p.Brief.RelatedMessageID, p.Brief.RelatedTaskID, p.Brief.WorkItemID
+	case messages.SuspensionRequested:
+		pv.MessageID, pv.WorkItemID = p.Suspension.MessageID, p.Suspension.WorkItemID
+	case messages.OperatorNotificationRequested:
+		n := p.Notification
+		pv.WorkItemID, pv.CorrelationID, pv.CausationID = n.WorkItemID, n.CorrelationID, n.CausationID
 	}
 }
 
@@ -153,21 +157,26 @@ func present(p messages.Payload) Presentation {
 		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Asleep",
 			Summary: fmt.Sprintf("asleep until %s: %s", p.ExpectedWake, oneLine(p.Reason))}
 	case messages.SuspensionRequested:
-		return Presentation{Visibility: VisibilityActionRequired, Category: CategoryOperator, Title: "Question for the operator",
-			Body: p.Suspension.Question, Summary: fmt.Sprintf("%s (%s, %s): %s", p.Suspension.ID, p.Suspension.ResponseType,
-				p.Suspension.FallbackPolicy, oneLine(p.Suspension.Question))}
+		return presentQuestion(p.Suspension)
 	case messages.SuspensionResumed:
-		return Presentation{Visibility: VisibilityProgress, Category: CategoryOperator, Title: "Question " + string(p.Response.Resolution),
-			Summary: fmt.Sprintf("%s %s by %s: %s", p.SuspensionID, p.Response.Resolution, orUnknown(p.Response.RespondedBy), oneLine(string(p.Response.Value)))}
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Question " + string(p.Response.Resolution),
+			Summary: answerSummary(p.SuspensionID, p.Response)}
 	case messages.SuspensionExpired:
-		return Presentation{Visibility: VisibilityTurnResult, Category: CategoryOperator, Title: "Question expired",
-			Summary: fmt.Sprintf("%s expired after %d attempt(s); policy %s", p.SuspensionID, p.Attempts, p.Policy)}
+		sum := fmt.Sprintf("suspension %s expired after %d attempt(s): %s", p.SuspensionID, p.Attempts, p.Policy)
+		if p.Response != nil {
+			sum += ", resumed with " + oneLine(string(p.Response.Value))
+		}
+		return Presentation{Visibility: VisibilityTurnResult, Category: CategoryWaiting, Title: "Question expired", Summary: sum}
 	case messages.OperatorNotificationRequested:
 		n := p.Notification
-		return Presentation{Visibility: VisibilityActionRequired, Category: CategoryOperator, Title: "Operator notification",
-			Body: n.Message, Summary: fmt.Sprintf("[%s from %s → %s] %s", n.Reason, n.RequestedByAgentID, n.TargetOperatorBoundary, n.Summary)}
+		sum := n.Summary
+		if sum == "" {
+			sum = messages.NotificationSummary(n.Message)
+		}
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryRuntime, Title: "Operator notification",
+			Body: n.Message, Summary: n.AgentID + ": " + oneLine(sum)}
 	case messages.OperatorNotificationDelivery:
-		return Presentation{Visibility: VisibilityTrace, Category: CategoryOperator, Title: "Notification delivery",
+		return Presentation{Visibility: VisibilityTrace, Category: CategoryRuntime, Title: "Notification delivery",
 			Summary: fmt.Sprintf("%s %s (attempt %d)", p.NotificationID, p.Status, p.Attempt)}
 	case messages.SystemNotificationQueued:
 		return Presentation{Visibility: VisibilityTrace, Category: CategoryRuntime, Title: "System notification",
@@ -186,15 +195,45 @@ func presentBrief(b messages.Brief) Presentation {
 	switch b.Kind {
 	case messages.BriefFailure:
 		title = "Failure"
-	case messages.BriefActionRequired:
-		v, title = VisibilityActionRequired, "Action required"
 	case messages.BriefAck:
 		v, title = VisibilityProgress, "Acknowledged"
+	case messages.BriefActionRequired:
+		v, title = VisibilityActionRequired, "Action required"
 	}
 	if b.WorkItemID != "" && b.Kind == messages.BriefResult {
 		v = VisibilityWorkDone
 	}
 	return Presentation{Visibility: v, Category: CategoryBrief, Title: title, Body: b.Text, Summary: oneLine(b.Text)}
+}
+
+// presentQuestion shows a question to the operator with its choices. The
+// action_required brief recorded with it is what asks the operator.
+func presentQuestion(r messages.SuspensionRecord) Presentation {
+	sum := fmt.Sprintf("%s asks (%s): %s", r.AgentID, r.ResponseType, oneLine(r.Question))
+	if cs := r.EffectiveChoices(); len(cs) > 0 {
+		vals := make([]string, len(cs))
+		for i, c := range cs {
+			vals[i] = c.Value
+		}
+		sum += " [" + strings.Join(vals, "|") + "]"
+	}
+	return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Question for the operator",
+		Body: r.Question, Summary: oneLine(sum)}
+}
+
+// answerSummary says how a suspension ended and with what.
+func answerSummary(id string, r messages.InputResponse) string {
+	sum := fmt.Sprintf("suspension %s %s", id, r.Resolution)
+	if len(r.Value) > 0 && string(r.Value) != "null" {
+		sum += " with " + string(r.Value)
+	}
+	if r.ChoiceLabel != "" {
+		sum += " (" + r.ChoiceLabel + ")"
+	}
+	if r.RespondedBy != "" {
+		sum += " by " + r.RespondedBy
+	}
+	return oneLine(sum)
 }
 
 // presentAssistant distinguishes text progress from tool requests.

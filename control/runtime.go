@@ -76,7 +76,7 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 		switch in.Status {
 		case messages.StatusBooting, messages.StatusAwakeRunning:
 			a.ProcessingAgentCount++
-		case messages.StatusAwaitingTask:
+		case messages.StatusAwaitingTask, messages.StatusSuspended:
 			a.WaitingAgentCount++
 		}
 		if in.LastError != "" && last == nil {

@@ -67,6 +67,11 @@ func TestHelp(t *testing.T) {
 		{"daemon-start", []string{"daemon", "start", "--help"}},
 		{"providers-doctor", []string{"providers", "doctor", "--help"}},
 		{"once", []string{"once", "--help"}},
+		{"suspensions", []string{"suspensions", "--help"}},
+		{"suspensions-list", []string{"suspensions", "list", "--help"}},
+		{"suspensions-cancel", []string{"suspensions", "cancel", "--help"}},
+		{"respond", []string{"respond", "--help"}},
+		{"notifications", []string{"notifications", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

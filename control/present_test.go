@@ -1,0 +1,58 @@
+package control_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// TestPresentOperatorLoop: the question's brief asks the operator to act;
+// the suspension events say what was asked and how it ended.
+func TestPresentOperatorLoop(t *testing.T) {
+	at := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	expires := at.Add(time.Hour)
+	rec := messages.SuspensionRecord{ID: "susp_1", AgentID: "main", Question: "Deploy to production?",
+		ResponseType: messages.ResponseConfirm, FallbackPolicy: messages.FallbackFail, SuspendedAt: at,
+		ExpiresAt: &expires, MessageID: "msg_1"}
+	tests := []struct {
+		name       string
+		payload    messages.Payload
+		visibility control.Visibility
+		summary    string
+	}{
+		{"action required brief", messages.BriefRecorded{Brief: messages.Brief{ID: "brief_1", AgentID: "main",
+			Kind: messages.BriefActionRequired, Text: "Deploy to production?", CreatedAt: at}},
+			control.VisibilityActionRequired, "Deploy to production?"},
+		{"question", messages.SuspensionRequested{Suspension: rec},
+			control.VisibilityProgress, "main asks (confirm): Deploy to production? [yes|no]"},
+		{"answer", messages.SuspensionResumed{SuspensionID: "susp_1", Response: messages.InputResponse{SuspensionID: "susp_1",
+			Resolution: messages.ResolutionResponded, Value: json.RawMessage(`"yes"`), ChoiceLabel: "Yes", RespondedBy: "alice", RespondedAt: at}},
+			control.VisibilityProgress, `suspension susp_1 responded with "yes" (Yes) by alice`},
+		{"cancel", messages.SuspensionResumed{SuspensionID: "susp_1", Response: messages.InputResponse{SuspensionID: "susp_1",
+			Resolution: messages.ResolutionCancelled, RespondedBy: "alice", RespondedAt: at}},
+			control.VisibilityProgress, "suspension susp_1 cancelled by alice"},
+		{"expiry", messages.SuspensionExpired{SuspensionID: "susp_1", Policy: messages.FallbackFail, Attempts: 1},
+			control.VisibilityTurnResult, "suspension susp_1 expired after 1 attempt(s): fail"},
+		{"notification", messages.OperatorNotificationRequested{Notification: messages.OperatorNotification{
+			NotificationID: "ntf_1", AgentID: "main", RequestedByAgentID: "main", TargetOperatorBoundary: messages.BoundaryPrimaryOperator,
+			Message: "Deploy to production?\nAnswer with: holon-actors respond main susp_1 <value>", Reason: messages.NotifySuspensionRequested,
+			CreatedAt: at}},
+			control.VisibilityProgress, "main: Deploy to production?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := messages.NewEvent("main", at, tt.payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := control.NewStreamEvent(ev, false).Presentation
+			if p.Visibility != tt.visibility || p.Summary != tt.summary || strings.TrimSpace(p.Title) == "" {
+				t.Fatalf("presentation = %+v, want %s %q", p, tt.visibility, tt.summary)
+			}
+		})
+	}
+}
