@@ -3,6 +3,7 @@ package actors_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,6 +69,10 @@ func TestCrashLoopQuarantinesOnlyThatAgent(t *testing.T) {
 	}))
 	if rerr.Failure.Code != "agent_quarantined" {
 		t.Fatalf("runtime_error = %+v, want agent_quarantined", rerr.Failure)
+	}
+	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("bad", testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
+	if n.Reason != messages.NotifyAgentQuarantined || !strings.HasPrefix(n.Summary, "The agent crashed") {
+		t.Fatalf("quarantine notification = %+v", n)
 	}
 
 	// Another agent is unaffected.

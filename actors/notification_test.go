@@ -343,3 +343,21 @@ func TestChildNotificationGoesToParent(t *testing.T) {
 		t.Fatalf("a child's notification went to the webhook: %+v", notifier.got)
 	}
 }
+
+// TestProviderFallbackNotifies: a round answered by a fallback model
+// queues a provider.fallback warning, which the round's tool batch
+// carries to the model.
+func TestProviderFallbackNotifies(t *testing.T) {
+	step := testkit.Reply("", testkit.Call("c1", "echo", `{"text":"x"}`))
+	step.Timeline = &providers.ProviderAttemptTimeline{RequestedModelRef: "anthropic/claude-sonnet-4-5", WinningModelRef: "openai/gpt-5"}
+	h := testkit.New(t, step, testkit.Reply("done"))
+	h.Prompt("main", "go")
+	q := decode[messages.SystemNotificationQueued](t, h.WaitEvent("main", testkit.OfType(messages.EventSystemNotificationQueued)))
+	if q.Notification.Kind != "provider.fallback" || q.Notification.Level != messages.LevelWarning {
+		t.Fatalf("queued = %+v", q.Notification)
+	}
+	ex := decode[messages.ToolExecuted](t, h.WaitEvent("main", testkit.OfType(messages.EventToolExecuted)))
+	if len(ex.Notifications) != 1 || ex.Notifications[0].Kind != "provider.fallback" {
+		t.Fatalf("tool batch carrier = %+v", ex.Notifications)
+	}
+}

@@ -19,6 +19,9 @@ type Step struct {
 	// Gate, when set, holds the reply until it is closed (or the call's
 	// context ends), so a test can act while a model round is in flight.
 	Gate chan struct{}
+	// Timeline, when set, is the reply's provider attempt timeline (as a
+	// fallback chain reports it).
+	Timeline *providers.ProviderAttemptTimeline
 }
 
 // Reply is a step answering text and requesting calls.
@@ -100,7 +103,7 @@ func (p *Provider) Complete(ctx context.Context, req providers.Request) (provide
 		return providers.Response{}, st.Err
 	}
 	return providers.Response{Text: st.Text, ToolCalls: st.Calls, Usage: st.Usage, StopReason: "end_turn",
-		ResponseID: fmt.Sprintf("resp_%d", i), Model: "scripted-1"}, nil
+		ResponseID: fmt.Sprintf("resp_%d", i), Model: "scripted-1", Timeline: st.Timeline}, nil
 }
 
 // Requests returns a copy of every request received, in order.
