@@ -361,3 +361,28 @@ func TestProviderFallbackNotifies(t *testing.T) {
 		t.Fatalf("tool batch carrier = %+v", ex.Notifications)
 	}
 }
+
+// TestSystemNotificationInterjectCarrier: a trusted interject spliced
+// into a running turn carries the pending notifications to the model.
+func TestSystemNotificationInterjectCarrier(t *testing.T) {
+	gate := make(chan struct{})
+	h := testkit.New(t, testkit.Step{Text: "first", Gate: gate}, testkit.Reply("second"))
+	h.Prompt("main", "work")
+	<-h.Provider.Called
+	if err := h.Runtime.QueueSystemNotification(context.Background(), "main", sysNote("tool.stopped", messages.LevelInfo, "Task t1 stopped.")); err != nil {
+		t.Fatal(err)
+	}
+	h.Send(h.Envelope("main", "also check the logs", messages.PriorityInterject))
+	close(gate)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.LastAssistantMessage != "second" {
+		t.Fatalf("turn = %+v", tt)
+	}
+	splice := decode[messages.MessageProcessingStarted](t, h.WaitEvent("main", testkit.NthOfType(messages.EventMessageProcessingStarted, 2)))
+	if splice.Continuation != nil || len(splice.Notifications) != 1 || splice.Notifications[0].Kind != "tool.stopped" {
+		t.Fatalf("splice = %+v", splice)
+	}
+	if n := deliveredCount(t, h.Events("main"), "tool.stopped"); n != 1 {
+		t.Fatalf("delivered %d times", n)
+	}
+}
