@@ -182,6 +182,8 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.recovered)
 	case *GetState:
 		c.Respond(a.copyState())
+	case *getOperatorView:
+		c.Respond(&operatorView{suspensions: a.state.suspensionList(), notifications: a.state.notificationList()})
 	case *GetInfo:
 		c.Respond(a.info())
 	case *SetModel:

@@ -58,11 +58,30 @@ func (r *Runtime) CancelSuspension(ctx context.Context, id, suspensionID, by, re
 // Suspensions returns agent id's suspensions, open and recently closed,
 // newest first.
 func (r *Runtime) Suspensions(ctx context.Context, id string) ([]messages.SuspensionRecord, error) {
-	st, err := r.State(ctx, id)
+	v, err := r.operatorView(ctx, id)
+	return v.suspensions, err
+}
+
+// operatorView asks agent id for its suspensions and notifications,
+// without copying its whole state.
+func (r *Runtime) operatorView(ctx context.Context, id string) (*operatorView, error) {
+	res, err := r.ask(ctx, id, &getOperatorView{})
 	if err != nil {
-		return nil, err
+		return &operatorView{}, err
 	}
-	return st.suspensionList(), nil
+	return res.(*operatorView), nil
+}
+
+// getOperatorView asks an agent for its operatorView.
+type getOperatorView struct{}
+
+// Priority implements Prioritized.
+func (*getOperatorView) Priority() messages.Priority { return messages.PriorityNext }
+
+// operatorView answers getOperatorView with copies.
+type operatorView struct {
+	suspensions   []messages.SuspensionRecord
+	notifications []NotificationView
 }
 
 // OpenSuspensions returns the open suspensions of every agent, oldest
@@ -110,11 +129,8 @@ type NotificationDelivery struct {
 // Notifications returns the operator notifications recorded by or for
 // agent id (its own, and its private children's), newest first.
 func (r *Runtime) Notifications(ctx context.Context, id string) ([]NotificationView, error) {
-	st, err := r.State(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return st.notificationList(), nil
+	v, err := r.operatorView(ctx, id)
+	return v.notifications, err
 }
 
 // respondSuspension asks an agent to answer or cancel a suspension; the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -37,12 +38,8 @@ func (*tailDropped) Priority() messages.Priority       { return messages.Priorit
 // its boundary: its parent's for a private child, the primary operator's
 // otherwise. It is recorded by the caller's batch, then dispatched.
 func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
-	n := messages.OperatorNotification{
-		NotificationID: messages.NewID("ntf"), AgentID: a.id, RequestedByAgentID: a.id,
-		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: message,
-		Summary: messages.NotificationSummary(message), Reason: reason, SuspensionID: suspensionID,
-		CreatedAt: a.deps.Clock.Now(),
-	}
+	n := newNotification(a.id, reason, message, a.deps.Clock.Now())
+	n.SuspensionID = suspensionID
 	if t := a.state.Turn; t != nil {
 		n.CorrelationID, n.CausationID = t.ID, t.MessageID
 	}
@@ -50,6 +47,15 @@ func (a *agent) operatorNotification(reason, message, suspensionID string) messa
 		n.TargetOperatorBoundary, n.BoundaryAgentID = messages.BoundaryParentSupervisor, parent
 	}
 	return n
+}
+
+// newNotification is agent id's notification to the primary operator.
+func newNotification(id, reason, message string, at time.Time) messages.OperatorNotification {
+	return messages.OperatorNotification{
+		NotificationID: messages.NewID("ntf"), AgentID: id, RequestedByAgentID: id,
+		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: message,
+		Summary: messages.NotificationSummary(message), Reason: reason, CreatedAt: at,
+	}
 }
 
 // supervisingParent is the parent whose boundary receives this agent's
@@ -98,7 +104,7 @@ func (a *agent) childNotified(m *childNotification) {
 	)
 }
 
-// deliveryReported journals one delivery step.
+// deliveryStep journals one delivery step.
 func (a *agent) deliveryStep(m *deliveryReported) {
 	if err := a.persist(m.d); err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("notification_id", m.d.NotificationID).Msg("delivery status not journaled")

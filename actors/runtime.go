@@ -800,9 +800,7 @@ func (s *agentsSupervisor) quarantine(m *agentGaveUp) {
 	store, clock := s.r.deps.Store, s.r.deps.Clock
 	summary := fmt.Sprintf("The agent crashed %d times within its restart window and was quarantined (stopped). Last failure: %s. Resume it once the cause is fixed.", m.failures, m.reason)
 	var evs []messages.Event
-	n := messages.OperatorNotification{NotificationID: messages.NewID("ntf"), AgentID: m.id, RequestedByAgentID: m.id,
-		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: summary, Summary: messages.NotificationSummary(summary),
-		Reason: messages.NotifyAgentQuarantined, CreatedAt: clock.Now()}
+	n := newNotification(m.id, messages.NotifyAgentQuarantined, summary, clock.Now())
 	for _, p := range []messages.Payload{
 		messages.RuntimeError{Failure: messages.Failure{Category: messages.FailureRuntime, Code: "agent_quarantined", Message: m.reason, Summary: summary}},
 		messages.AgentStateChanged{To: messages.StatusStopped, Reason: "quarantined after repeated crashes"},

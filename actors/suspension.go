@@ -115,9 +115,7 @@ func (a *agent) respond(m *respondSuspension) *suspensionResult {
 		if err != nil {
 			return &suspensionResult{err: err}
 		}
-		if choice != nil {
-			resp.ChoiceLabel, resp.ChoiceDescription = choice.Label, choice.Description
-		}
+		labelled(&resp, choice)
 	}
 	env, err := a.inputEnvelope(resp, messages.OperatorOrigin(nonEmpty(m.answer.RespondedBy, "operator")),
 		messages.SurfaceHTTPControlPrompt, messages.AdmissionControlAuthenticated)
@@ -142,10 +140,16 @@ func (a *agent) replayResponse(rec *messages.SuspensionRecord) messages.InputRes
 	if rec.RespondedAt != nil {
 		resp.RespondedAt = *rec.RespondedAt
 	}
-	if c, err := rec.CheckAnswer(rec.Response); err == nil && c != nil {
-		resp.ChoiceLabel, resp.ChoiceDescription = c.Label, c.Description
-	}
+	choice, _ := rec.CheckAnswer(rec.Response) // an accepted answer
+	labelled(&resp, choice)
 	return resp
+}
+
+// labelled adds the chosen choice's label and description to resp.
+func labelled(resp *messages.InputResponse, choice *messages.SuspensionChoice) {
+	if choice != nil {
+		resp.ChoiceLabel, resp.ChoiceDescription = choice.Label, choice.Description
+	}
 }
 
 // inputEnvelope is the message that resumes the agent: the InputResponse
@@ -207,9 +211,8 @@ func (a *agent) expireSuspension(fired messages.TimerFired, rec *messages.Suspen
 	if policy.Resumes() {
 		resp := messages.InputResponse{SuspensionID: rec.ID, Resolution: messages.ResolutionExpired, Value: rec.FallbackValue,
 			RespondedAt: now, Fallback: true, Question: rec.Question}
-		if c, err := rec.CheckAnswer(rec.FallbackValue); err == nil && c != nil {
-			resp.ChoiceLabel, resp.ChoiceDescription = c.Label, c.Description
-		}
+		choice, _ := rec.CheckAnswer(rec.FallbackValue) // validated when asked
+		labelled(&resp, choice)
 		expired.Response = &resp
 		env, err := a.inputEnvelope(resp, messages.SystemOrigin("suspension_timeout"), messages.SurfaceRuntimeSystem, messages.AdmissionRuntimeOwned)
 		if err != nil {

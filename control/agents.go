@@ -60,6 +60,16 @@ func (s *Server) agentID(w http.ResponseWriter, r *http.Request) (string, bool) 
 	return s.existing(w, r.Context(), r.PathValue("id"))
 }
 
+// bodyForAgent decodes the request body into req, then resolves the
+// path's existing agent; false when either failed (the error is written).
+func (s *Server) bodyForAgent(w http.ResponseWriter, r *http.Request, req any) (string, bool) {
+	if e := decodeBody(w, r, req); e != nil {
+		writeError(w, e)
+		return "", false
+	}
+	return s.agentID(w, r)
+}
+
 func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string) (string, bool) {
 	ok, err := s.cfg.Runtime.Exists(ctx, id)
 	switch {
@@ -273,11 +283,7 @@ type PromptResponse struct {
 
 func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
 	var req PromptRequest
-	if e := decodeBody(w, r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	id, ok := s.agentID(w, r)
+	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}
@@ -322,11 +328,7 @@ type LifecycleResponse struct {
 
 func (s *Server) lifecycle(w http.ResponseWriter, r *http.Request) {
 	var req LifecycleRequest
-	if e := decodeBody(w, r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	id, ok := s.agentID(w, r)
+	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}
@@ -350,11 +352,7 @@ type ModelRequest struct {
 
 func (s *Server) setModel(w http.ResponseWriter, r *http.Request) {
 	var req ModelRequest
-	if e := decodeBody(w, r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	id, ok := s.agentID(w, r)
+	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}

@@ -108,11 +108,7 @@ func (s *Server) openSuspensions(w http.ResponseWriter, r *http.Request) {
 // reach it: the socket, or TCP with the control token.
 func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 	var req RespondRequest
-	if e := decodeBody(w, r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	id, ok := s.agentID(w, r)
+	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}
@@ -128,11 +124,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) cancelSuspension(w http.ResponseWriter, r *http.Request) {
 	var req CancelSuspensionRequest
-	if e := decodeBody(w, r, &req); e != nil {
-		writeError(w, e)
-		return
-	}
-	id, ok := s.agentID(w, r)
+	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}
