@@ -3,15 +3,18 @@ package actors_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/testkit"
 	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
 func sysNote(kind string, level messages.NotificationLevel, msg string) messages.SystemNotification {
@@ -384,5 +387,89 @@ func TestSystemNotificationInterjectCarrier(t *testing.T) {
 	}
 	if n := deliveredCount(t, h.Events("main"), "tool.stopped"); n != 1 {
 		t.Fatalf("delivered %d times", n)
+	}
+}
+
+// TestTaskEndWhileBusyNotifies: a background task that ends while its
+// agent is in a turn queues a system notification, which the turn's next
+// tool batch carries; the task_result still follows as its own turn.
+func TestTaskEndWhileBusyNotifies(t *testing.T) {
+	gate := make(chan struct{})
+	held := testkit.Reply("", testkit.Call("e1", "ExecCommand", `{"cmd":"true"}`))
+	held.Gate = gate
+	h := testkit.NewWith(t, testkit.Options{
+		Steps: []testkit.Step{
+			testkit.Reply("Starting.", testkit.Call("c1", "ExecCommand", `{"cmd":"cat","accepts_input":true,"yield_time_ms":20}`)),
+			held,
+			testkit.Reply("Done."),
+			testkit.Reply("Noted the task's end."),
+		},
+		Deps: withTools(t),
+	})
+	h.Prompt("main", "start a background task")
+	rec := taskStarted(t, h, "main", 1)
+	<-h.Provider.Called
+	<-h.Provider.Called // the second round is held: the agent is busy
+	exec.KillGroup(rec.Pgid)
+	q := decode[messages.SystemNotificationQueued](t, h.WaitEvent("main", testkit.OfType(messages.EventSystemNotificationQueued)))
+	if q.Notification.Kind != "task.failed" || q.Notification.Level != messages.LevelError || !strings.Contains(q.Notification.Message, rec.TaskID) {
+		t.Fatalf("queued = %+v", q.Notification)
+	}
+	close(gate)
+	ex := toolResult(t, h, "main", "e1")
+	if len(ex.Notifications) != 1 || ex.Notifications[0].Kind != "task.failed" {
+		t.Fatalf("the batch after the task's end carries %+v", ex.Notifications)
+	}
+	taskResult(t, h, "main", rec.TaskID)
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+}
+
+// droppedTailStore reports, as the store's own open would, corrupt
+// records dropped from a stream's tail.
+type droppedTailStore struct {
+	persistence.Store
+	dropped []persistence.DroppedRecord
+}
+
+func (s droppedTailStore) Health() persistence.Health {
+	h := s.Store.Health()
+	h.DroppedTails = append(h.DroppedTails, s.dropped...)
+	return h
+}
+
+// TestDroppedJournalTailNotifies: recovery tells the operator and the
+// model of each agent whose journal tail the store dropped, once.
+func TestDroppedJournalTailNotifies(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{
+		Steps: []testkit.Step{testkit.Reply("ok"), testkit.Reply("I'll check my last work.")},
+		Deps: func(_ string, d *actors.AgentDeps) {
+			d.Store = droppedTailStore{Store: d.Store, dropped: []persistence.DroppedRecord{
+				{Stream: "main", Seq: 9, Reason: "checksum"}, {Stream: "main", Seq: 10, Reason: "checksum"}}}
+		},
+	})
+	ctx := context.Background()
+	h.Prompt("main", "hi")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	for range 2 {
+		if _, err := h.Runtime.Recover(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("main", testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
+	if n.Reason != messages.NotifyJournalTailDropped || !strings.Contains(n.Message, "2 corrupt record(s)") {
+		t.Fatalf("notification = %+v", n)
+	}
+	q := decode[messages.SystemNotificationQueued](t, h.WaitEvent("main", testkit.OfType(messages.EventSystemNotificationQueued)))
+	if q.Notification.Kind != "journal.tail_dropped" || q.Notification.Level != messages.LevelError {
+		t.Fatalf("queued = %+v", q.Notification)
+	}
+	h.Prompt("main", "go on")
+	start := decode[messages.MessageProcessingStarted](t, h.WaitEvent("main", testkit.NthOfType(messages.EventMessageProcessingStarted, 2)))
+	if len(start.Notifications) != 1 || start.Notifications[0].Kind != "journal.tail_dropped" {
+		t.Fatalf("carrier = %+v", start.Notifications)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if n := countType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
+		t.Fatalf("reported %d times, want once per process", n)
 	}
 }
