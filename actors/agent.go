@@ -210,6 +210,9 @@ func (a *agent) Receive(c actor.Context) {
 	case *tailDropped:
 		a.journalTailDropped(m)
 		a.advance(c)
+	case *taskWaiting:
+		a.taskWaitsForInput(m)
+		a.advance(c)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *passivate:

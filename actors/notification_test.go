@@ -473,3 +473,44 @@ func TestDroppedJournalTailNotifies(t *testing.T) {
 		t.Fatalf("reported %d times, want once per process", n)
 	}
 }
+
+// TestTaskWaitingForInputNotifies: a background command blocked reading
+// its input is noticed by its task actor's periodic check and queued for
+// the model as task.waiting, once per wait.
+func TestTaskWaitingForInputNotifies(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{
+		Steps: []testkit.Step{
+			testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd":"read answer; echo got:$answer","accepts_input":true,"yield_time_ms":20}`)),
+			testkit.Reply("It runs in the background."),
+			testkit.Reply("I'll answer it."),
+		},
+		Deps: withTools(t),
+	})
+	h.Prompt("main", "start it")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	// Each advance runs one check; the command reaches its read on its own.
+	deadline := time.Now().Add(testkit.WaitTimeout)
+	for countType(h.Events("main"), messages.EventSystemNotificationQueued) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no task.waiting notification; journal:\n%s", testkit.Describe(h.Events("main")))
+		}
+		h.Clock.Advance(2 * time.Second)
+		time.Sleep(5 * time.Millisecond) // polling a process we do not control
+	}
+	q := decode[messages.SystemNotificationQueued](t, h.WaitEvent("main", testkit.OfType(messages.EventSystemNotificationQueued)))
+	if q.Notification.Kind != "task.waiting" || q.Notification.Level != messages.LevelWarning || !strings.Contains(q.Notification.Message, rec.TaskID) {
+		t.Fatalf("queued = %+v", q.Notification)
+	}
+	for range 3 {
+		h.Clock.Advance(2 * time.Second)
+	}
+	h.Prompt("main", "what is pending?")
+	start := decode[messages.MessageProcessingStarted](t, h.WaitEvent("main", testkit.NthOfType(messages.EventMessageProcessingStarted, 2)))
+	if len(start.Notifications) != 1 || start.Notifications[0].Kind != "task.waiting" {
+		t.Fatalf("carrier = %+v", start.Notifications)
+	}
+	if n := countType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
+		t.Fatalf("%d task.waiting notifications for one wait", n)
+	}
+}

@@ -61,6 +61,11 @@ type commandTask struct {
 	pending  *taskEnd     // the end, until the agent has journaled it
 	resend   clockwork.Timer
 	done     bool // settled: the actor is stopping
+	// inputCheck looks, every inputCheckInterval, whether a command that
+	// accepts input is blocked reading it; waitNotified is set once its
+	// agent was told, until input is written.
+	inputCheck   clockwork.Timer
+	waitNotified bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -99,7 +104,15 @@ type (
 	endRecorded struct{ err error }
 	// resendEnd: the agent did not answer finishTask in time.
 	resendEnd struct{}
+	// checkInput: time to look whether the command waits for input.
+	checkInput struct{}
+	// inputState: whether it does.
+	inputState struct{ waiting bool }
 )
+
+// inputCheckInterval is how often a command that accepts input is checked
+// for waiting on it.
+const inputCheckInterval = 2 * time.Second
 
 func (t *commandTask) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
@@ -114,6 +127,7 @@ func (t *commandTask) Receive(c actor.Context) {
 				return nil
 			}
 		})
+		t.armInputCheck(c)
 	case *awaitTerminal:
 		t.waiters = append(t.waiters, c.Sender())
 	case *taskInput:
@@ -127,6 +141,13 @@ func (t *commandTask) Receive(c actor.Context) {
 		t.endComputed(c, m)
 	case *resendEnd:
 		t.sendEnd(c)
+	case *checkInput:
+		if !t.ended {
+			p := t.proc
+			t.goOwned(c, nil, func() any { return &inputState{waiting: p.WaitingForInput()} })
+		}
+	case *inputState:
+		t.inputChecked(c, m.waiting)
 	case *endRecorded:
 		t.settled(c, m.err)
 	case *activationFailed:
@@ -134,6 +155,26 @@ func (t *commandTask) Receive(c actor.Context) {
 	case *actor.Stopping:
 		t.halt()
 	}
+}
+
+// armInputCheck schedules the next input check of a command that accepts
+// input.
+func (t *commandTask) armInputCheck(c actor.Context) {
+	if !t.proc.Spec().AcceptsInput || t.ended {
+		return
+	}
+	self, root := c.Self(), c.ActorSystem().Root
+	t.inputCheck = t.h.rt.deps.Clock.AfterFunc(inputCheckInterval, func() { root.Send(self, &checkInput{}) })
+}
+
+// inputChecked tells the agent, once per wait, that its command is blocked
+// reading input, and schedules the next check.
+func (t *commandTask) inputChecked(c actor.Context, waiting bool) {
+	if waiting && !t.waitNotified && !t.ended {
+		t.waitNotified = true
+		t.h.rt.forward(t.agentID, &taskWaiting{taskID: t.id, cmd: t.cmd})
+	}
+	t.armInputCheck(c)
 }
 
 // goOwned runs f in a goroutine the actor owns and sends its non-nil
@@ -158,6 +199,7 @@ func (t *commandTask) input(c actor.Context, m *taskInput) {
 		return
 	}
 	p := t.proc
+	t.waitNotified = false // a new wait after this input is news
 	t.goOwned(c, c.Sender(), func() any {
 		n, err := p.Write([]byte(m.text))
 		if err == nil && m.close {
@@ -281,6 +323,9 @@ func (t *commandTask) settled(c actor.Context, err error) {
 // next boot's recovery to find, as after a real crash.
 func (t *commandTask) halt() {
 	t.stopResend()
+	if t.inputCheck != nil {
+		t.inputCheck.Stop()
+	}
 	t.h.release(t.id)
 	t.cancel()
 	if !t.h.abandon.Load() {

@@ -164,6 +164,26 @@ func taskResultText(out task.OutputTask, cmd string) string {
 	return b.String()
 }
 
+// taskWaiting tells an agent that its command task is blocked reading
+// input.
+type taskWaiting struct{ taskID, cmd string }
+
+// Priority implements Prioritized.
+func (*taskWaiting) Priority() messages.Priority { return messages.PriorityNext }
+
+// taskWaitsForInput queues a task.waiting notification for a task that
+// still runs.
+func (a *agent) taskWaitsForInput(m *taskWaiting) {
+	if rec, ok := a.state.Tasks[m.taskID]; !ok || rec.Terminal() {
+		return
+	}
+	n := messages.SystemNotification{Kind: "task.waiting", Level: messages.LevelWarning,
+		Message: fmt.Sprintf("Background task %s (%s) is waiting for input: send it with TaskInput, or stop it with TaskStop.", m.taskID, oneLine(m.cmd, 120))}
+	if err := a.queueSystem(n); err != nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", m.taskID).Msg("task.waiting notification not journaled")
+	}
+}
+
 // taskNotification is the system notification of a task that ended while
 // its agent was busy with another turn.
 func taskNotification(f messages.TaskFinished, rec *TaskRecord) messages.SystemNotification {

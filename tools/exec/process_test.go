@@ -174,3 +174,39 @@ func TestCloseCutsOffStrayHolder(t *testing.T) {
 		t.Fatal("Close returned before the command was done")
 	}
 }
+
+// TestWaitingForInput: a command blocked reading its input is seen
+// waiting, through a shell and through a terminal; a sleeping one, or one
+// without input, is not.
+func TestWaitingForInput(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		e := newEnv(t)
+		p := startProcess(t, e, exec.ProcessSpec{Cmd: "echo ready; read line; echo got:$line; exec sleep 1000", AcceptsInput: true, TTY: tty})
+		waitUntil(t, p.WaitingForInput, "tty=%v: never seen waiting for input", tty)
+		if _, err := p.Write([]byte("x\n")); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, func() bool { return strings.Contains(output(t, p, map[bool]string{false: "stdout", true: "output"}[tty]), "got:x") },
+			"tty=%v: the input was not read", tty)
+		if p.WaitingForInput() {
+			t.Errorf("tty=%v: a sleeping command is reported waiting for input", tty)
+		}
+	}
+	e := newEnv(t)
+	if p := startProcess(t, e, exec.ProcessSpec{Cmd: "exec sleep 1000"}); p.WaitingForInput() {
+		t.Error("a command without input is reported waiting for it")
+	}
+}
+
+// waitUntil polls cond, a state the process reaches on its own, until it
+// holds or the test's wait bound passes.
+func waitUntil(t *testing.T, cond func() bool, format string, args ...any) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf(format, args...)
+		}
+		time.Sleep(5 * time.Millisecond) // polling a process we do not control
+	}
+}
