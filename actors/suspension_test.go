@@ -409,3 +409,22 @@ func TestShouldRequestInput(t *testing.T) {
 		t.Fatalf("receipt = %q", ex.Receipt)
 	}
 }
+
+// TestSuspensionUseDefaultAndContinue: the alias policy resumes the agent
+// with the fallback value like complete_with_fallback.
+func TestSuspensionUseDefaultAndContinue(t *testing.T) {
+	h := testkit.New(t, ask(`{"question":"Deploy?","response_type":"confirm","timeout_seconds":10,`+
+		`"fallback_policy":"use_default_and_continue","fallback_value":"no"}`)...)
+	h.Prompt("main", "Deploy when approved.")
+	suspended(t, h, "main")
+	waitArmed(t, h, 1)
+	h.Clock.Advance(10 * time.Second)
+	exp := decode[messages.SuspensionExpired](t, h.WaitEvent("main", testkit.OfType(messages.EventSuspensionExpired)))
+	if exp.Policy != messages.FallbackUseDefaultAndContinue || exp.Response == nil {
+		t.Fatalf("expired = %+v", exp)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if seen := inputResponseOf(t, lastMessage(t, h)); !seen.Fallback || string(seen.Value) != `"no"` || seen.ChoiceLabel != "No" {
+		t.Fatalf("the model saw %+v", seen)
+	}
+}
