@@ -65,14 +65,20 @@ type AgentDeps struct {
 	// NotificationFilter decides, at delivery time, which system
 	// notifications reach the model; the journal records them all.
 	NotificationFilter messages.NotificationFilter
+	// MaxActiveChildren bounds the private children an agent supervises at
+	// once; 0 means DefaultMaxActiveChildren.
+	MaxActiveChildren int
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
 	sys    *actor.ActorSystem
 	timers *actor.PID
 	rt     *Runtime
-	// opTools are the runtime-owned operator tools (operatorTools).
+	// opTools are the runtime-owned operator tools (operatorTools) and
+	// SpawnAgent.
 	opTools []tools.Tool
+	// childStrategy supervises the actors of an agent's private children.
+	childStrategy actor.SupervisorStrategy
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -104,7 +110,7 @@ func (d AgentDeps) withDefaults() AgentDeps {
 		d.DefaultAgentID = DefaultAgentID
 	}
 	if d.opTools == nil {
-		d.opTools = operatorTools(d.NotifyOperatorTool)
+		d.opTools = append(operatorTools(d.NotifyOperatorTool), spawnTool())
 	}
 	return d
 }
@@ -143,6 +149,14 @@ type agent struct {
 	// ctx bounds every step goroutine; cancelled on stop and restart.
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	// children are the live actors of the private children it supervises.
+	children map[string]*actor.PID
+	// halting is set once the actor stops or restarts: its children stop
+	// with it, and that is not their failure.
+	halting bool
+	// archivedAs is how this child's supervision ended, once archived.
+	archivedAs string
 }
 
 // AgentProps returns the Props of the actor of agent id, with its band
@@ -151,15 +165,19 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 	deps = deps.withDefaults()
 	inc := &incarnation{}
 	sig := new(Signal)
+	opts := []actor.PropsOption{actor.WithMailbox(BandMailbox(sig))}
+	if deps.childStrategy != nil {
+		opts = append(opts, actor.WithSupervisor(deps.childStrategy))
+	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &agent{id: id, deps: deps, inc: inc, sig: sig}
-	}, actor.WithMailbox(BandMailbox(sig)))
+	}, opts...)
 }
 
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
 	switch c.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *passivate, *retire, *GetInfo, *releasePID:
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *actor.Terminated, *passivate, *retire, *GetInfo, *releasePID:
 	default:
 		if a.deps.Fault != nil {
 			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
@@ -215,6 +233,24 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case toolsRequest:
 		a.toolsRequest(c, m)
+	case *kick:
+		a.advance(c)
+	case *forChild:
+		a.forChild(c, m)
+	case *archiveChild:
+		a.archive(c, m)
+	case *archiveReady:
+		a.archiveNow(c, m.status, m.reason, m.replies)
+	case *childFinished:
+		err := a.finishChild(m)
+		if c.Sender() != nil {
+			c.Respond(&endRecorded{err: err})
+		}
+		a.advance(c)
+	case *observeChild:
+		c.Respond(a.observation())
+	case *actor.Terminated:
+		a.childTerminated(c, m.Who)
 	case *passivate:
 		a.passivate(c, m)
 	case *retire:
@@ -228,6 +264,7 @@ func (a *agent) Receive(c actor.Context) {
 }
 
 func (a *agent) stop() {
+	a.halting = true
 	if a.cancel != nil {
 		a.cancel()
 	}
@@ -263,6 +300,18 @@ func (a *agent) isIdle() bool {
 // be saved leaves it as it is. An already passive agent (its retirement
 // refused or in progress) asks again.
 func (a *agent) passivate(c actor.Context, m *passivate) {
+	if a.state != nil && (a.supervised() || len(a.state.runningChildTasks()) > 0) {
+		// A supervised child lives under its parent's actor, and a parent
+		// keeps its children's actors: neither retires. An idle one still
+		// saves its snapshot, so a restart replays little.
+		if a.isIdle() && a.sinceSnapshot > 0 {
+			a.saveSnapshot()
+		}
+		if c.Sender() != nil {
+			c.Respond(false)
+		}
+		return
+	}
 	if a.state != nil && !a.dropState(m) {
 		if c.Sender() != nil {
 			c.Respond(false)
@@ -354,8 +403,16 @@ func (a *agent) start(c actor.Context) {
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}
+	if st.Status == messages.StatusArchived {
+		// Re-created by its parent after a crash between its archiving and
+		// the parent's record: report again, and stop.
+		a.reportArchived()
+		a.retireArchived(c)
+		return
+	}
 	a.rearmTimers()
 	a.recoverTasks(c)
+	a.ensureChildren(c)
 	a.redeliverNotifications()
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
@@ -484,6 +541,9 @@ func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	case a.state.Status == messages.StatusStopped:
 		res.Err = ErrAgentStopped
 		return res
+	case a.state.Status == messages.StatusArchived:
+		res.Err = ErrAgentArchived
+		return res
 	case a.state.Queue.Len() >= a.deps.QueueLimit:
 		res.Err = fmt.Errorf("%w (%d queued)", ErrQueueFull, a.state.Queue.Len())
 		return res
@@ -516,6 +576,9 @@ func containsID(ids []string, id string) bool {
 // point by pause.
 func (a *agent) control(m *Control) *ControlResult {
 	st := a.state.Status
+	if st == messages.StatusArchived {
+		return &ControlResult{Status: st, Err: ErrAgentArchived}
+	}
 	switch m.Op {
 	case OpPause:
 		if st == messages.StatusStopped {

@@ -76,6 +76,9 @@ func (*GetState) Priority() messages.Priority { return messages.PriorityNext }
 var (
 	// ErrAgentStopped is returned for new input to a stopped agent.
 	ErrAgentStopped = errors.New("agent is stopped: resume it first (holon-actors agents resume <id>)")
+	// ErrAgentArchived is returned for input or controls to an archived
+	// private child: its supervision ended and it takes no more work.
+	ErrAgentArchived = errors.New("agent is archived: its supervising task ended; spawn a new child for more work")
 	// ErrResumeRequired is returned by wake on a stopped agent.
 	ErrResumeRequired = errors.New("agent is stopped: wake does not restart a stopped agent, resume it (holon-actors agents resume <id>)")
 	// ErrQueueFull is the backpressure answer when an agent's queue is at

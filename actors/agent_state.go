@@ -50,6 +50,11 @@ type AgentState struct {
 	TotalModelRounds  uint64 `json:"total_model_rounds"`
 
 	LastBriefAt *time.Time `json:"last_brief_at,omitempty"`
+	// LastProgressBrief and LastResultBrief are the latest ack brief and
+	// the latest result or failure brief, bounded: a supervising parent's
+	// view of its child.
+	LastProgressBrief string `json:"last_progress_brief,omitempty"`
+	LastResultBrief   string `json:"last_result_brief,omitempty"`
 	LastError   string     `json:"last_error,omitempty"`
 
 	// Timers are the agent's pending timers by id; a fire removes one, so
@@ -234,6 +239,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.BriefRecorded:
 		at := ev.At
 		s.LastBriefAt = &at
+		s.applyBrief(p.Brief)
 	case messages.RuntimeError:
 		s.LastError = p.Failure.Message
 	case messages.AgentSlept:

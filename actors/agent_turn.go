@@ -31,6 +31,7 @@ import (
 //   - the last round asked for no tools: the turn settles, unless a trusted
 //     interject is waiting, which the model then sees in one more round.
 func (a *agent) advance(c actor.Context) {
+	defer a.settleChild(c)
 	for !a.stepping && a.runnable() {
 		t := a.state.Turn
 		switch {
@@ -75,7 +76,7 @@ func (a *agent) advance(c actor.Context) {
 // or suspended awaiting its operator's answer.
 func (a *agent) runnable() bool {
 	switch a.state.Status {
-	case messages.StatusPaused, messages.StatusStopped, messages.StatusSuspended:
+	case messages.StatusPaused, messages.StatusStopped, messages.StatusSuspended, messages.StatusArchived:
 		return false
 	}
 	return true
@@ -296,6 +297,9 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 		a.modelFinished(m)
 	case stepTool:
 		a.toolFinished(m)
+		if m.call.Name == SpawnAgentToolName {
+			a.ensureChildren(c)
+		}
 	}
 	a.advance(c)
 }
@@ -466,7 +470,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	summary := f.Summary
 	var notice []messages.Payload
 	n := a.operatorNotification(messages.NotifyTurnFailed, summary, "")
-	if f.Code != "agent_stopped" { // the operator who stopped it knows
+	if f.Code != "agent_stopped" && f.Code != codeSupervisionStopped { // whoever stopped it knows
 		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
 	}
 	payloads := []messages.Payload{
@@ -535,6 +539,9 @@ func (a *agent) toolFinished(m *stepDone) {
 		Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
 		DurationMS: m.duration, Notifications: a.batchCarrier(m.call),
 	}}
+	if started := a.spawnStarted(m.call, m.result); started != nil {
+		payloads = append(payloads, *started)
+	}
 	var notice *messages.OperatorNotification
 	if m.result.Status == messages.ToolOK {
 		switch m.call.Name {
@@ -576,5 +583,5 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
 			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
 		}), true
 	}
-	return callSafely(a.ctx, a.deps.opTools[i], call), true
+	return callSafely(context.WithValue(a.ctx, agentKey{}, a), a.deps.opTools[i], call), true
 }

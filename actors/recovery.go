@@ -30,7 +30,7 @@ const (
 // OpenFacts lists the open facts of st. A stopped agent has none: it stays
 // stopped until an operator resumes it.
 func OpenFacts(st *AgentState) []OpenFact {
-	if st.Status == messages.StatusStopped {
+	if st.Status == messages.StatusStopped || st.Status == messages.StatusArchived {
 		return nil
 	}
 	var facts []OpenFact

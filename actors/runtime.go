@@ -45,7 +45,12 @@ type Runtime struct {
 	// terminating marks agents stopped by their supervisor after too many
 	// crashes whose actor has not terminated yet; guarded by mu.
 	terminating map[string]bool
-	closed      bool // guarded by mu
+	// children maps the id of each live private child actor to its
+	// parent's; guarded by mu. identity remembers, per agent id, the parent
+	// that supervises it ("" for a plain agent) as read from its journal.
+	children map[string]string
+	identity sync.Map
+	closed   bool // guarded by mu
 }
 
 // RuntimeOptions tunes a Runtime.
@@ -81,7 +86,8 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	}
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
 	r := &Runtime{sys: sys, deps: deps, requestTimeout: o.RequestTimeout,
-		pids: make(map[string]*actor.PID), terminating: make(map[string]bool), deliveries: newDeliveries()}
+		pids: make(map[string]*actor.PID), terminating: make(map[string]bool), children: make(map[string]string),
+		deliveries: newDeliveries()}
 	quarantine := func(who *actor.PID, reason any, failures int) {
 		id := agentIDOf(who)
 		// Route nothing more to the dying actor; activations of id wait
@@ -101,7 +107,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if r.timers, err = sys.Root.SpawnNamed(TimerServiceProps(deps.Clock, fire), "timers"); err != nil {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
-	r.deps.sys, r.deps.timers, r.deps.rt = sys, r.timers, r
+	r.deps.sys, r.deps.timers, r.deps.rt, r.deps.childStrategy = sys, r.timers, r, strategy
 	if r.transports, err = sys.Root.SpawnNamed(transportsProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -217,7 +223,9 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 	return high > 0, nil
 }
 
-// List returns every agent's info, sorted by id. Active agents answer
+// List returns every public agent's info, sorted by id: private children
+// are seen through their parents (AgentGet.active_children, TaskStatus),
+// not in listings. Active agents answer
 // themselves; a dormant agent is described by its snapshot header and
 // stays dormant (one without a usable header is activated to answer).
 func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
@@ -227,6 +235,9 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 	}
 	out := make([]AgentInfo, 0, len(streams))
 	for _, id := range streams {
+		if r.parentOf(id) != "" {
+			continue
+		}
 		in, err := r.listInfo(ctx, id)
 		if err != nil {
 			return nil, err
@@ -402,6 +413,14 @@ func (r *Runtime) reportDroppedTails() {
 			r.forward(id, &tailDropped{records: n})
 		}
 	}
+}
+
+// isActive reports whether agent id has a running actor.
+func (r *Runtime) isActive(id string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.pids[id]
+	return ok
 }
 
 // Active lists the ids of the agents whose actors are running, sorted. An
@@ -591,6 +610,9 @@ type agentsSupervisor struct {
 type pending struct {
 	msg    any        // nil for an activation, answered with the PID
 	sender *actor.PID // who gets the answer; nil for a timer fire
+	// flat delivers to the agent as a plain agent even if it is a private
+	// child: its parent no longer supervises it.
+	flat bool
 }
 
 // retirement is one agent's retirement in progress.
@@ -607,6 +629,10 @@ func (s *agentsSupervisor) Receive(c actor.Context) {
 		s.route(c, m.id, pending{sender: c.Sender()})
 	case *deliver:
 		s.route(c, m.id, pending{msg: m.msg, sender: c.Sender()})
+	case *deliverPending:
+		s.route(c, m.id, m.p)
+	case *childGone:
+		s.terminated(c, m.who)
 	case *timerDue:
 		s.timerDue(c, m.fire)
 	case *retireAgent:
@@ -624,8 +650,9 @@ func (s *agentsSupervisor) Receive(c actor.Context) {
 // "agents/<agent id>".
 const agentsPrefix = "agents/"
 
-// agentIDOf returns the agent id of an agent actor's PID.
-func agentIDOf(pid *actor.PID) string { return strings.TrimPrefix(pid.Id, agentsPrefix) }
+// agentIDOf returns the agent id of an agent actor's PID: the last name
+// of "agents/<id>" or, for a private child, "agents/<parent>/…/<id>".
+func agentIDOf(pid *actor.PID) string { return pid.Id[strings.LastIndexByte(pid.Id, '/')+1:] }
 
 // route hands p to agent id now, or keeps it until the agent's stopping
 // actor is gone.
@@ -663,8 +690,15 @@ func (s *agentsSupervisor) timerDue(c actor.Context, f TimerFire) {
 	}
 }
 
-// deliver activates agent id if it is not running and hands it p.
+// deliver activates agent id if it is not running and hands it p. A
+// private child without a running actor is reached through its parent.
 func (s *agentsSupervisor) deliver(c actor.Context, id string, p pending) {
+	if !p.flat && !s.r.isActive(id) {
+		if parent := s.r.parentOf(id); parent != "" {
+			s.route(c, parent, pending{msg: &forChild{id: id, p: p}})
+			return
+		}
+	}
 	pid, err := s.activate(c, id)
 	switch {
 	case err != nil && p.sender != nil:

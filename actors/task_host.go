@@ -263,7 +263,9 @@ func (t *agentTasks) Status(ctx context.Context, id string) (task.Snapshot, erro
 	if err != nil {
 		return task.Snapshot{}, err
 	}
-	return t.snapshot(r), nil
+	s := t.snapshot(r)
+	t.childSnapshot(ctx, r, &s)
+	return s, nil
 }
 
 // Output implements task.Controller. block waits, within req.Timeout, for
@@ -286,7 +288,12 @@ func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.O
 	if r.Terminal() {
 		retrieval = task.RetrievalSuccess
 	}
-	out, err := t.output(r, req.MaxChars)
+	var out task.OutputTask
+	if r.Child != nil {
+		out, err = t.childOutput(r, req.MaxChars)
+	} else {
+		out, err = t.output(r, req.MaxChars)
+	}
 	if err != nil {
 		return task.OutputResult{}, err
 	}
@@ -349,6 +356,9 @@ func (t *agentTasks) Input(ctx context.Context, id, text string, closeInput bool
 	if err != nil {
 		return task.InputResult{}, err
 	}
+	if r.Child != nil {
+		return t.childInput(ctx, r, text)
+	}
 	res := task.InputResult{Task: t.snapshot(r)}
 	switch {
 	case r.Command == nil || !r.Command.Command.AcceptsInput:
@@ -385,6 +395,9 @@ func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, erro
 	if err != nil {
 		return task.StopResult{}, err
 	}
+	if r.Child != nil {
+		return t.childStop(ctx, r)
+	}
 	if r.Terminal() {
 		return task.StopResult{Task: t.snapshot(r)}, nil
 	}
@@ -418,7 +431,9 @@ func (t *agentTasks) List(ctx context.Context, includeTerminal bool) ([]task.Sna
 	var out []task.Snapshot
 	for _, r := range recs {
 		if includeTerminal || !r.Terminal() {
-			out = append(out, t.snapshot(r))
+			s := t.snapshot(r)
+			t.childSnapshot(ctx, r, &s)
+			out = append(out, s)
 		}
 	}
 	return out, nil

@@ -26,7 +26,10 @@ type TaskRecord struct {
 	UpdatedAt       time.Time `json:"updated_at"`
 	// Command is the command_task's record: identity, process group and
 	// token (for orphan recovery) and output files.
-	Command    *task.CommandRecord `json:"command,omitempty"`
+	Command *task.CommandRecord `json:"command,omitempty"`
+	// Child is the child_agent_task's record: the child and its recovery
+	// spec.
+	Child      *ChildTaskRecord    `json:"child,omitempty"`
 	ExitStatus *int                `json:"exit_status,omitempty"`
 	// Result is the terminal task result (task.OutputTask) as journaled.
 	Result json.RawMessage `json:"result,omitempty"`
@@ -42,7 +45,13 @@ const terminalLimit = 200
 func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
 	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, ParentMessageID: p.ParentMessageID,
 		Status: task.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
-	if len(p.Record) > 0 && string(p.Record) != "null" {
+	if p.Kind == task.KindChildAgent {
+		var cr ChildTaskRecord
+		if err := json.Unmarshal(p.Record, &cr); err != nil {
+			return fmt.Errorf("apply seq %d: child task %s record: %w", ev.Seq, p.TaskID, err)
+		}
+		rec.Child = &cr
+	} else if len(p.Record) > 0 && string(p.Record) != "null" {
 		var cr task.CommandRecord
 		if err := json.Unmarshal(p.Record, &cr); err != nil {
 			return fmt.Errorf("apply seq %d: task %s record: %w", ev.Seq, p.TaskID, err)
@@ -117,6 +126,10 @@ func (s *AgentState) copyTasks() []TaskRecord {
 		if r.Command != nil {
 			cmd := *r.Command
 			c.Command = &cmd
+		}
+		if r.Child != nil {
+			child := *r.Child
+			c.Child = &child
 		}
 		if r.ExitStatus != nil {
 			c.ExitStatus = new(*r.ExitStatus)

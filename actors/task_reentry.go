@@ -80,7 +80,7 @@ func (a *agent) finishTask(end taskEnd) error {
 		return nil
 	}
 	payloads := []messages.Payload{f}
-	if a.state.Status != messages.StatusStopped {
+	if a.state.Status != messages.StatusStopped && a.state.Status != messages.StatusArchived {
 		env := a.runtimeEnvelope(messages.KindTaskResult, messages.TaskOrigin(f.TaskID), messages.SurfaceTaskRejoin,
 			messages.PriorityNormal, end.text, map[string]string{"task_id": f.TaskID, "task_status": f.Status})
 		env.TaskID = f.TaskID

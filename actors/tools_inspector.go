@@ -6,6 +6,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/messages"
 	toolagent "github.com/holon-actors/holon-actors/tools/agent"
+	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // inspector serves AgentGet for one calling agent over the Runtime: an
@@ -65,7 +66,29 @@ func (i *inspector) AgentGet(ctx context.Context, id string) (toolagent.Summary,
 	if !i.visible(in.info) {
 		return toolagent.Summary{}, fmt.Errorf("%w: %q", toolagent.ErrNotVisible, id)
 	}
-	return i.summary(in), nil
+	s := i.summary(in)
+	s.ActiveChildren = i.children(ctx, in)
+	return s, nil
+}
+
+// children is the observability of the agent's running children, asked
+// of each child (one that does not answer shows only its identity).
+func (i *inspector) children(ctx context.Context, in inspection) []toolagent.Child {
+	var out []toolagent.Child
+	for _, r := range in.tasks {
+		if r.Child == nil {
+			continue
+		}
+		ch := toolagent.Child{ChildAgentID: r.Child.ChildAgentID, SupervisionTaskID: r.TaskID, Phase: task.PhaseRunning}
+		if res, err := i.rt.ask(ctx, r.Child.ChildAgentID, &observeChild{}); err == nil {
+			if o, ok := res.(task.ChildObservability); ok {
+				ch.Phase, ch.BlockedReason, ch.WaitingReason = o.Phase, o.BlockedReason, o.WaitingReason
+				ch.WorkSummary, ch.LastProgressBrief, ch.LastResultBrief = o.WorkSummary, o.LastProgressBrief, o.LastResultBrief
+			}
+		}
+		out = append(out, ch)
+	}
+	return out
 }
 
 // visible: public agents, the caller itself, and the caller's own

@@ -14,11 +14,12 @@ const (
 	StatusSuspended    AgentStatus = "suspended_awaiting_input" // blocked on an operator's answer (RFC-0025)
 	StatusPaused       AgentStatus = "paused"                   // paused by the operator or policy
 	StatusStopped      AgentStatus = "stopped"                  // terminal until an explicit resume
+	StatusArchived     AgentStatus = "archived"                 // a private child whose supervision ended; final
 )
 
 var agentStatuses = enum[AgentStatus]{name: "agent status", values: []AgentStatus{
 	StatusBooting, StatusAwakeIdle, StatusAwakeRunning, StatusAwaitingTask,
-	StatusAsleep, StatusPaused, StatusStopped, StatusSuspended,
+	StatusAsleep, StatusPaused, StatusStopped, StatusSuspended, StatusArchived,
 }}
 
 // String returns the AgentStatus as spelled in JSON.

@@ -62,7 +62,7 @@ var enumCases = []enumCase{
 		"system", "task"),
 	caseOf("BodyType", messages.ParseBodyType, "text", "json", "brief"),
 	caseOf("AgentStatus", messages.ParseAgentStatus, "booting", "awake_idle", "awake_running", "awaiting_task",
-		"asleep", "paused", "stopped", "suspended_awaiting_input"),
+		"asleep", "paused", "stopped", "suspended_awaiting_input", "archived"),
 	caseOf("AgentKind", messages.ParseAgentKind, "default", "named", "child"),
 	caseOf("Visibility", messages.ParseVisibility, "public", "private"),
 	caseOf("Ownership", messages.ParseOwnership, "self_owned", "parent_supervised"),

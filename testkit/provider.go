@@ -112,3 +112,18 @@ func (p *Provider) Requests() []providers.Request {
 	defer p.mu.Unlock()
 	return append([]providers.Request(nil), p.requests...)
 }
+
+// Router is a providers.Provider that plays a separate script per agent:
+// Pick returns the script of a request's agent (say, one for a parent and
+// one shared by its children, each child indexing it by its own rounds).
+type Router struct {
+	Pick func(agentID string) *Provider
+}
+
+// Name implements providers.Provider.
+func (r *Router) Name() string { return "scripted" }
+
+// Complete implements providers.Provider.
+func (r *Router) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
+	return r.Pick(req.AgentID).Complete(ctx, req)
+}

@@ -48,6 +48,41 @@ const (
 	InputChildFollowup = "child_followup"
 )
 
+// KindChildAgent is the task kind of a parent's supervision handle of a
+// private child agent (SpawnAgent preset private_child).
+const KindChildAgent = "child_agent_task"
+
+// Child phases of ChildObservability.
+const (
+	PhaseRunning  = "running"
+	PhaseBlocked  = "blocked"
+	PhaseWaiting  = "waiting"
+	PhaseTerminal = "terminal"
+)
+
+// ChildObservability is the compact snapshot of a supervised child's
+// progress, the same in TaskStatus, TaskOutput, SpawnAgent and AgentGet.
+type ChildObservability struct {
+	Phase             string `json:"phase"` // running, blocked, waiting, terminal
+	BlockedReason     string `json:"blocked_reason,omitempty"`
+	WaitingReason     string `json:"waiting_reason,omitempty"`
+	ActiveWorkItemID  string `json:"active_work_item_id,omitempty"`
+	WorkSummary       string `json:"work_summary,omitempty"`
+	LastProgressBrief string `json:"last_progress_brief,omitempty"`
+	LastResultBrief   string `json:"last_result_brief,omitempty"`
+}
+
+// ChildSupervision is the supervision boundary of a private child: who
+// supervises it and through which task handle.
+type ChildSupervision struct {
+	ParentAgentID     string `json:"parent_agent_id"`
+	ChildAgentID      string `json:"child_agent_id"`
+	SupervisionTaskID string `json:"supervision_task_id"`
+	WorkspaceMode     string `json:"workspace_mode"` // inherit
+	CleanupOwner      string `json:"cleanup_owner"`  // supervision_task
+	FollowupTarget    string `json:"followup_target"`
+}
+
 // CommandInfo is the identity-carrying command metadata of a
 // command_task snapshot. It never carries output bytes.
 type CommandInfo struct {
@@ -76,21 +111,27 @@ type Snapshot struct {
 	Command   *CommandInfo `json:"command,omitempty"`
 	// InputTarget is advertised only when the task accepts input.
 	InputTarget string `json:"input_target,omitempty"`
+	// The child_agent_task fields.
+	ChildAgentID       string              `json:"child_agent_id,omitempty"`
+	WorkspaceMode      string              `json:"workspace_mode,omitempty"`
+	ChildObservability *ChildObservability `json:"child_observability,omitempty"`
+	ChildSupervision   *ChildSupervision   `json:"child_supervision,omitempty"`
 }
 
 // OutputTask is the task-result envelope of TaskOutput.
 type OutputTask struct {
-	TaskID          string              `json:"task_id"`
-	Kind            string              `json:"kind"`
-	Status          string              `json:"status"`
-	Summary         string              `json:"summary,omitempty"`
-	OutputPreview   string              `json:"output_preview"`
-	OutputTruncated bool                `json:"output_truncated"`
-	Artifacts       []tools.ArtifactRef `json:"artifacts,omitempty"`
-	OutputArtifact  *int                `json:"output_artifact,omitempty"`
-	ResultSummary   string              `json:"result_summary,omitempty"`
-	ExitStatus      *int                `json:"exit_status,omitempty"`
-	FailureArtifact *int                `json:"failure_artifact,omitempty"`
+	TaskID           string              `json:"task_id"`
+	Kind             string              `json:"kind"`
+	Status           string              `json:"status"`
+	Summary          string              `json:"summary,omitempty"`
+	OutputPreview    string              `json:"output_preview"`
+	OutputTruncated  bool                `json:"output_truncated"`
+	Artifacts        []tools.ArtifactRef `json:"artifacts,omitempty"`
+	OutputArtifact   *int                `json:"output_artifact,omitempty"`
+	ResultSummary    string              `json:"result_summary,omitempty"`
+	ExitStatus       *int                `json:"exit_status,omitempty"`
+	FailureArtifact  *int                `json:"failure_artifact,omitempty"`
+	ChildSupervision *ChildSupervision   `json:"child_supervision,omitempty"`
 }
 
 // OutputResult is the canonical result of TaskOutput.

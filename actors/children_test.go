@@ -1,0 +1,164 @@
+package actors_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/testkit"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// family is a harness whose agent "main" plays parent and every other
+// agent (its children) plays child, each child by its own rounds.
+type family struct {
+	*testkit.Harness
+	parent, child *testkit.Provider
+}
+
+func newFamily(t *testing.T, parent, child []testkit.Step, adjust ...func(home string, d *actors.AgentDeps)) *family {
+	f := &family{parent: testkit.NewProvider(parent...), child: testkit.NewProvider(child...)}
+	router := &testkit.Router{Pick: func(id string) *testkit.Provider {
+		if id == "main" {
+			return f.parent
+		}
+		return f.child
+	}}
+	f.Harness = testkit.NewWith(t, testkit.Options{Deps: func(home string, d *actors.AgentDeps) {
+		d.Provider = router
+		for _, a := range adjust {
+			a(home, d)
+		}
+	}})
+	return f
+}
+
+func spawnCall(id, msg string) messages.ToolCall {
+	return testkit.Call(id, actors.SpawnAgentToolName, `{"initial_message":`+quote(msg)+`}`)
+}
+
+func quote(s string) string {
+	b := strings.Builder{}
+	b.WriteByte('"')
+	b.WriteString(strings.ReplaceAll(s, `"`, `\"`))
+	b.WriteByte('"')
+	return b.String()
+}
+
+// spawned waits for the n-th SpawnAgent result of agent.
+func spawned(t *testing.T, h *testkit.Harness, agent, callID string) actors.SpawnResult {
+	t.Helper()
+	te := toolResult(t, h, agent, callID)
+	if te.Status != messages.ToolOK {
+		t.Fatalf("SpawnAgent failed: %s", te.Receipt)
+	}
+	return envelopeResult[actors.SpawnResult](t, te)
+}
+
+// taskEnded waits for the task_finished of task id in agent's journal.
+func taskEnded(t *testing.T, h *testkit.Harness, agent, id string) messages.TaskFinished {
+	t.Helper()
+	return decode[messages.TaskFinished](t, h.WaitEvent(agent, func(ev messages.Event) bool {
+		return ev.Type == messages.EventTaskFinished && strings.Contains(string(ev.Payload), `"task_id":"`+id+`"`)
+	}))
+}
+
+func statusIs(s messages.AgentStatus) func(messages.Event) bool {
+	return func(ev messages.Event) bool {
+		if ev.Type != messages.EventAgentStateChanged {
+			return false
+		}
+		p, _ := ev.Decode()
+		return p.(messages.AgentStateChanged).To == s
+	}
+}
+
+// lastBrief waits for a brief of kind in agent's journal whose text
+// contains want.
+func briefWith(t *testing.T, h *testkit.Harness, agent string, kind messages.BriefKind, want string) messages.Brief {
+	t.Helper()
+	return decode[messages.BriefRecorded](t, h.WaitEvent(agent, func(ev messages.Event) bool {
+		if ev.Type != messages.EventBriefRecorded {
+			return false
+		}
+		p, _ := ev.Decode()
+		b := p.(messages.BriefRecorded).Brief
+		return b.Kind == kind && strings.Contains(b.Text, want)
+	})).Brief
+}
+
+// TestSpawnChildRejoins: a private child is spawned as a child actor with
+// its supervision handle; it works its delegation, settles at terminal
+// closure (archived), and its result rejoins the parent as a task_result
+// that starts the parent's next turn. The child is not listed publicly.
+func TestSpawnChildRejoins(t *testing.T) {
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("Delegating.", spawnCall("s1", "Compute 6*7 and report the number.")),
+			testkit.Reply("The child is on it."),
+			testkit.Reply("The child says 42; done."),
+		},
+		[]testkit.Step{testkit.Reply("42")},
+	)
+	f.Prompt("main", "Find 6*7 with a helper.")
+	res := spawned(t, f.Harness, "main", "s1")
+	if res.AgentID != res.ChildAgentID || res.SupervisionTaskID == "" || res.TaskHandle == nil ||
+		res.TaskHandle.Kind != task.KindChildAgent || res.TaskHandle.WaitPolicy != "background" {
+		t.Fatalf("spawn result = %+v", res)
+	}
+	if s := res.ChildSupervision; s == nil || s.ParentAgentID != "main" || s.ChildAgentID != res.ChildAgentID ||
+		s.SupervisionTaskID != res.SupervisionTaskID || s.CleanupOwner != "supervision_task" || s.FollowupTarget != "parent_supervisor" {
+		t.Fatalf("child_supervision = %+v", res.ChildSupervision)
+	}
+	child := res.ChildAgentID
+
+	end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	if end.Status != task.StatusCompleted {
+		t.Fatalf("task ended %s", end.Status)
+	}
+	briefWith(t, f.Harness, "main", messages.BriefResult, "The child says 42")
+	f.WaitEvent(child, statusIs(messages.StatusArchived))
+
+	// The child's first message was the delegation, as runtime
+	// instruction; its identity is a parent-supervised private child.
+	evs := f.Events(child)
+	created := decode[messages.AgentCreated](t, evs[0])
+	if created.Kind != messages.AgentChild || created.Visibility != messages.VisibilityPrivate ||
+		created.Ownership != messages.OwnershipParentSupervised || created.ParentAgentID != "main" || created.ProfilePreset != actors.PresetPrivateChild {
+		t.Fatalf("child identity = %+v", created)
+	}
+	first := f.child.Requests()[0].Conversation[0]
+	if first.Text != "Compute 6*7 and report the number." || first.Authority != messages.AuthorityRuntimeInstruction {
+		t.Fatalf("child's first message = %q (%s)", first.Text, first.Authority)
+	}
+
+	// The parent's model read the child's result as a task_result.
+	reqs := f.parent.Requests()
+	last := reqs[len(reqs)-1].Conversation
+	var rejoin *providers.Item
+	for i := range last {
+		if last[i].Kind == providers.ItemMessage && last[i].Origin != nil && last[i].Origin.Kind == messages.OriginTask {
+			rejoin = &last[i]
+		}
+	}
+	if rejoin == nil || !strings.Contains(rejoin.Text, "42") || !strings.Contains(rejoin.Text, child) {
+		t.Fatalf("task_result not seen by the parent's model: %+v", rejoin)
+	}
+
+	list, err := f.Runtime.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(list, func(in actors.AgentInfo) bool { return in.ID == child }) {
+		t.Fatalf("private child %s listed publicly", child)
+	}
+	// An archived child takes no more input.
+	if _, err := f.Runtime.Admit(context.Background(), f.Envelope(child, "more?", messages.PriorityNormal)); !errors.Is(err, actors.ErrAgentArchived) {
+		t.Fatalf("admit to an archived child: %v, want ErrAgentArchived", err)
+	}
+}

@@ -1,0 +1,97 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Routing to private children. A supervised child's actor is its parent's
+// child, so only the parent may start it: a request for a child with no
+// running actor goes to its parent (forChild), which starts the child if
+// it still supervises it, or hands the request back as for a plain agent
+// (deliverFlat) when the child's supervision has ended.
+
+// adoptChild registers the actor of a parent's child: requests for id go
+// to pid.
+func (r *Runtime) adoptChild(id, parent string, pid *actor.PID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pids[id] = pid
+	r.children[id] = parent
+}
+
+// releaseChild forgets child id's actor who (if it is still the
+// registered one) and reports whether its supervisor gave up on it.
+func (r *Runtime) releaseChild(id string, who *actor.PID) (quarantined bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if pid, ok := r.pids[id]; ok && pid.Equal(who) {
+		delete(r.pids, id)
+	}
+	delete(r.children, id)
+	return r.terminating[id]
+}
+
+// deliverFlat hands p for agent id to the agents supervisor, to be
+// delivered as to a plain agent, never through a parent.
+func (r *Runtime) deliverFlat(id string, p pending) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		return
+	}
+	p.flat = true
+	r.sys.Root.Send(r.supervisor, &deliverPending{id: id, p: p})
+}
+
+// deliverPending asks the agents supervisor to deliver p to agent id.
+type deliverPending struct {
+	id string
+	p  pending
+}
+
+// parentOf returns the parent that supervises agent id when id is a
+// private child ("" otherwise): from the live children, else from the
+// agent_created event that opens its journal (an identity never changes,
+// so a private child's parent is remembered).
+func (r *Runtime) parentOf(id string) string {
+	r.mu.RLock()
+	parent, ok := r.children[id]
+	r.mu.RUnlock()
+	if ok {
+		return parent
+	}
+	if v, ok := r.identity.Load(id); ok {
+		return v.(string)
+	}
+	evs, err := r.deps.Store.Read(context.Background(), id, 1, 1, 1)
+	if err != nil || len(evs) == 0 {
+		return ""
+	}
+	p, err := evs[0].Decode()
+	if err != nil {
+		return ""
+	}
+	created, ok := p.(messages.AgentCreated)
+	if !ok {
+		return ""
+	}
+	parent = ""
+	if created.Visibility == messages.VisibilityPrivate && created.ParentAgentID != "" && created.ParentAgentID != id {
+		parent = created.ParentAgentID
+	}
+	r.identity.Store(id, parent)
+	return parent
+}
+
+// tasksOf is agent id's task controller, nil without a task host.
+func (e ToolEnv) tasksOf(id string) *agentTasks {
+	if e.host == nil {
+		return nil
+	}
+	arts, _ := e.artifacts(id)
+	return e.host.forAgent(id, arts, e.budget(), e.stopGrace())
+}

@@ -1,0 +1,258 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// SpawnAgentToolName is the runtime-owned delegation tool. The agent runs
+// it itself: a private child is its own child actor and its supervision
+// task is a record in its own journal.
+const SpawnAgentToolName = "SpawnAgent"
+
+// The SpawnAgent presets.
+const (
+	PresetPrivateChild = "private_child"
+	PresetPublicNamed  = "public_named"
+)
+
+// DefaultMaxActiveChildren bounds the private children an agent supervises
+// at once when AgentDeps leaves MaxActiveChildren zero.
+const DefaultMaxActiveChildren = 64
+
+// maxInitialMessage bounds SpawnAgent's initial_message.
+const maxInitialMessage = 64 << 10
+
+// SpawnAgentArgs are SpawnAgent's arguments. initial_message is the only
+// spawn text field.
+type SpawnAgentArgs struct {
+	Preset         string `json:"preset,omitempty" jsonschema:"private_child (default): a private child agent you supervise through the returned task handle (TaskStatus, TaskOutput, TaskInput for follow-ups, TaskStop); public_named: a new self-owned public agent named agent_id."`
+	InitialMessage string `json:"initial_message,omitempty" jsonschema:"The child's first message: the whole delegated assignment, with what to return. Required for private_child; optional bootstrap input for public_named."`
+	AgentID        string `json:"agent_id,omitempty" jsonschema:"The new agent's id; required for public_named, refused for private_child (the runtime names private children)."`
+	WorkspaceMode  string `json:"workspace_mode,omitempty" jsonschema:"inherit (default): the child works in your workspace."`
+}
+
+// AdjustSchema adds the enums.
+func (SpawnAgentArgs) AdjustSchema(s *jsonschema.Schema) {
+	s.Properties["preset"].Enum = []any{PresetPrivateChild, PresetPublicNamed}
+	s.Properties["workspace_mode"].Enum = []any{"inherit", "worktree"}
+}
+
+// Validate checks what the schema cannot.
+func (a *SpawnAgentArgs) Validate() error {
+	if a.Preset == "" {
+		a.Preset = PresetPrivateChild
+	}
+	if a.WorkspaceMode == "" {
+		a.WorkspaceMode = "inherit"
+	}
+	if a.WorkspaceMode != "inherit" {
+		return &tools.FieldError{Field: "workspace_mode", Problem: "worktree isolation is not available in this runtime",
+			Hint: "omit workspace_mode (inherit); give the child its own directory in initial_message if it must not touch yours"}
+	}
+	if len(a.InitialMessage) > maxInitialMessage {
+		return &tools.FieldError{Field: "initial_message", Problem: fmt.Sprintf("is %d bytes, over the %d-byte limit", len(a.InitialMessage), maxInitialMessage),
+			Hint: "put long material in a file and name its path in initial_message"}
+	}
+	switch a.Preset {
+	case PresetPrivateChild:
+		if strings.TrimSpace(a.InitialMessage) == "" {
+			return &tools.FieldError{Field: "initial_message", Problem: "is required for a private_child",
+				Hint: "write the whole assignment: what to do, and what to report back"}
+		}
+		if a.AgentID != "" {
+			return &tools.FieldError{Field: "agent_id", Problem: "is not accepted for a private_child: the runtime names it",
+				Hint: "omit agent_id, or use preset public_named for a named public agent"}
+		}
+	case PresetPublicNamed:
+		if err := ValidateAgentID(a.AgentID); err != nil {
+			return &tools.FieldError{Field: "agent_id", Problem: err.Error(), Hint: "give public_named a plain agent id such as \"researcher\""}
+		}
+	}
+	return nil
+}
+
+// SpawnResult is SpawnAgent's result: agent_id only for public_named; the
+// supervision handle and projection for private_child.
+type SpawnResult struct {
+	AgentID           string                 `json:"agent_id"`
+	ChildAgentID      string                 `json:"child_agent_id,omitempty"`
+	SupervisionTaskID string                 `json:"supervision_task_id,omitempty"`
+	TaskHandle        *SpawnTaskHandle       `json:"task_handle,omitempty"`
+	ChildSupervision  *task.ChildSupervision `json:"child_supervision,omitempty"`
+}
+
+// SpawnTaskHandle is the parent-visible handle of a private child.
+type SpawnTaskHandle struct {
+	TaskID     string `json:"task_id"`
+	Kind       string `json:"kind"`
+	WaitPolicy string `json:"wait_policy"`
+	Summary    string `json:"summary"`
+}
+
+// ChildTaskRecord is the record of a child_agent_task: its child and the
+// recovery spec that re-creates the child's journal if the runtime died
+// between the parent's record and the child's creation.
+type ChildTaskRecord struct {
+	ChildAgentID  string              `json:"child_agent_id"`
+	Summary       string              `json:"summary"`
+	Prompt        string              `json:"prompt"`
+	Trust         messages.TrustLevel `json:"trust"`
+	WorkspaceMode string              `json:"workspace_mode"`
+}
+
+// spawnTool is SpawnAgent. Its run reaches the calling agent through the
+// context (runRuntimeTool runs it inside the agent's Receive).
+func spawnTool() tools.Tool {
+	return tools.Typed(SpawnAgentToolName,
+		"Delegate to another agent. preset private_child (default) starts a private child agent with initial_message "+
+			"as its assignment and returns a background task handle: watch it with TaskStatus/TaskOutput, send follow-ups "+
+			"with TaskInput, stop it (and its own children) with TaskStop; its final result comes back to you as a "+
+			"task_result message. preset public_named creates a separate public agent named agent_id.",
+		func(ctx context.Context, args SpawnAgentArgs) tools.Result {
+			a, _ := ctx.Value(agentKey{}).(*agent)
+			if a == nil {
+				return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "runtime_misconfigured",
+					Message: "SpawnAgent runs inside an agent", RecoveryHint: "this is a runtime problem; tell the operator"})
+			}
+			return a.spawn(ctx, args)
+		})
+}
+
+// agentKey carries the calling agent to its runtime-owned tools.
+type agentKey struct{}
+
+// ErrAgentExists is wrapped when SpawnAgent public_named names an agent
+// that already exists.
+var ErrAgentExists = errors.New("agent already exists")
+
+// spawn runs SpawnAgent for this agent. A private child is only described
+// here: its task_started is journaled with the result (toolFinished) and
+// the child is created and started after that (ensureChildren). A public
+// named agent is created now.
+func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
+	if args.Preset == PresetPublicNamed {
+		return a.spawnPublic(ctx, args)
+	}
+	max := a.deps.MaxActiveChildren
+	if max <= 0 {
+		max = DefaultMaxActiveChildren
+	}
+	if n := len(a.state.runningChildTasks()); n >= max {
+		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
+			Message:      fmt.Sprintf("you already supervise %d running children, the limit", n),
+			RecoveryHint: "wait for a child's task_result, or stop one with TaskStop, before spawning another"})
+	}
+	childID, taskID := messages.NewID("child"), messages.NewID("task")
+	label := oneLine(args.InitialMessage, 80)
+	sup := childSupervision(a.id, childID, taskID)
+	return tools.Success(SpawnAgentToolName, fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID), SpawnResult{
+		AgentID: childID, ChildAgentID: childID, SupervisionTaskID: taskID,
+		TaskHandle:       &SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
+		ChildSupervision: &sup,
+	})
+}
+
+func childSupervision(parent, child, taskID string) task.ChildSupervision {
+	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
+		WorkspaceMode: "inherit", CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
+}
+
+// spawnPublic creates a self-owned public agent with lineage provenance
+// and, when given, its bootstrap message; the new journal is written only
+// if the agent does not exist (the append is fenced at an empty stream).
+func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Result {
+	payloads := []messages.Payload{
+		messages.AgentCreated{AgentID: args.AgentID, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
+			Ownership: messages.OwnershipSelfOwned, ProfilePreset: PresetPublicNamed, ParentAgentID: a.id},
+		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + a.id},
+	}
+	if strings.TrimSpace(args.InitialMessage) != "" {
+		env := delegationEnvelope(args.AgentID, a.deps.Clock.Now(), args.InitialMessage,
+			map[string]string{"creator_agent_id": a.id, "bootstrap": "true"})
+		payloads = append(payloads, messages.MessageAdmitted{Envelope: env})
+	}
+	if err := a.createStream(ctx, args.AgentID, payloads); err != nil {
+		if errors.Is(err, ErrAgentExists) {
+			return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "agent_exists",
+				Message:      fmt.Sprintf("agent %q already exists", args.AgentID),
+				RecoveryHint: "pick another agent_id, or talk to the existing agent through its operator"})
+		}
+		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "spawn_failed",
+			Message: fmt.Sprintf("agent %q could not be created: %v", args.AgentID, err), Retryable: true,
+			RecoveryHint: "retry in a moment"})
+	}
+	if rt := a.deps.rt; rt != nil {
+		rt.forward(args.AgentID, &kick{}) // start its bootstrap turn
+	}
+	return tools.Success(SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), SpawnResult{AgentID: args.AgentID})
+}
+
+// createStream writes the first events of a new agent's journal, only if
+// it has none (ErrAgentExists otherwise).
+func (a *agent) createStream(ctx context.Context, id string, payloads []messages.Payload) error {
+	now := a.deps.Clock.Now()
+	evs := make([]messages.Event, len(payloads))
+	for i, p := range payloads {
+		ev, err := messages.NewEvent(id, now, p)
+		if err != nil {
+			return err
+		}
+		evs[i] = ev
+	}
+	_, err := a.deps.Store.AppendAfter(ctx, id, 0, evs)
+	if errors.Is(err, persistence.ErrSeqConflict) {
+		return fmt.Errorf("%w: %s", ErrAgentExists, id)
+	}
+	return err
+}
+
+// delegationEnvelope is a parent's (or creator's) message to agent id:
+// runtime-owned, so runtime instruction, never operator authority.
+func delegationEnvelope(id string, now time.Time, text string, refs map[string]string) messages.MessageEnvelope {
+	env := messages.MessageEnvelope{
+		ID: messages.NewID("msg"), AgentID: id, CreatedAt: now, Kind: messages.KindInternalFollowup,
+		Origin: messages.SystemOrigin("delegation"), Priority: messages.PriorityNormal, Body: messages.TextBody(text),
+		SourceRefs: refs, DeliverySurface: messages.SurfaceRuntimeSystem, AdmissionContext: messages.AdmissionRuntimeOwned,
+	}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	return env
+}
+
+// spawnStarted is the task_started of a successful private SpawnAgent
+// call, journaled in the same batch as its result; nil for anything else.
+func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages.TaskStarted {
+	if call.Name != SpawnAgentToolName || res.Status != messages.ToolOK {
+		return nil
+	}
+	var env struct {
+		Result SpawnResult `json:"result"`
+	}
+	var args SpawnAgentArgs
+	if json.Unmarshal(res.Envelope, &env) != nil || env.Result.SupervisionTaskID == "" || json.Unmarshal(call.Arguments, &args) != nil {
+		return nil
+	}
+	rec, err := json.Marshal(ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
+		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: "inherit"})
+	if err != nil {
+		return nil
+	}
+	started := messages.TaskStarted{TaskID: env.Result.SupervisionTaskID, Kind: task.KindChildAgent,
+		Summary: env.Result.TaskHandle.Summary, Record: rec}
+	if t := a.state.Turn; t != nil {
+		started.ParentMessageID = t.MessageID
+	}
+	return &started
+}

@@ -1,0 +1,127 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/holon-actors/holon-actors/tools/task"
+)
+
+// The task tools on a child_agent_task: the parent's supervision handle of
+// a private child. Status and output carry the child_supervision
+// projection and, while the child runs, its live observability; input is
+// a follow-up message to the child; stop archives the child and,
+// recursively, its descendants and their command tasks.
+
+// childSnapshot adds the child fields to a child task's snapshot; the
+// observability of a running child is asked of the child itself.
+func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Snapshot) {
+	if r.Child == nil {
+		return
+	}
+	sup := childSupervision(t.agentID, r.Child.ChildAgentID, r.TaskID)
+	s.ChildAgentID, s.WorkspaceMode, s.ChildSupervision = r.Child.ChildAgentID, r.Child.WorkspaceMode, &sup
+	if r.Terminal() {
+		o := task.ChildObservability{Phase: task.PhaseTerminal}
+		var out task.OutputTask
+		if json.Unmarshal(r.Result, &out) == nil {
+			o.LastResultBrief, _ = truncateRunes(out.OutputPreview, briefLimit)
+		}
+		s.ChildObservability = &o
+		return
+	}
+	s.InputTarget = task.InputChildFollowup
+	if t.h == nil {
+		return
+	}
+	if res, err := t.h.rt.ask(ctx, r.Child.ChildAgentID, &observeChild{}); err == nil {
+		if o, ok := res.(task.ChildObservability); ok {
+			s.ChildObservability = &o
+		}
+	}
+}
+
+// childOutput is TaskOutput of a child task: its result once terminal.
+func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, error) {
+	sup := childSupervision(t.agentID, r.Child.ChildAgentID, r.TaskID)
+	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary, ChildSupervision: &sup}
+	if !r.Terminal() {
+		return out, nil
+	}
+	var final task.OutputTask
+	if err := json.Unmarshal(r.Result, &final); err != nil {
+		return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
+	}
+	prev, cut := truncateRunes(final.OutputPreview, maxChars)
+	out.OutputPreview, out.OutputTruncated, out.ResultSummary = prev, cut || final.OutputTruncated, final.ResultSummary
+	return out, nil
+}
+
+// childInput delivers a parent follow-up to the child as its next message
+// (runtime instruction, never operator authority).
+func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) (task.InputResult, error) {
+	res := task.InputResult{InputTarget: task.InputChildFollowup}
+	t.childSnapshotInto(ctx, r, &res.Task)
+	switch {
+	case r.Terminal():
+		res.SummaryText = "the child's supervision task has ended; spawn a new child for more work"
+		return res, nil
+	case text == "":
+		res.SummaryText = "a follow-up needs text in input; close_input does not apply to a child"
+		return res, nil
+	}
+	env := delegationEnvelope(r.Child.ChildAgentID, t.h.rt.deps.Clock.Now(), text,
+		map[string]string{"parent_agent_id": t.agentID, "supervision_task_id": r.TaskID, "followup": "true"})
+	if _, err := t.h.rt.Admit(ctx, env); err != nil {
+		res.SummaryText = "the follow-up was not delivered: " + err.Error()
+		return res, nil
+	}
+	res.AcceptedInput, res.BytesWritten = true, len(text)
+	res.SummaryText = fmt.Sprintf("follow-up delivered to child %s", r.Child.ChildAgentID)
+	return res, nil
+}
+
+func (t *agentTasks) childSnapshotInto(ctx context.Context, r TaskRecord, s *task.Snapshot) {
+	*s = t.snapshot(r)
+	t.childSnapshot(ctx, r, s)
+}
+
+// childStop archives the child (which first stops its own tasks and
+// children) and records the supervision task cancelled; a child that
+// already settled keeps its own status.
+func (t *agentTasks) childStop(ctx context.Context, r TaskRecord) (task.StopResult, error) {
+	if !r.Terminal() {
+		id := r.Child.ChildAgentID
+		if err := archivedErr(t.h.rt.ask(ctx, id, &archiveChild{status: task.StatusCancelled, reason: "stopped by its parent (TaskStop)"})); err != nil {
+			t.h.rt.deps.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("child_agent_id", id).Msg("child not archived; its task is cancelled anyway")
+		}
+		res, err := t.h.rt.ask(ctx, t.agentID, &childFinished{childID: id, status: task.StatusCancelled, text: "Stopped by its parent with TaskStop."})
+		if err == nil {
+			err = res.(*endRecorded).err
+		}
+		if err != nil {
+			return task.StopResult{}, fmt.Errorf("stop child task %s: %w", r.TaskID, err)
+		}
+	}
+	rec, err := t.record(ctx, r.TaskID)
+	if err != nil {
+		return task.StopResult{}, err
+	}
+	out := task.StopResult{StopRequested: !r.Terminal()}
+	t.childSnapshotInto(ctx, rec, &out.Task)
+	return out, nil
+}
+
+// archived answers archiveChild.
+type archived struct{ err error }
+
+func archivedErr(res any, err error) error {
+	if err != nil {
+		return err
+	}
+	if a, ok := res.(*archived); ok {
+		return a.err
+	}
+	return nil
+}
