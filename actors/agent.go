@@ -155,8 +155,11 @@ type agent struct {
 	// halting is set once the actor stops or restarts: its children stop
 	// with it, and that is not their failure.
 	halting bool
-	// archivedAs is how this child's supervision ended, once archived.
+	// archivedAs is how this child's supervision ended, once archived;
+	// archiving is set while it stops its tasks and children to archive
+	// (it starts no turn meanwhile).
 	archivedAs string
+	archiving  bool
 }
 
 // AgentProps returns the Props of the actor of agent id, with its band

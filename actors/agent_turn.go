@@ -75,6 +75,9 @@ func (a *agent) advance(c actor.Context) {
 // runnable reports whether the agent may take steps: not paused, stopped
 // or suspended awaiting its operator's answer.
 func (a *agent) runnable() bool {
+	if a.archiving {
+		return false
+	}
 	switch a.state.Status {
 	case messages.StatusPaused, messages.StatusStopped, messages.StatusSuspended, messages.StatusArchived:
 		return false

@@ -261,7 +261,7 @@ func truncateRunes(s string, n int) (string, bool) {
 // its last turn completed or failed, and nothing is queued, running or
 // waiting for an answer.
 func (a *agent) settleChild(c actor.Context) {
-	if !a.supervised() || a.stepping || a.state.Turn != nil || a.state.Queue.Len() > 0 ||
+	if !a.supervised() || a.archiving || a.stepping || a.state.Turn != nil || a.state.Queue.Len() > 0 ||
 		a.state.PendingWakeHint != nil || len(a.state.openTasks()) > 0 || a.state.Status == messages.StatusSuspended {
 		return
 	}
@@ -293,6 +293,10 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 	}
 	open := a.state.openTasks()
 	rt := a.deps.rt
+	if a.state.Turn != nil {
+		a.abandonStep() // no more model rounds or tools; archiveNow ends the turn
+	}
+	a.archiving = true
 	if len(open) == 0 || rt == nil {
 		a.archiveNow(c, m.status, m.reason, replies)
 		return

@@ -15,17 +15,25 @@ import (
 )
 
 // family is a harness whose agent "main" plays parent and every other
-// agent (its children) plays child, each child by its own rounds.
+// agent (a child) plays child, each by its own rounds; a child whose
+// delegation starts with "<role>:" plays roles[role] instead.
 type family struct {
 	*testkit.Harness
 	parent, child *testkit.Provider
+	roles         map[string]*testkit.Provider
 }
 
 func newFamily(t *testing.T, parent, child []testkit.Step, adjust ...func(home string, d *actors.AgentDeps)) *family {
-	f := &family{parent: testkit.NewProvider(parent...), child: testkit.NewProvider(child...)}
-	router := &testkit.Router{Pick: func(id string) *testkit.Provider {
-		if id == "main" {
+	f := &family{parent: testkit.NewProvider(parent...), child: testkit.NewProvider(child...), roles: map[string]*testkit.Provider{}}
+	router := &testkit.Router{Pick: func(req providers.Request) *testkit.Provider {
+		if req.AgentID == "main" {
 			return f.parent
+		}
+		if len(req.Conversation) > 0 {
+			role, _, ok := strings.Cut(req.Conversation[0].Text, ":")
+			if p := f.roles[role]; ok && p != nil {
+				return p
+			}
 		}
 		return f.child
 	}}
@@ -160,5 +168,65 @@ func TestSpawnChildRejoins(t *testing.T) {
 	// An archived child takes no more input.
 	if _, err := f.Runtime.Admit(context.Background(), f.Envelope(child, "more?", messages.PriorityNormal)); !errors.Is(err, actors.ErrAgentArchived) {
 		t.Fatalf("admit to an archived child: %v, want ErrAgentArchived", err)
+	}
+}
+
+// TestNestedChildrenStopRecursively: main delegates to mid, mid to leaf,
+// leaf starts a long command. TaskStop on mid's handle archives mid, leaf
+// and leaf's command (its process group is gone), and every supervision
+// task ends cancelled.
+func TestNestedChildrenStopRecursively(t *testing.T) {
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("", spawnCall("s1", "mid: delegate the long job and wait")),
+			testkit.Reply("Delegated."),
+		}, nil, withTools(t))
+	f.roles["mid"] = testkit.NewProvider(
+		testkit.Reply("", spawnCall("m1", "leaf: run the long job")),
+		testkit.Reply("The leaf runs it."),
+	)
+	f.roles["leaf"] = testkit.NewProvider(
+		testkit.Reply("", testkit.Call("l1", "ExecCommand", `{"cmd":"sleep 300","yield_time_ms":50}`)),
+		testkit.Reply("The job runs."),
+	)
+	f.Prompt("main", "Run the long job through helpers.")
+	mid := spawned(t, f.Harness, "main", "s1")
+	leaf := spawned(t, f.Harness, mid.ChildAgentID, "m1")
+	cmd := taskStarted(t, f.Harness, leaf.ChildAgentID, 1)
+	f.WaitEvent(leaf.ChildAgentID, testkit.OfType(messages.EventTurnTerminal))
+	f.WaitEvent(mid.ChildAgentID, testkit.OfType(messages.EventTurnTerminal))
+
+	// main's view of mid while it runs: live observability.
+	st, err := f.Runtime.State(context.Background(), mid.ChildAgentID)
+	if err != nil || st.Status == messages.StatusArchived {
+		t.Fatalf("mid = %s, %v", st.Status, err)
+	}
+
+	f.parent.Script(
+		testkit.Reply("", testkit.Call("stop1", task.StopName, `{"task_id":"`+mid.SupervisionTaskID+`"}`)),
+		testkit.Reply("Stopped."),
+	)
+	f.Prompt("main", "Stop the helpers.")
+	stop := toolResult(t, f.Harness, "main", "stop1")
+	sr := envelopeResult[task.StopResult](t, stop)
+	if stop.Status != messages.ToolOK || !sr.StopRequested || sr.Task.Status != task.StatusCancelled ||
+		sr.Task.ChildSupervision == nil || sr.Task.ChildObservability == nil || sr.Task.ChildObservability.Phase != task.PhaseTerminal {
+		t.Fatalf("TaskStop = %s", stop.Envelope)
+	}
+	if got := taskEnded(t, f.Harness, mid.ChildAgentID, leaf.SupervisionTaskID); got.Status != task.StatusCancelled {
+		t.Fatalf("leaf's supervision task ended %s", got.Status)
+	}
+	if got := taskEnded(t, f.Harness, leaf.ChildAgentID, cmd.TaskID); got.Status != task.StatusCancelled {
+		t.Fatalf("leaf's command ended %s", got.Status)
+	}
+	if testkit.GroupLive(cmd.Pgid) {
+		t.Fatalf("the leaf's command group %d outlived the stop", cmd.Pgid)
+	}
+	for _, id := range []string{mid.ChildAgentID, leaf.ChildAgentID} {
+		f.WaitEvent(id, statusIs(messages.StatusArchived))
+	}
+	briefWith(t, f.Harness, "main", messages.BriefResult, "Stopped.")
+	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+		t.Fatalf("main journaled %d task ends, want 1", n)
 	}
 }

@@ -114,10 +114,11 @@ func (p *Provider) Requests() []providers.Request {
 }
 
 // Router is a providers.Provider that plays a separate script per agent:
-// Pick returns the script of a request's agent (say, one for a parent and
-// one shared by its children, each child indexing it by its own rounds).
+// Pick returns the script for a request (say, by its agent id, or by the
+// first message of its conversation: one script for a parent, one shared
+// by its children, each child indexing it by its own rounds).
 type Router struct {
-	Pick func(agentID string) *Provider
+	Pick func(req providers.Request) *Provider
 }
 
 // Name implements providers.Provider.
@@ -125,5 +126,5 @@ func (r *Router) Name() string { return "scripted" }
 
 // Complete implements providers.Provider.
 func (r *Router) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
-	return r.Pick(req.AgentID).Complete(ctx, req)
+	return r.Pick(req).Complete(ctx, req)
 }
