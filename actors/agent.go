@@ -303,11 +303,13 @@ func (a *agent) isIdle() bool {
 // be saved leaves it as it is. An already passive agent (its retirement
 // refused or in progress) asks again.
 func (a *agent) passivate(c actor.Context, m *passivate) {
-	if a.state != nil && (a.supervised() || len(a.state.runningChildTasks()) > 0) {
-		// A supervised child lives under its parent's actor, and a parent
-		// keeps its children's actors: neither retires. An idle one still
-		// saves its snapshot, so a restart replays little.
-		if a.isIdle() && a.sinceSnapshot > 0 {
+	underParent := a.deps.rt != nil && c.Parent() != nil && !c.Parent().Equal(a.deps.rt.supervisor)
+	if underParent || (a.state != nil && len(a.state.runningChildTasks()) > 0) {
+		// A supervised child lives under its parent's actor (it stops when
+		// archived), and a parent keeps its children's actors: neither
+		// retires. An idle one still saves its snapshot, so a restart
+		// replays little.
+		if a.state != nil && a.isIdle() && a.sinceSnapshot > 0 {
 			a.saveSnapshot()
 		}
 		if c.Sender() != nil {
@@ -406,11 +408,7 @@ func (a *agent) start(c actor.Context) {
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}
-	if st.Status == messages.StatusArchived {
-		// Re-created by its parent after a crash between its archiving and
-		// the parent's record: report again, and stop.
-		a.reportArchived()
-		a.retireArchived(c)
+	if a.startChild(c) {
 		return
 	}
 	a.rearmTimers()

@@ -162,8 +162,7 @@ func (a *agent) forChild(c actor.Context, m *forChild) {
 	if rt == nil {
 		return
 	}
-	rt.deliverFlat(m.id, m.p)
-	rt.deliverFlat(m.id, pending{msg: &archiveChild{status: task.StatusCancelled, reason: "its supervising task is missing or final"}})
+	rt.deliverFlat(m.id, m.p) // it archives itself as it starts (startChild)
 }
 
 // sendPending hands p to pid as agentsSupervisor.deliver would.
@@ -397,6 +396,30 @@ func (a *agent) retireArchived(c actor.Context) {
 	}
 	rt.releaseChild(a.id, c.Self())
 	c.Poison(c.Self())
+}
+
+// startChild settles, when it starts, a private child that must not run:
+// an archived one re-created by its parent (after a crash between its
+// archiving and the parent's record) reports again and stops; a
+// supervised one started as a plain agent (its parent disowned it: its
+// task is missing or final) archives itself. true when it did either.
+func (a *agent) startChild(c actor.Context) bool {
+	rt := a.deps.rt
+	if rt == nil || a.state.ParentAgentID == "" || a.state.Visibility != messages.VisibilityPrivate {
+		return false
+	}
+	flat := c.Parent() == nil || c.Parent().Equal(rt.supervisor)
+	switch {
+	case a.state.Status == messages.StatusArchived && !flat:
+		a.reportArchived()
+		a.retireArchived(c)
+		return true
+	case a.state.Status != messages.StatusArchived && flat:
+		a.recoverTasks(c)
+		a.archive(c, &archiveChild{status: task.StatusCancelled, reason: "its supervising task is missing or final"})
+		return true
+	}
+	return false
 }
 
 // observation is this agent's ChildObservability.

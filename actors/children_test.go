@@ -5,7 +5,9 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
@@ -228,5 +230,136 @@ func TestNestedChildrenStopRecursively(t *testing.T) {
 	briefWith(t, f.Harness, "main", messages.BriefResult, "Stopped.")
 	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
 		t.Fatalf("main journaled %d task ends, want 1", n)
+	}
+}
+
+// admittedOfKind counts agent's message_admitted events of kind.
+func admittedOfKind(t *testing.T, evs []messages.Event, kind messages.MessageKind) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == messages.EventMessageAdmitted && decode[messages.MessageAdmitted](t, ev).Envelope.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// notActive waits until agent id has no running actor.
+func notActive(t *testing.T, h *testkit.Harness, id string) {
+	t.Helper()
+	for range 2000 {
+		if !slices.Contains(h.Runtime.Active(), id) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("agent %s still has a running actor", id)
+}
+
+// TestCrashMidDelegationRecovers: the runtime dies while a child's model
+// round is in flight. Recovery re-activates the parent (its supervision
+// task is open), which re-creates the child under itself; the child's
+// turn resumes, its result rejoins the parent exactly once, and the child
+// ends archived with no actor left running.
+func TestCrashMidDelegationRecovers(t *testing.T) {
+	gate := make(chan struct{})
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("", spawnCall("s1", "Compute 6*7.")),
+			testkit.Reply("Delegated."),
+			testkit.Reply("Got 42."),
+		},
+		[]testkit.Step{{Text: "42", Gate: gate, Usage: messages.TokenUsage{InputTokens: 10, OutputTokens: 1}}},
+	)
+	f.Prompt("main", "Delegate 6*7.")
+	res := spawned(t, f.Harness, "main", "s1")
+	<-f.child.Called // the child's round is in flight
+	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	active := f.Restart()
+	if !slices.Contains(active, "main") {
+		t.Fatalf("open after the crash: %v, want main", active)
+	}
+	close(gate)
+	taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	briefWith(t, f.Harness, "main", messages.BriefResult, "Got 42.")
+	f.WaitEvent(res.ChildAgentID, statusIs(messages.StatusArchived))
+	notActive(t, f.Harness, res.ChildAgentID)
+
+	evs := f.Events("main")
+	if n := countType(evs, messages.EventTaskFinished); n != 1 {
+		t.Fatalf("main journaled %d task ends, want 1", n)
+	}
+	if n := admittedOfKind(t, evs, messages.KindTaskResult); n != 1 {
+		t.Fatalf("main admitted %d task results, want 1", n)
+	}
+}
+
+// TestParentRestartRecreatesChildren: a parent actor that panics is
+// restarted by its supervisor, and protoactor stops its children with it;
+// the new parent re-creates them from its journal and the child's work
+// goes on to rejoin it.
+func TestParentRestartRecreatesChildren(t *testing.T) {
+	gate := make(chan struct{})
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("", spawnCall("s1", "Compute 6*7.")),
+			testkit.Reply("Delegated."),
+			testkit.Reply("Got 42."),
+		},
+		[]testkit.Step{{Text: "42", Gate: gate}},
+	)
+	f.Prompt("main", "Delegate 6*7.")
+	res := spawned(t, f.Harness, "main", "s1")
+	<-f.child.Called
+	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	var once sync.Once
+	f.SetFault(func(agent, point string) {
+		if agent == "main" && point == "*actors.kick" {
+			once.Do(func() { panic("injected parent fault") })
+		}
+	})
+	f.Runtime.Kick("main")
+	// The restarted parent re-creates the child, whose round runs again.
+	<-f.child.Called
+	close(gate)
+	taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	briefWith(t, f.Harness, "main", messages.BriefResult, "Got 42.")
+	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+		t.Fatalf("main journaled %d task ends, want 1", n)
+	}
+}
+
+// TestOrphanChildIsArchived: a private child whose parent has no task for
+// it (the parent's record was lost with its journal's tail) converges to
+// archived at recovery instead of running unsupervised.
+func TestOrphanChildIsArchived(t *testing.T) {
+	f := newFamily(t, []testkit.Step{testkit.Reply("Hello.")}, nil)
+	f.Prompt("main", "hi")
+	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	orphan := "child_orphan"
+	env := f.Envelope(orphan, "work", messages.PriorityNormal)
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	var evs []messages.Event
+	for _, p := range []messages.Payload{
+		messages.AgentCreated{AgentID: orphan, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
+			Ownership: messages.OwnershipParentSupervised, ProfilePreset: actors.PresetPrivateChild, ParentAgentID: "main"},
+		messages.MessageAdmitted{Envelope: env},
+	} {
+		ev, err := messages.NewEvent(orphan, f.Clock.Now(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := f.Store().Append(context.Background(), orphan, evs); err != nil {
+		t.Fatal(err)
+	}
+	f.Restart()
+	f.WaitEvent(orphan, statusIs(messages.StatusArchived))
+	if n := len(f.child.Requests()); n != 0 {
+		t.Fatalf("the orphan called its model %d times", n)
 	}
 }

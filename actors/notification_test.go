@@ -311,35 +311,29 @@ func TestFailedTurnNotifiesOperator(t *testing.T) {
 // the parent's model as a system notification; the webhook is not used.
 func TestChildNotificationGoesToParent(t *testing.T) {
 	notifier := &recordingNotifier{}
-	h := testkit.NewWith(t, testkit.Options{
-		Steps: []testkit.Step{
+	f := newFamily(t,
+		[]testkit.Step{testkit.Reply("", spawnCall("s1", "check the build")), testkit.Reply("Delegated."), testkit.Reply("Noted.")},
+		[]testkit.Step{
 			testkit.Reply("", testkit.Call("n1", actors.NotifyToolName, `{"message":"  \nBuild is red on main.\nDetails: 3 failures."}`)),
 			testkit.Reply("Told my parent."),
 		},
-		Deps: func(_ string, d *actors.AgentDeps) { d.NotifyOperatorTool, d.Notifier = true, notifier },
-	})
-	created, err := messages.NewEvent("kid", h.Clock.Now(), messages.AgentCreated{AgentID: "kid", Kind: messages.AgentChild,
-		Visibility: messages.VisibilityPrivate, Ownership: messages.OwnershipParentSupervised, ProfilePreset: "private_child", ParentAgentID: "main"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.Store().Append(context.Background(), "kid", []messages.Event{created}); err != nil {
-		t.Fatal(err)
-	}
-	h.Prompt("kid", "check the build")
-	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("kid", testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
+		func(_ string, d *actors.AgentDeps) { d.NotifyOperatorTool, d.Notifier = true, notifier })
+	h := f.Harness
+	f.Prompt("main", "have the build checked")
+	kid := spawned(t, h, "main", "s1").ChildAgentID
+	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent(kid, testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
 	if n.TargetOperatorBoundary != messages.BoundaryParentSupervisor || n.BoundaryAgentID != "main" || n.Summary != "Build is red on main." {
 		t.Fatalf("child notification = %+v", n)
 	}
 	at := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("main", testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
-	if at.AgentID != "main" || at.RequestedByAgentID != "kid" || at.NotificationID != n.NotificationID {
+	if at.AgentID != "main" || at.RequestedByAgentID != kid || at.NotificationID != n.NotificationID {
 		t.Fatalf("at the parent = %+v", at)
 	}
 	q := decode[messages.SystemNotificationQueued](t, h.WaitEvent("main", testkit.OfType(messages.EventSystemNotificationQueued)))
 	if q.Notification.Kind != "child.notify_operator" {
 		t.Fatalf("parent's system notification = %+v", q.Notification)
 	}
-	h.WaitEvent("kid", testkit.OfType(messages.EventTurnTerminal))
+	h.WaitEvent(kid, testkit.OfType(messages.EventTurnTerminal))
 	notifier.mu.Lock()
 	defer notifier.mu.Unlock()
 	if len(notifier.got) != 0 {

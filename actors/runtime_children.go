@@ -95,3 +95,11 @@ func (e ToolEnv) tasksOf(id string) *agentTasks {
 	arts, _ := e.artifacts(id)
 	return e.host.forAgent(id, arts, e.budget(), e.stopGrace())
 }
+
+// Kick activates agent id if it is dormant and makes it take its next
+// step, without sending it any work.
+func (r *Runtime) Kick(id string) {
+	if ValidateAgentID(id) == nil {
+		r.forward(id, &kick{})
+	}
+}
