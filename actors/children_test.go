@@ -2,6 +2,7 @@ package actors_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/testkit"
+	toolagent "github.com/holon-actors/holon-actors/tools/agent"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
@@ -361,5 +363,128 @@ func TestOrphanChildIsArchived(t *testing.T) {
 	f.WaitEvent(orphan, statusIs(messages.StatusArchived))
 	if n := len(f.child.Requests()); n != 0 {
 		t.Fatalf("the orphan called its model %d times", n)
+	}
+}
+
+// TestChildSupervisionSurfaces: a child that asks a question suspends;
+// its question goes to the parent (not the operator's open list); the
+// parent sees the child waiting through TaskStatus and AgentGet, answers
+// with TaskInput on the supervision task, and the child finishes and
+// rejoins.
+func TestChildSupervisionSurfaces(t *testing.T) {
+	f := newFamily(t,
+		[]testkit.Step{testkit.Reply("", spawnCall("s1", "Refund order 12345 if approved.")), testkit.Reply("Delegated.")},
+		[]testkit.Step{
+			testkit.Reply("I need a decision.", testkit.Call("ask1", actors.RequestInputToolName,
+				`{"question":"Refund order 12345?","choices":[{"value":"approve","label":"Approve"},{"value":"deny","label":"Deny"}]}`)),
+			testkit.Reply("Refunded."),
+		}, withTools(t))
+	f.Prompt("main", "Handle the refund through a helper.")
+	res := spawned(t, f.Harness, "main", "s1")
+	f.WaitEvent(res.ChildAgentID, statusIs(messages.StatusSuspended))
+	q := decode[messages.SystemNotificationQueued](t, f.WaitEvent("main", func(ev messages.Event) bool {
+		return ev.Type == messages.EventSystemNotificationQueued && strings.Contains(string(ev.Payload), "child.suspension_requested")
+	}))
+	if !strings.Contains(q.Notification.Message, "TaskInput on task "+res.SupervisionTaskID) {
+		t.Fatalf("the parent's notification does not say how to answer: %q", q.Notification.Message)
+	}
+	if open, err := f.Runtime.OpenSuspensions(context.Background()); err != nil || len(open) != 0 {
+		t.Fatalf("operator's open suspensions = %+v, %v; a child's question belongs to its parent", open, err)
+	}
+
+	taskArgs := `{"task_id":"` + res.SupervisionTaskID + `"}`
+	f.parent.Script(
+		testkit.Reply("", testkit.Call("st1", task.StatusName, taskArgs), testkit.Call("ag1", "AgentGet", `{}`)),
+		testkit.Reply("", testkit.Call("in1", task.InputName, `{"task_id":"`+res.SupervisionTaskID+`","input":"approve"}`)),
+		testkit.Reply("Answered."),
+		testkit.Reply("The refund is done."),
+	)
+	f.Prompt("main", "How is the helper doing?")
+	st := envelopeResult[map[string]task.Snapshot](t, toolResult(t, f.Harness, "main", "st1"))["task"]
+	if o := st.ChildObservability; o == nil || o.Phase != task.PhaseWaiting || o.WaitingReason != string(messages.AwaitingOperatorInput) ||
+		st.ChildSupervision == nil || st.InputTarget != task.InputChildFollowup || st.ChildAgentID != res.ChildAgentID {
+		t.Fatalf("TaskStatus = %+v (%+v)", st, st.ChildObservability)
+	}
+	got := envelopeResult[toolagent.GetResult](t, toolResult(t, f.Harness, "main", "ag1")).Agent
+	if len(got.ActiveChildren) != 1 || got.ActiveChildren[0].ChildAgentID != res.ChildAgentID ||
+		got.ActiveChildren[0].Phase != task.PhaseWaiting || got.ActiveChildren[0].SupervisionTaskID != res.SupervisionTaskID {
+		t.Fatalf("AgentGet.active_children = %+v", got.ActiveChildren)
+	}
+	in := envelopeResult[task.InputResult](t, toolResult(t, f.Harness, "main", "in1"))
+	if !in.AcceptedInput || in.InputTarget != task.InputChildFollowup {
+		t.Fatalf("TaskInput = %+v", in)
+	}
+	if end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID); end.Status != task.StatusCompleted {
+		t.Fatalf("task ended %s", end.Status)
+	}
+	briefWith(t, f.Harness, "main", messages.BriefResult, "The refund is done.")
+	resumed := decode[messages.SuspensionResumed](t, f.WaitEvent(res.ChildAgentID, testkit.OfType(messages.EventSuspensionResumed)))
+	if resumed.Response.RespondedBy != "parent:main" {
+		t.Fatalf("answered by %q", resumed.Response.RespondedBy)
+	}
+}
+
+// TestChildFollowupAndRefusals: a follow-up to a running child is queued
+// as its next message; SpawnAgent refuses bad arguments and changes
+// nothing; a public_named spawn creates a self-owned agent with lineage.
+func TestChildFollowupAndRefusals(t *testing.T) {
+	gate := make(chan struct{})
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("",
+				testkit.Call("bad1", actors.SpawnAgentToolName, `{}`),
+				testkit.Call("bad2", actors.SpawnAgentToolName, `{"initial_message":"x","agent_id":"named"}`),
+				testkit.Call("bad3", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"a/b"}`),
+				testkit.Call("bad4", actors.SpawnAgentToolName, `{"initial_message":"x","workspace_mode":"worktree"}`),
+				testkit.Call("pub1", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"researcher","initial_message":"pub: Say hi."}`),
+				testkit.Call("pub2", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"researcher"}`),
+				spawnCall("s1", "Count to two, one message at a time.")),
+			testkit.Reply("Delegated."),
+		},
+		[]testkit.Step{
+			{Text: "one", Gate: gate},
+			testkit.Reply("two"),
+		}, withTools(t))
+	f.roles["pub"] = testkit.NewProvider(testkit.Reply("hi"))
+	f.Prompt("main", "go")
+	for _, id := range []string{"bad1", "bad2", "bad3", "bad4"} {
+		if te := toolResult(t, f.Harness, "main", id); te.Status == messages.ToolOK || !strings.Contains(te.Receipt, "invalid_tool_input") {
+			t.Fatalf("%s = %s", id, te.Receipt)
+		}
+	}
+	if te := toolResult(t, f.Harness, "main", "pub2"); te.Status == messages.ToolOK || !strings.Contains(te.Receipt, "agent_exists") {
+		t.Fatalf("second public_named = %s", te.Receipt)
+	}
+	pub := spawned(t, f.Harness, "main", "pub1")
+	if pub.AgentID != "researcher" || pub.SupervisionTaskID != "" || pub.TaskHandle != nil {
+		t.Fatalf("public_named result = %+v", pub)
+	}
+	created := decode[messages.AgentCreated](t, f.Events("researcher")[0])
+	if created.Visibility != messages.VisibilityPublic || created.Ownership != messages.OwnershipSelfOwned ||
+		created.ParentAgentID != "main" || created.ProfilePreset != actors.PresetPublicNamed {
+		t.Fatalf("public_named identity = %+v", created)
+	}
+	f.WaitEvent("researcher", testkit.OfType(messages.EventTurnTerminal)) // its bootstrap message ran
+	res := spawned(t, f.Harness, "main", "s1")
+	if n := countType(f.Events("main"), messages.EventTaskStarted); n != 1 {
+		t.Fatalf("main started %d tasks, want 1 (refusals change nothing)", n)
+	}
+	<-f.child.Called // the child's first round is in flight
+	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	f.parent.Script(
+		testkit.Reply("", testkit.Call("in1", task.InputName, `{"task_id":"`+res.SupervisionTaskID+`","input":"Now say two."}`)),
+		testkit.Reply("Sent."),
+		testkit.Reply("It counted."),
+	)
+	f.Prompt("main", "nudge it")
+	in := envelopeResult[task.InputResult](t, toolResult(t, f.Harness, "main", "in1"))
+	if !in.AcceptedInput || in.InputTarget != task.InputChildFollowup || in.BytesWritten != len("Now say two.") {
+		t.Fatalf("TaskInput = %+v", in)
+	}
+	close(gate)
+	end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	var out task.OutputTask
+	if err := json.Unmarshal(end.Result, &out); err != nil || out.OutputPreview != "two" || out.ChildSupervision == nil {
+		t.Fatalf("child result = %s (%v), want the answer to the follow-up", end.Result, err)
 	}
 }

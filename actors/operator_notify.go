@@ -99,9 +99,22 @@ func (a *agent) childNotified(m *childNotification) {
 		messages.OperatorNotificationRequested{Notification: n},
 		messages.SystemNotificationQueued{Notification: messages.SystemNotification{
 			Kind: "child." + n.Reason, Level: level,
-			Message: fmt.Sprintf("Your child agent %s notified you: %s", n.RequestedByAgentID, n.Summary),
+			Message: fmt.Sprintf("Your child agent %s notified you: %s%s", n.RequestedByAgentID, n.Summary, a.childHint(n)),
 		}},
 	)
+}
+
+// childHint tells the parent how to act on a child's notification through
+// its supervision task.
+func (a *agent) childHint(n messages.OperatorNotification) string {
+	rec, ok := a.state.childTask(n.RequestedByAgentID)
+	if !ok || rec.Terminal() {
+		return ""
+	}
+	if n.Reason == messages.NotifySuspensionRequested || n.Reason == messages.NotifySuspensionReminder {
+		return fmt.Sprintf(" (it waits for your answer: send it with TaskInput on task %s)", rec.TaskID)
+	}
+	return fmt.Sprintf(" (its task: %s)", rec.TaskID)
 }
 
 // deliveryStep journals one delivery step.

@@ -71,6 +71,9 @@ func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) 
 		res.SummaryText = "a follow-up needs text in input; close_input does not apply to a child"
 		return res, nil
 	}
+	if answered, ok := t.answerChild(ctx, r, text, &res); ok {
+		return answered, nil
+	}
 	env := delegationEnvelope(r.Child.ChildAgentID, t.h.rt.deps.Clock.Now(), text,
 		map[string]string{"parent_agent_id": t.agentID, "supervision_task_id": r.TaskID, "followup": "true"})
 	if _, err := t.h.rt.Admit(ctx, env); err != nil {
@@ -80,6 +83,32 @@ func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) 
 	res.AcceptedInput, res.BytesWritten = true, len(text)
 	res.SummaryText = fmt.Sprintf("follow-up delivered to child %s", r.Child.ChildAgentID)
 	return res, nil
+}
+
+// answerChild answers the open question of a child suspended awaiting
+// input: its supervising parent is the boundary its questions go to. ok
+// is false when the child has no open question.
+func (t *agentTasks) answerChild(ctx context.Context, r TaskRecord, text string, res *task.InputResult) (task.InputResult, bool) {
+	id := r.Child.ChildAgentID
+	all, err := t.h.rt.Suspensions(ctx, id)
+	if err != nil {
+		return *res, false
+	}
+	for _, s := range all {
+		if !s.Open() {
+			continue
+		}
+		_, err := t.h.rt.Respond(ctx, id, Answer{SuspensionID: s.ID, Value: answerJSON(s.ResponseType, text),
+			RespondedBy: "parent:" + t.agentID})
+		if err != nil {
+			res.SummaryText = fmt.Sprintf("the child's question %q was not answered: %v", s.Question, err)
+			return *res, true
+		}
+		res.AcceptedInput, res.BytesWritten = true, len(text)
+		res.SummaryText = fmt.Sprintf("answered child %s's question %q", id, s.Question)
+		return *res, true
+	}
+	return *res, false
 }
 
 func (t *agentTasks) childSnapshotInto(ctx context.Context, r TaskRecord, s *task.Snapshot) {
