@@ -21,6 +21,13 @@
 // saying the script is exhausted, "echo" answers "echo: " and the text of
 // the latest message, "repeat" plays the last step again. System
 // notifications carried by the conversation change neither.
+//
+// "roles" gives other agents their own scripts: an agent whose first
+// message starts with "<role>:" (a delegation such as SpawnAgent's
+// initial_message "worker: count the files") plays roles[role], by its
+// own rounds, and every other agent plays the top-level script:
+//
+//	{"steps": [...], "roles": {"worker": {"steps": [{"text": "42"}]}}}
 package scripted
 
 import (
@@ -40,8 +47,9 @@ const Name = "scripted"
 
 // Script is a parsed script file.
 type Script struct {
-	Steps []Step `json:"steps"`
-	Then  string `json:"then,omitempty"`
+	Steps []Step             `json:"steps"`
+	Then  string             `json:"then,omitempty"`
+	Roles map[string]*Script `json:"roles,omitempty"`
 }
 
 // Step is one reply: text and tool calls, or an error.
@@ -92,22 +100,43 @@ func Parse(b []byte) (*Script, error) {
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("not a valid script (want {\"steps\": [...]}): %w", err)
 	}
+	if err := s.check(true); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// check checks a script and, at the top level, its roles.
+func (s *Script) check(top bool) error {
 	switch s.Then {
 	case "":
 		s.Then = ThenFail
 	case ThenFail, ThenEcho, ThenRepeat:
 	default:
-		return nil, fmt.Errorf("then %q: want fail, echo or repeat", s.Then)
+		return fmt.Errorf("then %q: want fail, echo or repeat", s.Then)
 	}
 	if len(s.Steps) == 0 && s.Then != ThenEcho {
-		return nil, errors.New("steps is empty: give at least one step, or \"then\": \"echo\"")
+		return errors.New("steps is empty: give at least one step, or \"then\": \"echo\"")
 	}
 	for i, st := range s.Steps {
 		if err := st.check(); err != nil {
-			return nil, fmt.Errorf("steps[%d].%w", i, err)
+			return fmt.Errorf("steps[%d].%w", i, err)
 		}
 	}
-	return &s, nil
+	for name, r := range s.Roles {
+		switch {
+		case !top:
+			return errors.New("roles: only the top-level script has roles")
+		case name == "" || strings.ContainsAny(name, ": \n"):
+			return fmt.Errorf("roles[%q]: a role is a plain word (no colon or space)", name)
+		case r == nil:
+			return fmt.Errorf("roles[%q]: is empty", name)
+		}
+		if err := r.check(false); err != nil {
+			return fmt.Errorf("roles[%q].%w", name, err)
+		}
+	}
+	return nil
 }
 
 func (st Step) check() error {
@@ -151,13 +180,14 @@ func (p *Provider) Complete(ctx context.Context, req providers.Request) (provide
 			round++
 		}
 	}
-	st, ok := p.step(round)
+	s := p.script.forRequest(req)
+	st, ok := s.step(round)
 	if !ok {
-		if p.script.Then == ThenEcho {
+		if s.Then == ThenEcho {
 			return reply(round, Step{Text: "echo: " + latestMessage(req.Conversation)}), nil
 		}
 		return providers.Response{}, &providers.Error{Provider: Name, Kind: providers.KindProtocol,
-			Message: fmt.Sprintf("script exhausted: round %d asked, the script has %d steps (add steps, or set \"then\": \"echo\")", round, len(p.script.Steps))}
+			Message: fmt.Sprintf("script exhausted: round %d asked, the script has %d steps (add steps, or set \"then\": \"echo\")", round, len(s.Steps))}
 	}
 	if st.Error != nil {
 		return providers.Response{}, &providers.Error{Provider: Name, Kind: st.Error.Kind, Message: st.Error.Message}
@@ -165,12 +195,25 @@ func (p *Provider) Complete(ctx context.Context, req providers.Request) (provide
 	return reply(round, st), nil
 }
 
-func (p *Provider) step(round int) (Step, bool) {
-	steps := p.script.Steps
+// forRequest is the script a request plays: its role's, when its first
+// message names one.
+func (s *Script) forRequest(req providers.Request) *Script {
+	if len(s.Roles) == 0 || len(req.Conversation) == 0 {
+		return s
+	}
+	role, _, ok := strings.Cut(req.Conversation[0].Text, ":")
+	if r := s.Roles[role]; ok && r != nil {
+		return r
+	}
+	return s
+}
+
+func (s *Script) step(round int) (Step, bool) {
+	steps := s.Steps
 	switch {
 	case round < len(steps):
 		return steps[round], true
-	case p.script.Then == ThenRepeat:
+	case s.Then == ThenRepeat:
 		return steps[len(steps)-1], true
 	}
 	return Step{}, false

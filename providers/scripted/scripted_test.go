@@ -74,6 +74,9 @@ func TestBadScripts(t *testing.T) {
 		"both":          `{"steps": [{"text": "x", "error": {"kind": "server", "message": "m"}}]}`,
 		"no tool name":  `{"steps": [{"tool_calls": [{"arguments": {}}]}]}`,
 		"error no kind": `{"steps": [{"error": {"message": "m"}}]}`,
+		"role colon":    `{"steps": [{"text": "x"}], "roles": {"a:b": {"steps": [{"text": "y"}]}}}`,
+		"role empty":    `{"steps": [{"text": "x"}], "roles": {"w": {"steps": []}}}`,
+		"nested roles":  `{"steps": [{"text": "x"}], "roles": {"w": {"steps": [{"text": "y"}], "roles": {"v": {"steps": [{"text": "z"}]}}}}}`,
 	} {
 		if _, err := scripted.Parse([]byte(src)); err == nil {
 			t.Errorf("%s: Parse accepted %s", name, src)
@@ -105,5 +108,28 @@ func TestIgnoresNotifications(t *testing.T) {
 	r, err := scripted.New(s).Complete(context.Background(), req)
 	if err != nil || r.Text != "echo: ping" || r.ResponseID != "scripted_1" {
 		t.Fatalf("Complete = %+v, %v; want round 1 echoing ping", r, err)
+	}
+}
+
+// TestRoles: an agent whose first message names a role plays that role's
+// script by its own rounds; any other plays the top-level script.
+func TestRoles(t *testing.T) {
+	s, err := scripted.Parse([]byte(`{"steps": [{"text": "parent"}], "roles": {"worker": {"steps": [{"text": "42"}, {"text": "done"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ctx := scripted.New(s), context.Background()
+	for _, c := range []struct {
+		conv []providers.Item
+		want string
+	}{
+		{conv(0, "worker: count"), "42"},
+		{conv(1, "worker: count"), "done"},
+		{conv(0, "hello"), "parent"},
+		{conv(0, "stranger: hi"), "parent"},
+	} {
+		if r, err := p.Complete(ctx, providers.Request{Conversation: c.conv}); err != nil || r.Text != c.want {
+			t.Errorf("%q round %d = %q, %v; want %q", c.conv[0].Text, len(c.conv)-1, r.Text, err, c.want)
+		}
 	}
 }
