@@ -46,8 +46,8 @@ type Runtime struct {
 	// crashes whose actor has not terminated yet; guarded by mu.
 	terminating map[string]bool
 	// children maps the id of each live private child actor to its
-	// parent's; guarded by mu. identity remembers, per agent id, the parent
-	// that supervises it ("" for a plain agent) as read from its journal.
+	// parent's; guarded by mu. identity remembers the parent of each
+	// private child read from its journal (see parentOf).
 	children map[string]string
 	identity sync.Map
 	closed   bool // guarded by mu

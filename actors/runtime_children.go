@@ -56,7 +56,8 @@ type deliverPending struct {
 // parentOf returns the parent that supervises agent id when id is a
 // private child ("" otherwise): from the live children, else from the
 // agent_created event that opens its journal (an identity never changes,
-// so a private child's parent is remembered).
+// so a private child's parent is remembered; a plain agent's answer is
+// not, and costs one read per activation).
 func (r *Runtime) parentOf(id string) string {
 	r.mu.RLock()
 	parent, ok := r.children[id]
@@ -79,12 +80,11 @@ func (r *Runtime) parentOf(id string) string {
 	if !ok {
 		return ""
 	}
-	parent = ""
-	if created.Visibility == messages.VisibilityPrivate && created.ParentAgentID != "" && created.ParentAgentID != id {
-		parent = created.ParentAgentID
+	if created.Visibility != messages.VisibilityPrivate || created.ParentAgentID == "" || created.ParentAgentID == id {
+		return "" // not remembered: a plain agent costs no memory while dormant
 	}
-	r.identity.Store(id, parent)
-	return parent
+	r.identity.Store(id, created.ParentAgentID)
+	return created.ParentAgentID
 }
 
 // tasksOf is agent id's task controller, nil without a task host.
