@@ -65,6 +65,13 @@ type AgentDeps struct {
 	// NotificationFilter decides, at delivery time, which system
 	// notifications reach the model; the journal records them all.
 	NotificationFilter messages.NotificationFilter
+	// DefaultTokenBudget is the token budget of an agent that never had
+	// one set (see TokenBudgetState); 0 means unlimited.
+	DefaultTokenBudget uint64
+	// LoopBreakerRepeats is how many identical tool calls with identical
+	// results in a row end a turn (see loop_breaker.go); 0 means
+	// DefaultLoopBreakerRepeats, negative disables the loop breaker.
+	LoopBreakerRepeats int
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -213,6 +220,11 @@ func (a *agent) Receive(c actor.Context) {
 	case *taskWaiting:
 		a.taskWaitsForInput(m)
 		a.advance(c)
+	case *SetTokenBudget:
+		c.Respond(a.setTokenBudget(m))
+		a.advance(c)
+	case *childUsage:
+		a.childUsed(m)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *passivate:
@@ -315,6 +327,7 @@ func (a *agent) info() AgentInfo {
 		in = a.state.info()
 	}
 	in.Active = true
+	applyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }
 
@@ -357,6 +370,7 @@ func (a *agent) start(c actor.Context) {
 	a.rearmTimers()
 	a.recoverTasks(c)
 	a.redeliverNotifications()
+	a.reportUsage(messages.TokenUsage{}) // heals a report lost with the last process
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
