@@ -249,6 +249,7 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
 		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
 		if err == nil && ok && snap.Seq == high {
 			if in, ok, err := snapshotInfo(snap.Data); err == nil && ok {
+				applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
 		}
