@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -226,6 +227,10 @@ type childUsage struct {
 	total uint64
 	// usage is the round that prompted the report (zero for a restart).
 	usage messages.TokenUsage
+	// path is every agent the report came through, the originating
+	// descendant first: an agent on it is not counted again (a cycle of
+	// parents would otherwise pass reports around forever).
+	path []string
 }
 
 // Priority implements Prioritized.
@@ -233,7 +238,10 @@ func (*childUsage) Priority() messages.Priority { return messages.PriorityNext }
 
 // reportUsage sends this private child's lifetime total to its parent. A
 // parent that does not exist gets nothing, and the gap is logged.
-func (a *agent) reportUsage(u messages.TokenUsage) {
+func (a *agent) reportUsage(u messages.TokenUsage) { a.reportUsageVia(u, nil) }
+
+// reportUsageVia is reportUsage for a report that came through path.
+func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
 	parent, rt := a.supervisingParent(), a.deps.rt
 	total := a.state.lifetimeTokens()
 	if parent == "" || rt == nil || total == 0 {
@@ -245,12 +253,16 @@ func (a *agent) reportUsage(u messages.TokenUsage) {
 			Msg("parent unreachable: token usage not counted against it")
 		return
 	}
-	rt.forward(parent, &childUsage{child: a.id, total: total, usage: u})
+	rt.forward(parent, &childUsage{child: a.id, total: total, usage: u, path: append(slices.Clone(path), a.id)})
 }
 
 // childUsed records a child's growth in tokens, then reports this agent's
 // own new total upward.
 func (a *agent) childUsed(m *childUsage) {
+	if slices.Contains(m.path, a.id) {
+		a.deps.Log.Warn().Str("agent_id", a.id).Strs("path", m.path).Msg("parent cycle: token usage not counted again")
+		return
+	}
 	prev := a.state.Budget.ChildTokens[m.child]
 	if m.total <= prev {
 		return // already counted
@@ -260,5 +272,5 @@ func (a *agent) childUsed(m *childUsage) {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", m.child).Msg("child usage not journaled")
 		return
 	}
-	a.reportUsage(m.usage)
+	a.reportUsageVia(m.usage, m.path)
 }

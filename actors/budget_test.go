@@ -203,3 +203,26 @@ func TestChildUsageWithoutParent(t *testing.T) {
 		t.Fatalf("Exists(ghost) = %v, %v; reporting usage must not create the parent", ok, err)
 	}
 }
+
+// TestChildUsageParentCycle: agents that name each other as parents (a
+// journal SpawnAgent would never write) count each other's usage once
+// and stop passing reports around.
+func TestChildUsageParentCycle(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("ok"))
+	seedChild(t, h, "a", "b")
+	seedChild(t, h, "b", "a")
+	h.Prompt("a", "Work.")
+	rec := decode[messages.ChildUsageRecorded](t, h.WaitEvent("b", testkit.OfType(messages.EventChildUsageRecorded)))
+	if rec.ChildAgentID != "a" || rec.TokensAdded != 110 {
+		t.Fatalf("b recorded %+v", rec)
+	}
+	// A round trip through each agent: any report in flight has landed.
+	for _, id := range []string{"a", "b", "a"} {
+		if _, err := h.Runtime.State(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(h.Events("a"), messages.EventChildUsageRecorded) + count(h.Events("b"), messages.EventChildUsageRecorded); n != 1 {
+		t.Fatalf("%d child_usage_recorded events, want 1", n)
+	}
+}
