@@ -68,6 +68,13 @@ type AgentDeps struct {
 	// MaxActiveChildren bounds the private children an agent supervises at
 	// once; 0 means DefaultMaxActiveChildren.
 	MaxActiveChildren int
+	// DefaultTokenBudget is the token budget of an agent that never had
+	// one set (see TokenBudgetState); 0 means unlimited.
+	DefaultTokenBudget uint64
+	// LoopBreakerRepeats is how many identical tool calls with identical
+	// results in a row end a turn (see loop_breaker.go); 0 means
+	// DefaultLoopBreakerRepeats, negative disables the loop breaker.
+	LoopBreakerRepeats int
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -234,6 +241,11 @@ func (a *agent) Receive(c actor.Context) {
 	case *taskWaiting:
 		a.taskWaitsForInput(m)
 		a.advance(c)
+	case *SetTokenBudget:
+		c.Respond(a.setTokenBudget(m))
+		a.advance(c)
+	case *childUsage:
+		a.childUsed(m)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *kick:
@@ -369,6 +381,7 @@ func (a *agent) info() AgentInfo {
 		in = a.state.info()
 	}
 	in.Active = true
+	applyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }
 
@@ -415,6 +428,7 @@ func (a *agent) start(c actor.Context) {
 	a.recoverTasks(c)
 	a.ensureChildren(c)
 	a.redeliverNotifications()
+	a.reportUsage(messages.TokenUsage{}) // heals a report lost with the last process
 	if a.inc.panicked && a.state.Turn != nil {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.

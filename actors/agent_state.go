@@ -79,6 +79,11 @@ type AgentState struct {
 	// PendingNotifications are system notifications queued for the model
 	// and not yet carried to it.
 	PendingNotifications []messages.SystemNotification `json:"pending_notifications,omitempty"`
+
+	// Budget is the agent's token budget and spend (budget.go).
+	Budget TokenBudgetState `json:"budget,omitzero"`
+	// Watchdog remembers the impossible wait last reported (watchdog.go).
+	Watchdog WatchdogState `json:"watchdog,omitzero"`
 }
 
 // TimerState is one pending timer.
@@ -132,6 +137,8 @@ type TurnState struct {
 	// AwaitingModel is true after a message or tool batch was recorded and
 	// before the model's next reply is.
 	AwaitingModel bool `json:"awaiting_model"`
+	// Loop counts identical tool calls in a row (loop_breaker.go).
+	Loop LoopState `json:"loop,omitzero"`
 }
 
 // Queue is four FIFO bands of admitted envelopes; Next returns the first
@@ -217,6 +224,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.Queue.Remove(p.MessageID)
 	case messages.AgentModelSet:
 		s.Model = p.Model
+	case messages.TokenBudgetSet:
+		s.applyTokenBudgetSet(p)
+	case messages.ChildUsageRecorded:
+		s.applyChildUsage(p)
 	case messages.MessageProcessingStarted:
 		s.applyProcessingStarted(p, ev.At)
 	case messages.ProviderRoundCompleted:
@@ -281,6 +292,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		// audit only
 	case messages.OperatorNotificationRequested:
 		s.applyOperatorNotification(p.Notification)
+		s.noteStallReport(p.Notification)
 	case messages.OperatorNotificationDelivery:
 		s.applyNotificationDelivery(p)
 	case messages.SystemNotificationQueued:
@@ -337,6 +349,7 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 	if p.ToolName == RequestInputToolName && p.Status == messages.ToolOK && s.Turn.Ask == nil {
 		s.Turn.Ask, s.Turn.AskCallID = requestArgsOf(p.Envelope), p.CallID
 	}
+	s.Turn.noteRepeat(p)
 	s.Turn.Done = append(s.Turn.Done, p.CallID)
 	if len(s.Turn.Done) == len(s.Turn.Calls) {
 		s.Turn.AwaitingModel = true
@@ -408,6 +421,8 @@ type AgentInfo struct {
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
+	// TokenBudget is the agent's token limit and spend (budget.go).
+	TokenBudget TokenBudgetInfo `json:"token_budget"`
 }
 
 // info returns s's AgentInfo.
@@ -419,7 +434,7 @@ func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs()}
+		OpenSuspensions: s.openSuspensionIDs(), TokenBudget: s.budgetInfo()}
 }
 
 // snapshot encodes s for the snapshot store.

@@ -93,6 +93,7 @@ func (a *agent) startTurn() bool {
 		if a.state.Status == messages.StatusAwakeRunning || a.state.Status == messages.StatusBooting {
 			a.setStatus(messages.StatusAwakeIdle, "queue empty")
 		}
+		a.watchStall() // settled: is it waiting for something that cannot come?
 		return false
 	}
 	index := a.state.TurnIndex + 1
@@ -198,6 +199,9 @@ func (a *agent) spliceInterjects() {
 
 // startModel runs one model round in a goroutine the agent owns.
 func (a *agent) startModel(c actor.Context) {
+	if a.stopRunaway() { // over budget or looping: the turn failed instead
+		return
+	}
 	start := a.deps.Clock.Now()
 	req := a.request()
 	buildMS := a.elapsedMS(start)
@@ -340,6 +344,7 @@ func (a *agent) modelFinished(m *stepDone) {
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
 	)...)
+	a.reportUsage(m.resp.Usage)
 }
 
 // startTool journals tool_call_started, then runs the tool in a goroutine,
@@ -472,7 +477,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	t := a.state.Turn
 	summary := f.Summary
 	var notice []messages.Payload
-	n := a.operatorNotification(messages.NotifyTurnFailed, summary, "")
+	n := a.operatorNotification(failureNotice(f.Code), summary, "")
 	if f.Code != "agent_stopped" && f.Code != codeSupervisionStopped { // whoever stopped it knows
 		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
 	}

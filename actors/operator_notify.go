@@ -92,7 +92,8 @@ func (a *agent) childNotified(m *childNotification) {
 	n.AgentID = a.id
 	level := messages.LevelWarning
 	switch n.Reason {
-	case messages.NotifyTurnFailed, messages.NotifyAgentQuarantined, messages.NotifyJournalTailDropped, messages.NotifySuspensionExpired:
+	case messages.NotifyTurnFailed, messages.NotifyAgentQuarantined, messages.NotifyJournalTailDropped, messages.NotifySuspensionExpired,
+		messages.NotifyTokenBudget, messages.NotifyLoopBreaker, messages.NotifyAgentStalled:
 		level = messages.LevelError
 	}
 	a.mustPersist(

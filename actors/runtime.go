@@ -260,6 +260,7 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
 		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
 		if err == nil && ok && snap.Seq == high {
 			if in, ok, err := snapshotInfo(snap.Data); err == nil && ok {
+				applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
 		}
@@ -693,7 +694,7 @@ func (s *agentsSupervisor) timerDue(c actor.Context, f TimerFire) {
 // deliver activates agent id if it is not running and hands it p. A
 // private child without a running actor is reached through its parent.
 func (s *agentsSupervisor) deliver(c actor.Context, id string, p pending) {
-	if !p.flat && !s.r.isActive(id) {
+	if !p.flat && !s.r.isActive(id) && routingDepth(p) < maxChildRouting {
 		if parent := s.r.parentOf(id); parent != "" {
 			s.route(c, parent, pending{msg: &forChild{id: id, p: p}})
 			return

@@ -47,6 +47,24 @@ func (r *Runtime) deliverFlat(id string, p pending) {
 	r.sys.Root.Send(r.supervisor, &deliverPending{id: id, p: p})
 }
 
+// maxChildRouting bounds how many parents a request is routed through
+// before it is delivered to its agent as to a plain agent: deeper than
+// any family SpawnAgent builds, and the end of a cycle of parents that a
+// damaged journal could name.
+const maxChildRouting = 32
+
+// routingDepth is how many parents p has been routed through.
+func routingDepth(p pending) int {
+	n := 0
+	for {
+		f, ok := p.msg.(*forChild)
+		if !ok {
+			return n
+		}
+		n, p = n+1, f.p
+	}
+}
+
 // deliverPending asks the agents supervisor to deliver p to agent id.
 type deliverPending struct {
 	id string
@@ -82,6 +100,9 @@ func (r *Runtime) parentOf(id string) string {
 	}
 	if created.Visibility != messages.VisibilityPrivate || created.ParentAgentID == "" || created.ParentAgentID == id {
 		return "" // not remembered: a plain agent costs no memory while dormant
+	}
+	if high, err := r.deps.Store.HighestSeq(context.Background(), created.ParentAgentID); err != nil || high == 0 {
+		return "" // no such parent (a damaged journal): routing there would create it
 	}
 	r.identity.Store(id, created.ParentAgentID)
 	return created.ParentAgentID

@@ -95,7 +95,7 @@ func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (a
 		writeError(w, runtimeError(err))
 		return st, actors.AgentInfo{}, false
 	}
-	in := st.Info()
+	in := s.cfg.Runtime.InfoOf(&st)
 	in.Active = true // State answered from the agent's running actor
 	return st, in, true
 }

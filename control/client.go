@@ -291,3 +291,11 @@ func (c *Client) Notifications(ctx context.Context, id string) ([]actors.Notific
 	var out NotificationList
 	return out.Notifications, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/notifications", nil, &out)
 }
+
+// SetTokenBudget sets an agent's token budget (0 is unlimited); reset
+// counts its spend from zero again.
+func (c *Client) SetTokenBudget(ctx context.Context, id string, tokens int64, reset bool, reason string) (actors.AgentInfo, error) {
+	var out actors.AgentInfo
+	req := BudgetRequest{TokenBudget: json.RawMessage(strconv.FormatInt(tokens, 10)), ResetSpend: reset, Reason: reason}
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/budget", req, &out)
+}

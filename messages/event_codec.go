@@ -32,6 +32,8 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventTaskStarted:              decodeAs[TaskStarted],
 	EventTaskFinished:             decodeAs[TaskFinished],
 	EventAgentModelSet:            decodeAs[AgentModelSet],
+	EventTokenBudgetSet:           decodeAs[TokenBudgetSet],
+	EventChildUsageRecorded:       decodeAs[ChildUsageRecorded],
 
 	EventSuspensionRequested:           decodeAs[SuspensionRequested],
 	EventSuspensionResumed:             decodeAs[SuspensionResumed],

@@ -174,6 +174,38 @@ type AgentModelSet struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// TokenBudgetSet records an operator's token budget for an agent: its
+// model rounds stop once the tokens it has spent (input plus output, its
+// own rounds and its private descendants') reach LimitTokens; 0 means
+// unlimited. The spend counts from the agent's creation; ResetSpend
+// zeroes it, so the limit applies to what is spent from now on.
+type TokenBudgetSet struct {
+	LimitTokens uint64 `json:"limit_tokens"`
+	ResetSpend  bool   `json:"reset_spend,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// ChildUsageRecorded records tokens a private child agent (or one of its
+// own descendants) spent, counted against this agent's budget.
+// ChildTotalTokens is the child's lifetime total as it reported it;
+// TokensAdded is what this report adds (the growth over the child's last
+// recorded total), so a repeated or late report adds nothing. TokenUsage
+// is the usage of the model round that prompted the report.
+type ChildUsageRecorded struct {
+	ChildAgentID     string     `json:"child_agent_id"`
+	TokenUsage       TokenUsage `json:"token_usage"`
+	ChildTotalTokens uint64     `json:"child_total_tokens"`
+	TokensAdded      uint64     `json:"tokens_added"`
+}
+
+// Validate checks that the child is named.
+func (p ChildUsageRecorded) Validate() error {
+	if p.ChildAgentID == "" {
+		return fieldError(ErrInvalidEvent, "child_agent_id", "is empty")
+	}
+	return nil
+}
+
 // MessageDropped records that an admitted message will never be processed.
 type MessageDropped struct {
 	MessageID string `json:"message_id"`
@@ -227,6 +259,8 @@ func (MessageDropped) EventType() EventType           { return EventMessageDropp
 func (TaskStarted) EventType() EventType              { return EventTaskStarted }
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
 func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
+func (TokenBudgetSet) EventType() EventType           { return EventTokenBudgetSet }
+func (ChildUsageRecorded) EventType() EventType       { return EventChildUsageRecorded }
 func (SuspensionRequested) EventType() EventType      { return EventSuspensionRequested }
 func (SuspensionResumed) EventType() EventType        { return EventSuspensionResumed }
 func (SuspensionExpired) EventType() EventType        { return EventSuspensionExpired }

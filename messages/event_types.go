@@ -28,6 +28,8 @@ const (
 	EventTaskStarted              EventType = "task_started"
 	EventTaskFinished             EventType = "task_finished"
 	EventAgentModelSet            EventType = "agent_model_set"
+	EventTokenBudgetSet           EventType = "token_budget_set"
+	EventChildUsageRecorded       EventType = "child_usage_recorded"
 
 	EventSuspensionRequested           EventType = "suspension_requested"
 	EventSuspensionResumed             EventType = "suspension_resumed"
@@ -60,6 +62,8 @@ var eventVersions = map[EventType]uint32{
 	EventTaskStarted:              1,
 	EventTaskFinished:             1,
 	EventAgentModelSet:            1,
+	EventTokenBudgetSet:           1,
+	EventChildUsageRecorded:       1,
 
 	EventSuspensionRequested:           1,
 	EventSuspensionResumed:             1,

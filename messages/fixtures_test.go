@@ -200,5 +200,8 @@ func samplePayloads() []messages.Payload {
 			HTTPStatus: 503, Error: "HTTP 503", At: t0},
 		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "tool.stopped",
 			Level: messages.LevelInfo, Message: "Task task_1 (go test ./...) finished with exit status 0."}},
+		messages.TokenBudgetSet{LimitTokens: 200000, ResetSpend: true, Reason: "operator budget"},
+		messages.ChildUsageRecorded{ChildAgentID: "reviewer", TokenUsage: messages.TokenUsage{InputTokens: 1200,
+			OutputTokens: 85, TotalTokens: 1285}, ChildTotalTokens: 5140, TokensAdded: 1285},
 	}
 }

@@ -44,6 +44,8 @@ const (
 	NotifyAgentTool           = "notify_operator"
 	NotifyChildNotification   = "child_notification"
 	NotifyLoopBreaker         = "loop_breaker"
+	NotifyTokenBudget         = "token_budget_exhausted"
+	NotifyAgentStalled        = "agent_stalled"
 )
 
 // OperatorNotification is the runtime's OperatorNotificationRequested

@@ -179,6 +179,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		{"queued", fmt.Sprint(st.Queued)}, {"turn in flight", fmt.Sprint(st.TurnInFlight)},
 		{"turns", fmt.Sprint(st.TurnIndex)}, {"model rounds", fmt.Sprint(st.TotalModelRounds)},
 		{"tokens in/out", fmt.Sprintf("%d / %d", st.TotalInputTokens, st.TotalOutputTokens)},
+		{"token budget", describeBudget(st.TokenBudget)},
 		{"last event", fmt.Sprint(st.LastSeq)}}
 	if st.LastError != "" {
 		rows = append(rows, [2]string{"last error", st.LastError})
@@ -197,6 +198,7 @@ type agentsCmd struct {
 	Pause   lifecycleCmd     `cmd:"" help:"Pause an agent after its current step."`
 	Wake    lifecycleCmd     `cmd:"" help:"Wake a sleeping agent."`
 	Model   agentsModelCmd   `cmd:"" help:"Show, set or clear an agent's model override."`
+	Budget  agentsBudgetCmd  `cmd:"" help:"Show or set an agent's token budget."`
 	Trigger agentsTriggerCmd `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
 }
 

@@ -46,7 +46,7 @@ const noModelHint = "start the runtime with --model (or HOLON_MODEL, or \"model\
 type runCmd struct {
 	Model           string        `help:"Model the agents use: a ref such as openai/gpt-5, anthropic/claude-sonnet-4-5, openai-codex/gpt-5-codex or ollama/llama3.2 (an OpenAI-compatible server), or 'scripted' to play --script. Default: the config file's; none means prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
 	Fallback        []string      `help:"Models tried in order when the primary fails (comma-separated refs)." env:"HOLON_FALLBACK_MODELS" placeholder:"REF,..."`
-	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
+	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport, token_budget, loop_breaker_repeats); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
 	Script          string        `help:"Script file for --model scripted (see providers/scripted)." env:"HOLON_SCRIPT" type:"path" placeholder:"FILE"`
 	SystemPrompt    string        `name:"system-prompt" help:"System prompt of every agent." env:"HOLON_SYSTEM_PROMPT" default:"You are a long-lived agent of holon-actors. Work carefully and report what you did." placeholder:"TEXT"`
 	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
@@ -294,7 +294,8 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications}
+	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications,
+		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			o.recordFailure("startup", err)
@@ -327,6 +328,10 @@ type owner struct {
 	auth     control.TCPAuth
 	notifier actors.Notifier
 	filter   messages.NotificationFilter
+	// tokenBudget and loopRepeats are config.json's token_budget and
+	// loop_breaker_repeats (AgentDeps.DefaultTokenBudget, LoopBreakerRepeats).
+	tokenBudget uint64
+	loopRepeats int
 
 	socket            string
 	store             *persistence.BadgerStore
@@ -364,7 +369,7 @@ func (o *owner) start() error {
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
 		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
 		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
-		NotificationFilter: o.filter}
+		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}

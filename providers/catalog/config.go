@@ -25,6 +25,14 @@ type Config struct {
 	// notifications the agents' models see, by source and by source.name:
 	// {"kinds": {"mcp": {"enable": false}, "tool": {"waiting": false}}}.
 	SystemNotifications messages.NotificationFilter `json:"system_notifications,omitzero"`
+	// TokenBudget is the token budget of every agent that never had one
+	// set (input plus output tokens of its model rounds and its private
+	// descendants'); 0 means unlimited.
+	TokenBudget uint64 `json:"token_budget,omitempty"`
+	// LoopBreakerRepeats is how many identical tool calls with identical
+	// results in a row end a turn; 0 means the default (4), negative
+	// disables the loop breaker.
+	LoopBreakerRepeats int `json:"loop_breaker_repeats,omitempty"`
 }
 
 // ProviderConfig overrides one provider id's endpoint.

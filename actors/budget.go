@@ -1,0 +1,276 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// Token budgets (issue 8, "Budgets and loop breakers").
+//
+// An agent's spend is the input plus output tokens of its own model rounds
+// and of every private descendant's, counted from the agent's creation or
+// from the last token_budget_set with reset_spend. Its limit is the one an
+// operator set with token_budget_set (0: unlimited), or, for an agent that
+// never had one set, the runtime's AgentDeps.DefaultTokenBudget (read at
+// each check, so a changed default applies to such agents at the next
+// start of the runtime). Before every model round the agent compares the
+// two: at or over the limit the turn fails with code
+// token_budget_exhausted, so a budget is overshot by at most one model
+// round (the round that crossed it).
+//
+// A private child reports its lifetime total to its parent after every
+// model round and when it starts; the parent journals child_usage_recorded
+// with the growth over the child's last total (a repeated or late report
+// adds nothing) and, if it is a private child itself, reports its own new
+// total upward, so every ancestor counts all its descendants. A child
+// checks its own budget only: an ancestor over its budget stops its own
+// rounds, while its descendants run on until their own budgets stop them.
+
+// TokenBudgetState is an agent's token budget and what counts against it,
+// all derived from the journal.
+type TokenBudgetState struct {
+	// Set is true once an operator set a budget (even 0, unlimited): the
+	// runtime's default no longer applies to the agent.
+	Set         bool   `json:"set,omitempty"`
+	LimitTokens uint64 `json:"limit_tokens,omitempty"`
+	// SpendBase is the lifetime total at the last reset of the spend.
+	SpendBase uint64 `json:"spend_base,omitempty"`
+	// ChildTokens is each direct private child's last reported lifetime
+	// total (its own rounds and its descendants').
+	ChildTokens map[string]uint64 `json:"child_tokens,omitempty"`
+	// DescendantTokens is the sum of ChildTokens.
+	DescendantTokens uint64 `json:"descendant_tokens,omitempty"`
+}
+
+// TokenBudgetInfo is the budget as status and list show it.
+type TokenBudgetInfo struct {
+	// LimitTokens is the limit in force; 0 means unlimited.
+	LimitTokens uint64 `json:"limit_tokens"`
+	// SpentTokens counts toward the limit (own and descendants' rounds).
+	SpentTokens uint64 `json:"spent_tokens"`
+	// Source says where the limit comes from: agent (set by an operator),
+	// runtime_default (token_budget in config.json) or none.
+	Source string `json:"source"`
+	// Exhausted is true when the agent will not start another model round
+	// until the limit is raised or the spend reset.
+	Exhausted bool `json:"exhausted"`
+}
+
+// The sources of a TokenBudgetInfo's limit.
+const (
+	BudgetSourceAgent   = "agent"
+	BudgetSourceDefault = "runtime_default"
+	BudgetSourceNone    = "none"
+)
+
+// lifetimeTokens is every token the agent and its descendants spent.
+func (s *AgentState) lifetimeTokens() uint64 {
+	return s.TotalInputTokens + s.TotalOutputTokens + s.Budget.DescendantTokens
+}
+
+// spentTokens is the spend counted against the budget.
+func (s *AgentState) spentTokens() uint64 {
+	if l := s.lifetimeTokens(); l > s.Budget.SpendBase {
+		return l - s.Budget.SpendBase
+	}
+	return 0
+}
+
+// budgetInfo is the budget without the runtime's default (see
+// applyBudgetDefault).
+func (s *AgentState) budgetInfo() TokenBudgetInfo {
+	in := TokenBudgetInfo{SpentTokens: s.spentTokens(), Source: BudgetSourceNone}
+	if s.Budget.Set {
+		in.Source, in.LimitTokens = BudgetSourceAgent, s.Budget.LimitTokens
+	}
+	in.Exhausted = in.LimitTokens > 0 && in.SpentTokens >= in.LimitTokens
+	return in
+}
+
+// applyBudgetDefault gives an agent without a budget of its own the
+// runtime's default limit.
+func applyBudgetDefault(in *AgentInfo, def uint64) {
+	b := &in.TokenBudget
+	if b.Source == BudgetSourceNone && def > 0 {
+		b.Source, b.LimitTokens = BudgetSourceDefault, def
+		b.Exhausted = b.SpentTokens >= def
+	}
+}
+
+func (s *AgentState) applyTokenBudgetSet(p messages.TokenBudgetSet) {
+	s.Budget.Set, s.Budget.LimitTokens = true, p.LimitTokens
+	if p.ResetSpend {
+		s.Budget.SpendBase = s.lifetimeTokens()
+	}
+}
+
+func (s *AgentState) applyChildUsage(p messages.ChildUsageRecorded) {
+	if s.Budget.ChildTokens == nil {
+		s.Budget.ChildTokens = make(map[string]uint64)
+	}
+	s.Budget.ChildTokens[p.ChildAgentID] = p.ChildTotalTokens
+	s.Budget.DescendantTokens += p.TokensAdded
+}
+
+// SetTokenBudget asks an agent to record a token budget; the reply is
+// *SetTokenBudgetResult. The next model round is checked against it; a
+// round in flight finishes.
+type SetTokenBudget struct {
+	// LimitTokens is the new limit; 0 means unlimited.
+	LimitTokens uint64
+	// ResetSpend zeroes the spend: the limit counts from now on.
+	ResetSpend bool
+	Reason     string
+}
+
+// Priority implements Prioritized: like lifecycle commands, before work.
+func (*SetTokenBudget) Priority() messages.Priority { return messages.PriorityInterject }
+
+// SetTokenBudgetResult answers SetTokenBudget with the agent's info after it.
+type SetTokenBudgetResult struct {
+	Info AgentInfo
+	Err  error
+}
+
+// setTokenBudget journals the budget unless it changes nothing.
+func (a *agent) setTokenBudget(m *SetTokenBudget) *SetTokenBudgetResult {
+	b := a.state.Budget
+	if !b.Set || b.LimitTokens != m.LimitTokens || m.ResetSpend {
+		p := messages.TokenBudgetSet{LimitTokens: m.LimitTokens, ResetSpend: m.ResetSpend,
+			Reason: reasonOr(m.Reason, "operator token budget")}
+		if err := a.persist(p); err != nil {
+			return &SetTokenBudgetResult{Err: err}
+		}
+	}
+	return &SetTokenBudgetResult{Info: a.info()}
+}
+
+// SetTokenBudget records agent id's token budget: limit tokens (0 means
+// unlimited), counted from the agent's creation, or from now when
+// resetSpend is true. An agent whose turn failed on its budget takes its
+// next message normally once the limit is above its spend.
+func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, resetSpend bool, reason string) (AgentInfo, error) {
+	res, err := r.ask(ctx, id, &SetTokenBudget{LimitTokens: limit, ResetSpend: resetSpend, Reason: reason})
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	out := res.(*SetTokenBudgetResult)
+	return out.Info, out.Err
+}
+
+// InfoOf is st's AgentInfo as the runtime describes it (the runtime's
+// default budget applied); Active is left false.
+func (r *Runtime) InfoOf(st *AgentState) AgentInfo {
+	in := st.info()
+	applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+	return in
+}
+
+// budgetFailure is the failure of a turn stopped by the token budget;
+// false when the agent may run another model round.
+func (a *agent) budgetFailure() (messages.Failure, bool) {
+	info := AgentInfo{TokenBudget: a.state.budgetInfo()}
+	applyBudgetDefault(&info, a.deps.DefaultTokenBudget)
+	in := info.TokenBudget
+	if !in.Exhausted {
+		return messages.Failure{}, false
+	}
+	whose := fmt.Sprintf("its token budget of %d", in.LimitTokens)
+	if in.Source == BudgetSourceDefault {
+		whose = fmt.Sprintf("the runtime's default token budget of %d (token_budget in config.json)", in.LimitTokens)
+	}
+	summary := fmt.Sprintf("Agent %s stopped before its next model round: it has spent %d tokens (its own and its child agents' "+
+		"model rounds), reaching %s. Raise the budget with `holon-actors agents budget %s --tokens N` "+
+		"(or POST /control/agents/%s/budget {\"token_budget\": N}), or add --reset to count from zero, then send the prompt again.",
+		a.id, in.SpentTokens, whose, a.id, a.id)
+	return messages.Failure{Category: messages.FailureRuntime, Code: codeTokenBudget, Message: summary, Summary: summary}, true
+}
+
+// The failure codes of the runaway protections.
+const (
+	codeTokenBudget = "token_budget_exhausted"
+	codeLoopBreaker = "loop_breaker_tripped"
+)
+
+// stopRunaway fails the turn in flight instead of starting its next model
+// round when the loop breaker tripped or the budget is spent; true when
+// it did.
+func (a *agent) stopRunaway() bool {
+	f, stop := a.loopFailure()
+	if !stop {
+		f, stop = a.budgetFailure()
+	}
+	if stop {
+		a.failTurnWith(messages.TerminalAborted, f)
+	}
+	return stop
+}
+
+// failureNotice is the operator notification reason of a failed turn.
+func failureNotice(code string) string {
+	switch code {
+	case codeTokenBudget:
+		return messages.NotifyTokenBudget
+	case codeLoopBreaker:
+		return messages.NotifyLoopBreaker
+	}
+	return messages.NotifyTurnFailed
+}
+
+// childUsage is a private child's report of its lifetime token total to
+// its parent, after a model round or when it starts.
+type childUsage struct {
+	child string
+	total uint64
+	// usage is the round that prompted the report (zero for a restart).
+	usage messages.TokenUsage
+	// path is every agent the report came through, the originating
+	// descendant first: an agent on it is not counted again (a cycle of
+	// parents would otherwise pass reports around forever).
+	path []string
+}
+
+// Priority implements Prioritized.
+func (*childUsage) Priority() messages.Priority { return messages.PriorityNext }
+
+// reportUsage sends this private child's lifetime total to its parent. A
+// parent that does not exist gets nothing, and the gap is logged.
+func (a *agent) reportUsage(u messages.TokenUsage) { a.reportUsageVia(u, nil) }
+
+// reportUsageVia is reportUsage for a report that came through path.
+func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
+	parent, rt := a.supervisingParent(), a.deps.rt
+	total := a.state.lifetimeTokens()
+	if parent == "" || rt == nil || total == 0 {
+		return
+	}
+	ok, err := rt.Exists(context.Background(), parent)
+	if err != nil || !ok {
+		a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Str("parent_agent_id", parent).Uint64("tokens", total).
+			Msg("parent unreachable: token usage not counted against it")
+		return
+	}
+	rt.forward(parent, &childUsage{child: a.id, total: total, usage: u, path: append(slices.Clone(path), a.id)})
+}
+
+// childUsed records a child's growth in tokens, then reports this agent's
+// own new total upward.
+func (a *agent) childUsed(m *childUsage) {
+	if slices.Contains(m.path, a.id) {
+		a.deps.Log.Warn().Str("agent_id", a.id).Strs("path", m.path).Msg("parent cycle: token usage not counted again")
+		return
+	}
+	prev := a.state.Budget.ChildTokens[m.child]
+	if m.total <= prev {
+		return // already counted
+	}
+	p := messages.ChildUsageRecorded{ChildAgentID: m.child, TokenUsage: m.usage, ChildTotalTokens: m.total, TokensAdded: m.total - prev}
+	if err := a.persist(p); err != nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", m.child).Msg("child usage not journaled")
+		return
+	}
+	a.reportUsageVia(m.usage, m.path)
+}
