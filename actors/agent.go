@@ -65,6 +65,8 @@ type AgentDeps struct {
 	// NotificationFilter decides, at delivery time, which system
 	// notifications reach the model; the journal records them all.
 	NotificationFilter messages.NotificationFilter
+	// WorkItemReminder configures the stale work-item progress reminder.
+	WorkItemReminder WorkItemReminder
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -104,7 +106,7 @@ func (d AgentDeps) withDefaults() AgentDeps {
 		d.DefaultAgentID = DefaultAgentID
 	}
 	if d.opTools == nil {
-		d.opTools = operatorTools(d.NotifyOperatorTool)
+		d.opTools = append(operatorTools(d.NotifyOperatorTool), workItemToolset...)
 	}
 	return d
 }
@@ -215,6 +217,11 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case toolsRequest:
 		a.toolsRequest(c, m)
+	case *enqueueWorkItem:
+		c.Respond(a.enqueue(m))
+		a.advance(c)
+	case *getWorkItems:
+		c.Respond(a.workItemViews())
 	case *passivate:
 		a.passivate(c, m)
 	case *retire:

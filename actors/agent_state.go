@@ -74,6 +74,9 @@ type AgentState struct {
 	// PendingNotifications are system notifications queued for the model
 	// and not yet carried to it.
 	PendingNotifications []messages.SystemNotification `json:"pending_notifications,omitempty"`
+
+	// WorkQueueState is the durable work queue (work_items.go).
+	WorkQueueState
 }
 
 // TimerState is one pending timer.
@@ -82,6 +85,9 @@ type TimerState struct {
 	Reason string    `json:"reason"`
 	// SuspensionID marks a suspension's attempt deadline.
 	SuspensionID string `json:"suspension_id,omitempty"`
+	// Purpose and WorkItemID mark a work item's timer (work_queue.go).
+	Purpose    messages.TimerPurpose `json:"purpose,omitempty"`
+	WorkItemID string                `json:"work_item_id,omitempty"`
 }
 
 // SleepRecord is the last sleep of the agent.
@@ -127,6 +133,8 @@ type TurnState struct {
 	// AwaitingModel is true after a message or tool batch was recorded and
 	// before the model's next reply is.
 	AwaitingModel bool `json:"awaiting_model"`
+	// Work is the turn's work-item binding and progress (work_items.go).
+	Work *TurnWork `json:"work,omitempty"`
 }
 
 // Queue is four FIFO bands of admitted envelopes; Next returns the first
@@ -213,6 +221,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.AgentModelSet:
 		s.Model = p.Model
 	case messages.MessageProcessingStarted:
+		s.noteWorkTickStart(p)
 		s.applyProcessingStarted(p, ev.At)
 	case messages.ProviderRoundCompleted:
 		s.TotalInputTokens += p.TokenUsage.InputTokens
@@ -225,8 +234,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 			s.Turn.Started = append(s.Turn.Started, p.CallID)
 		}
 	case messages.ToolExecuted:
+		s.noteWorkTool(p)
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
+		s.noteWorkTurnEnd(p, ev.At)
 		s.Turn = nil
 		s.TurnIndex = p.TurnIndex
 		c := p.Closure
@@ -242,7 +253,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		if s.Timers == nil {
 			s.Timers = make(map[string]TimerState)
 		}
-		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason, SuspensionID: p.SuspensionID}
+		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason, SuspensionID: p.SuspensionID,
+			Purpose: p.Purpose, WorkItemID: p.WorkItemID}
 		if r, ok := s.Suspensions[p.SuspensionID]; ok {
 			r.DeadlineTimerID = p.TimerID
 		}
@@ -280,7 +292,9 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
 	default:
-		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
+		if !s.applyWorkItemEvent(p) {
+			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
+		}
 	}
 	s.LastSeq = ev.Seq
 	return nil
