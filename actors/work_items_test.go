@@ -353,6 +353,12 @@ func TestWorkQueueActivationAndBackoff(t *testing.T) {
 	if n := len(p.requests()); n != 4 {
 		t.Fatalf("%d model calls, want 4 (no spinning)", n)
 	}
+	// The pick tick's turn started with no current item; both continue
+	// ticks' turns are bound to the item they continue.
+	bound := eventsOf[messages.WorkItemBound](t, h, messages.EventWorkItemBound)
+	if len(bound) != 2 || bound[0].WorkItemID != v.ID || bound[1].WorkItemID != v.ID {
+		t.Fatalf("bound = %+v, want the two continue turns bound to %s", bound, v.ID)
+	}
 }
 
 // TestRecheckFiresOnceAcrossRestart: a blocked current item's recheck
@@ -477,5 +483,36 @@ func TestPlanWithoutHome(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.Home, "agents")); err == nil {
 		t.Fatal("an agent home was created")
+	}
+}
+
+// TestTurnEndBlocksBoundItemOnTasks: a turn bound to the current item that
+// ends waiting on its background task commits a runtime blocker on that
+// item (with a recheck), so the item waits instead of being re-activated.
+func TestTurnEndBlocksBoundItemOnTasks(t *testing.T) {
+	p := &dynProvider{steps: []dynStep{
+		reply("", call("c1", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Picked."),
+		reply("", call("c2", "ExecCommand", `{"cmd": "sleep 30", "yield_time_ms": 50}`)),
+		reply("The build runs in the background."),
+	}}
+	h := testkit.NewWith(t, testkit.Options{Deps: func(home string, d *actors.AgentDeps) {
+		withTools(t)(home, d)
+		d.Provider = p
+	}})
+	v, err := h.Runtime.EnqueueWorkItem(context.Background(), "main", "Build the release")
+	if err != nil {
+		t.Fatal(err)
+	}
+	upd := decode[messages.WorkItemUpdated](t, h.WaitEvent("main", testkit.OfType(messages.EventWorkItemUpdated)))
+	if upd.Record.ID != v.ID || !strings.HasPrefix(upd.Record.BlockedBy, "awaiting task results: task_") || upd.Record.RecheckAt == nil {
+		t.Fatalf("turn-end commit = %+v", upd.Record)
+	}
+	items, err := h.Runtime.WorkItems(context.Background(), "main")
+	if err != nil || len(items) != 1 || items[0].SchedulingState != actors.SchedWaitingTask || items[0].Readiness != actors.ReadyBlocked {
+		t.Fatalf("items = %+v, %v", items, err)
+	}
+	if ticks := workTicks(t, h); len(ticks) != 2 {
+		t.Fatalf("ticks = %v, want the pick and one continue, none while waiting", ticks)
 	}
 }

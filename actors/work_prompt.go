@@ -197,20 +197,24 @@ func (a *agent) staleReminder() string {
 	if r == nil || k < cfg.Rounds || (k-cfg.Rounds)%cfg.CooldownRounds != 0 {
 		return ""
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Work-item reminder: %d model rounds passed without a work-item update. Current work item %s "+
+	head := fmt.Sprintf("Work-item reminder: %d model rounds passed without a work-item update. Current work item %s "+
 		"(plan %s): %s.", k, r.ID, r.PlanStatus, r.Objective)
+	tail := "\nUpdate it (" + UpdateWorkItemToolName + ", " + CompleteWorkItemToolName + ") only if material " +
+		"progress, a scope change, a blocker or a finished checklist item actually emerged."
+	var b strings.Builder
+	if r.BlockedBy != "" {
+		fmt.Fprintf(&b, "\nBlocked by: %s", r.BlockedBy)
+	}
 	for _, td := range r.TodoList {
 		if td.State != messages.TodoCompleted {
 			fmt.Fprintf(&b, "\n- [%s] %s", td.State, td.Text)
 		}
 	}
-	if r.BlockedBy != "" {
-		fmt.Fprintf(&b, "\nBlocked by: %s", r.BlockedBy)
-	}
-	b.WriteString("\nUpdate it (" + UpdateWorkItemToolName + ", " + CompleteWorkItemToolName + ") only if material " +
-		"progress, a scope change, a blocker or a finished checklist item actually emerged.")
-	s, _ := cutRunes(b.String(), cfg.MaxTokens*4)
+	// The guidance is kept whole; the snapshot is cut to what fits.
+	budget := cfg.MaxTokens * 4
+	head, _ = cutRunes(head, max(0, budget-len([]rune(tail))))
+	body, _ := cutRunes(b.String(), max(0, budget-len([]rune(tail))-len([]rune(head))))
+	s, _ := cutRunes(head+body+tail, budget)
 	return s
 }
 
