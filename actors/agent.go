@@ -75,6 +75,8 @@ type AgentDeps struct {
 	// results in a row end a turn (see loop_breaker.go); 0 means
 	// DefaultLoopBreakerRepeats, negative disables the loop breaker.
 	LoopBreakerRepeats int
+	// WorkItemReminder configures the stale work-item progress reminder.
+	WorkItemReminder WorkItemReminder
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -117,7 +119,7 @@ func (d AgentDeps) withDefaults() AgentDeps {
 		d.DefaultAgentID = DefaultAgentID
 	}
 	if d.opTools == nil {
-		d.opTools = append(operatorTools(d.NotifyOperatorTool), spawnTool())
+		d.opTools = append(append(operatorTools(d.NotifyOperatorTool), spawnTool()), workItemToolset...)
 	}
 	return d
 }
@@ -266,6 +268,11 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.observation())
 	case *actor.Terminated:
 		a.childTerminated(c, m.Who)
+	case *enqueueWorkItem:
+		c.Respond(a.enqueue(m))
+		a.advance(c)
+	case *getWorkItems:
+		c.Respond(a.workItemViews())
 	case *passivate:
 		a.passivate(c, m)
 	case *retire:

@@ -115,6 +115,8 @@ type stepDone struct {
 	call     messages.ToolCall
 	result   tools.Result
 	duration int64
+	// extra are a work-item tool's payloads, journaled with its success.
+	extra []messages.Payload
 }
 
 // Priority implements Prioritized: a finished step continues its turn

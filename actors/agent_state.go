@@ -84,6 +84,8 @@ type AgentState struct {
 	Budget TokenBudgetState `json:"budget,omitzero"`
 	// Watchdog remembers the impossible wait last reported (watchdog.go).
 	Watchdog WatchdogState `json:"watchdog,omitzero"`
+	// WorkQueueState is the durable work queue (work_items.go).
+	WorkQueueState
 }
 
 // TimerState is one pending timer.
@@ -92,6 +94,9 @@ type TimerState struct {
 	Reason string    `json:"reason"`
 	// SuspensionID marks a suspension's attempt deadline.
 	SuspensionID string `json:"suspension_id,omitempty"`
+	// Purpose and WorkItemID mark a work item's timer (work_queue.go).
+	Purpose    messages.TimerPurpose `json:"purpose,omitempty"`
+	WorkItemID string                `json:"work_item_id,omitempty"`
 }
 
 // SleepRecord is the last sleep of the agent.
@@ -139,6 +144,8 @@ type TurnState struct {
 	AwaitingModel bool `json:"awaiting_model"`
 	// Loop counts identical tool calls in a row (loop_breaker.go).
 	Loop LoopState `json:"loop,omitzero"`
+	// Work is the turn's work-item binding and progress (work_items.go).
+	Work *TurnWork `json:"work,omitempty"`
 }
 
 // Queue is four FIFO bands of admitted envelopes; Next returns the first
@@ -229,6 +236,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.ChildUsageRecorded:
 		s.applyChildUsage(p)
 	case messages.MessageProcessingStarted:
+		s.noteWorkTickStart(p)
 		s.applyProcessingStarted(p, ev.At)
 	case messages.ProviderRoundCompleted:
 		s.TotalInputTokens += p.TokenUsage.InputTokens
@@ -241,8 +249,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 			s.Turn.Started = append(s.Turn.Started, p.CallID)
 		}
 	case messages.ToolExecuted:
+		s.noteWorkTool(p)
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
+		s.noteWorkTurnEnd(p, ev.At)
 		s.Turn = nil
 		s.TurnIndex = p.TurnIndex
 		c := p.Closure
@@ -259,7 +269,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		if s.Timers == nil {
 			s.Timers = make(map[string]TimerState)
 		}
-		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason, SuspensionID: p.SuspensionID}
+		s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: p.Reason, SuspensionID: p.SuspensionID,
+			Purpose: p.Purpose, WorkItemID: p.WorkItemID}
 		if r, ok := s.Suspensions[p.SuspensionID]; ok {
 			r.DeadlineTimerID = p.TimerID
 		}
@@ -298,7 +309,9 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
 	default:
-		return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
+		if !s.applyWorkItemEvent(p) {
+			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
+		}
 	}
 	s.LastSeq = ev.Seq
 	return nil

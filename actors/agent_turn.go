@@ -40,7 +40,7 @@ func (a *agent) advance(c actor.Context) {
 				a.takeWakeHint()
 				continue
 			}
-			if a.forceIdleDelivery() {
+			if a.forceIdleDelivery() || a.activateWorkQueue() {
 				continue
 			}
 			if !a.startTurn() {
@@ -109,6 +109,7 @@ func (a *agent) startTurn() bool {
 		started.Notifications = a.deliverable()
 	}
 	payloads = append(payloads, started)
+	payloads = append(payloads, a.bindTurn(started.TurnID)...)
 	a.mustPersist(payloads...)
 	if isLivenessOnly(env) {
 		a.settleLiveness()
@@ -267,7 +268,7 @@ func (a *agent) identityBlock() string {
 func (a *agent) contextBlock() string {
 	t := a.state.Turn
 	return fmt.Sprintf("Turn %d, round %d. Current input: message %s. Queued behind it: %d message(s).",
-		t.Index, t.Round+1, t.MessageID, a.state.Queue.Len())
+		t.Index, t.Round+1, t.MessageID, a.state.Queue.Len()) + a.workQueueContext()
 }
 
 func nonEmpty(s, def string) string {
@@ -360,6 +361,10 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
+	if res, extra, ok := a.runWorkItemTool(call); ok {
+		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
+		return
+	}
 	if res, ok := a.runRuntimeTool(call); ok {
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res})
 		return
@@ -452,7 +457,8 @@ func (a *agent) finishTurn() {
 			strings.Join(running, ", "))
 		text = strings.TrimSpace(t.LastText + "\n\n" + note)
 	}
-	a.mustPersist(
+	work := a.commitTurnWork(closure, a.state.runningTasksOf(t.MessageID))
+	a.mustPersist(append([]messages.Payload{
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
 			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText, Closure: closure,
@@ -461,7 +467,8 @@ func (a *agent) finishTurn() {
 			ID: messages.NewID("brief"), AgentID: a.id, Kind: kind, Text: text,
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
-	)
+	}, work...)...)
+	a.armScheduled(work)
 }
 
 // failTurn settles the turn in flight as failed: a runtime_error with the
@@ -569,7 +576,11 @@ func (a *agent) toolFinished(m *stepDone) {
 			}
 		}
 	}
+	if m.result.Status == messages.ToolOK {
+		payloads = append(payloads, m.extra...)
+	}
 	a.mustPersist(payloads...)
+	a.armScheduled(m.extra)
 	if notice != nil {
 		a.dispatchNotification(*notice)
 	}

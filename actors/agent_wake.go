@@ -35,6 +35,10 @@ func (a *agent) timerFired(f TimerFire) {
 		a.suspensionDeadline(f, ts)
 		return
 	}
+	if ts.Purpose != "" {
+		a.workItemTimerFired(f, ts)
+		return
+	}
 	env := a.runtimeEnvelope(messages.KindTimerTick, messages.TimerOrigin(f.TimerID), messages.SurfaceTimerScheduler,
 		messages.PriorityNext, fmt.Sprintf("Timer %s fired (%s).", f.TimerID, ts.Reason),
 		map[string]string{"timer_id": f.TimerID, "fire_id": f.FireID})

@@ -54,13 +54,6 @@ func spawnCall(id, msg string) messages.ToolCall {
 	return testkit.Call(id, actors.SpawnAgentToolName, `{"initial_message":`+quote(msg)+`}`)
 }
 
-func quote(s string) string {
-	b := strings.Builder{}
-	b.WriteByte('"')
-	b.WriteString(strings.ReplaceAll(s, `"`, `\"`))
-	b.WriteByte('"')
-	return b.String()
-}
 
 // spawned waits for the n-th SpawnAgent result of agent.
 func spawned(t *testing.T, h *testkit.Harness, agent, callID string) actors.SpawnResult {

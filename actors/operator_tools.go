@@ -237,7 +237,8 @@ func engagementSignals(a ShouldAskArgs) messages.EngagementSignals {
 
 // isRuntimeTool reports a tool the agent runs itself.
 func isRuntimeTool(name string) bool {
-	return slices.Contains([]string{SleepToolName, RequestInputToolName, ShouldAskToolName, NotifyToolName, SpawnAgentToolName}, name)
+	return slices.Contains([]string{SleepToolName, RequestInputToolName, ShouldAskToolName, NotifyToolName, SpawnAgentToolName}, name) ||
+		isWorkItemTool(name)
 }
 
 // requestArgsOf reads RequestOperatorInput's arguments back from its

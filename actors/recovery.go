@@ -25,6 +25,9 @@ const (
 	// reattached: recovery kills its orphans, records it interrupted and
 	// delivers its task_result.
 	FactActiveTask OpenFact = "active_task"
+	// FactRunnableWorkItem: a runnable current or queued work item that
+	// the work queue activates (work_queue.go).
+	FactRunnableWorkItem OpenFact = "runnable_work_item"
 )
 
 // OpenFacts lists the open facts of st. A stopped agent has none: it stays
@@ -48,6 +51,9 @@ func OpenFacts(st *AgentState) []OpenFact {
 	}
 	if len(st.openTasks()) > 0 {
 		facts = append(facts, FactActiveTask)
+	}
+	if st.hasActivatableWork() {
+		facts = append(facts, FactRunnableWorkItem)
 	}
 	return facts
 }

@@ -43,7 +43,7 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 	}
 	sleep := sleepSpec()
 	specs = append(specs, sleep)
-	for _, tool := range operatorTools(true) {
+	for _, tool := range append(operatorTools(true), workItemToolset...) {
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}

@@ -285,6 +285,18 @@ func suspensionPath(id, sid, op string) string {
 	return "/control/agents/" + url.PathEscape(id) + "/suspensions/" + url.PathEscape(sid) + "/" + op
 }
 
+// WorkItems returns an agent's work items, oldest first.
+func (c *Client) WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error) {
+	var out WorkItemList
+	return out.WorkItems, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/work-items", nil, &out)
+}
+
+// EnqueueWorkItem creates a queued work item for an agent.
+func (c *Client) EnqueueWorkItem(ctx context.Context, id, objective string) (actors.WorkItemView, error) {
+	var out actors.WorkItemView
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/work-items", EnqueueWorkItemRequest{Objective: objective}, &out)
+}
+
 // Notifications returns the operator notifications of an agent, newest
 // first.
 func (c *Client) Notifications(ctx context.Context, id string) ([]actors.NotificationView, error) {

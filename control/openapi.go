@@ -85,7 +85,7 @@ func responsesFor(r Route) map[string]any {
 	switch {
 	case strings.HasSuffix(r.Pattern, "/prompt"), strings.HasSuffix(r.Pattern, "/shutdown"):
 		out["202"] = ok
-	case r.Pattern == "/control/agents":
+	case r.Pattern == "/control/agents", r.Method == http.MethodPost && strings.HasSuffix(r.Pattern, "/work-items"):
 		out["201"] = ok
 	default:
 		out["200"] = ok

@@ -73,6 +73,10 @@ var enumCases = []enumCase{
 	caseOf("TurnTerminalKind", messages.ParseTurnTerminalKind, "completed", "aborted", "interrupted"),
 	caseOf("FailureCategory", messages.ParseFailureCategory, "transport", "protocol", "runtime", "task", "unknown"),
 	caseOf("ToolStatus", messages.ParseToolStatus, "ok", "error", "interrupted"),
+	caseOf("WorkItemState", messages.ParseWorkItemState, "open", "completed"),
+	caseOf("PlanStatus", messages.ParsePlanStatus, "draft", "ready", "needs_input"),
+	caseOf("TodoState", messages.ParseTodoState, "pending", "in_progress", "completed"),
+	caseOf("TimerPurpose", messages.ParseTimerPurpose, "work_item_recheck", "work_item_backoff"),
 }
 
 func TestEnumValues(t *testing.T) {

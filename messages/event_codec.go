@@ -42,6 +42,13 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventOperatorNotificationRequested: decodeAs[OperatorNotificationRequested],
 	EventOperatorNotificationDelivery:  decodeAs[OperatorNotificationDelivery],
 	EventSystemNotificationQueued:      decodeAs[SystemNotificationQueued],
+
+	EventWorkItemCreated:         decodeAs[WorkItemCreated],
+	EventWorkItemUpdated:         decodeAs[WorkItemUpdated],
+	EventWorkItemPicked:          decodeAs[WorkItemPicked],
+	EventWorkItemCompleted:       decodeAs[WorkItemCompleted],
+	EventWorkItemRecheckConsumed: decodeAs[WorkItemRecheckConsumed],
+	EventWorkItemBound:           decodeAs[WorkItemBound],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

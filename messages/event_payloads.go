@@ -150,6 +150,10 @@ type TimerScheduled struct {
 	// SuspensionID marks the deadline of a suspension's current attempt:
 	// its fire re-notifies or applies the fallback, it wakes nothing.
 	SuspensionID string `json:"suspension_id,omitempty"`
+	// Purpose and WorkItemID mark a timer the runtime owns for a work item
+	// (a recheck reminder, the end of an activation backoff).
+	Purpose    TimerPurpose `json:"purpose,omitempty"`
+	WorkItemID string       `json:"work_item_id,omitempty"`
 }
 
 // TimerFired records one firing of a timer; FireID distinguishes repeated

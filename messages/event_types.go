@@ -38,6 +38,13 @@ const (
 	EventOperatorNotificationRequested EventType = "operator_notification_requested"
 	EventOperatorNotificationDelivery  EventType = "operator_notification_delivery"
 	EventSystemNotificationQueued      EventType = "system_notification_queued"
+
+	EventWorkItemCreated         EventType = "work_item_created"
+	EventWorkItemUpdated         EventType = "work_item_updated"
+	EventWorkItemPicked          EventType = "work_item_picked"
+	EventWorkItemCompleted       EventType = "work_item_completed"
+	EventWorkItemRecheckConsumed EventType = "work_item_recheck_consumed"
+	EventWorkItemBound           EventType = "work_item_bound"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -72,6 +79,13 @@ var eventVersions = map[EventType]uint32{
 	EventOperatorNotificationRequested: 1,
 	EventOperatorNotificationDelivery:  1,
 	EventSystemNotificationQueued:      1,
+
+	EventWorkItemCreated:         1,
+	EventWorkItemUpdated:         1,
+	EventWorkItemPicked:          1,
+	EventWorkItemCompleted:       1,
+	EventWorkItemRecheckConsumed: 1,
+	EventWorkItemBound:           1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -22,6 +22,10 @@ var EnumValues = map[string][]string{
 	"TurnTerminalKind":       strs(turnTerminalKinds),
 	"FailureCategory":        strs(failureCategories),
 	"ToolStatus":             strs(toolStatuses),
+	"WorkItemState":          strs(workItemStates),
+	"PlanStatus":             strs(planStatuses),
+	"TodoState":              strs(todoStates),
+	"TimerPurpose":           strs(timerPurposes),
 }
 
 func strs[T ~string](e enum[T]) []string {

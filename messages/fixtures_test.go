@@ -203,5 +203,35 @@ func samplePayloads() []messages.Payload {
 		messages.TokenBudgetSet{LimitTokens: 200000, ResetSpend: true, Reason: "operator budget"},
 		messages.ChildUsageRecorded{ChildAgentID: "reviewer", TokenUsage: messages.TokenUsage{InputTokens: 1200,
 			OutputTokens: 85, TotalTokens: 1285}, ChildTotalTokens: 5140, TokensAdded: 1285},
+		messages.WorkItemCreated{Record: sampleWorkItem(messages.WorkItemStateOpen)},
+		messages.WorkItemUpdated{Record: blockedWorkItem(), TurnID: "turn_3"},
+		messages.WorkItemPicked{WorkItemID: "wi_42", PreviousWorkItemID: "wi_41"},
+		messages.WorkItemCompleted{Record: completedWorkItem(), DeliverySummary: &messages.DeliverySummaryRecord{
+			WorkItemID: "wi_42", Text: "Refunded order #12345.", TurnID: "turn_3", CreatedAt: until}},
+		messages.WorkItemRecheckConsumed{WorkItemID: "wi_42", RecheckAt: until, ConsumedAt: until.Add(time.Second)},
+		messages.WorkItemBound{TurnID: "turn_3", WorkItemID: "wi_42"},
 	}
+}
+
+func sampleWorkItem(state messages.WorkItemState) messages.WorkItemRecord {
+	return messages.WorkItemRecord{
+		ID: "wi_42", AgentID: "main", WorkspaceID: "ws_1", Objective: "Handle the refund of order #12345",
+		State: state, PlanStatus: messages.PlanReady,
+		TodoList: []messages.TodoItem{{Text: "Check the order", State: messages.TodoCompleted},
+			{Text: "Issue the refund", State: messages.TodoInProgress}},
+		CreatedAt: t0, UpdatedAt: t0.Add(time.Minute),
+	}
+}
+
+func blockedWorkItem() messages.WorkItemRecord {
+	r := sampleWorkItem(messages.WorkItemStateOpen)
+	recheck, consumed := t0.Add(30*time.Minute), t0.Add(31*time.Minute)
+	r.BlockedBy, r.RecheckAt, r.RecheckConsumedAt = "waiting for the payment provider", &recheck, &consumed
+	return r
+}
+
+func completedWorkItem() messages.WorkItemRecord {
+	r := sampleWorkItem(messages.WorkItemStateCompleted)
+	r.ResultSummary = "Refunded order #12345."
+	return r
 }

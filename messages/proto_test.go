@@ -102,7 +102,8 @@ func TestProtoMatchesGo(t *testing.T) {
 		reflect.TypeFor[ToolCall](), reflect.TypeFor[Failure](), reflect.TypeFor[Event](),
 		reflect.TypeFor[SuspensionChoice](), reflect.TypeFor[HumanRetryPolicy](), reflect.TypeFor[EngagementDecision](),
 		reflect.TypeFor[SuspensionRecord](), reflect.TypeFor[InputResponse](), reflect.TypeFor[OperatorNotification](),
-		reflect.TypeFor[SystemNotification](),
+		reflect.TypeFor[SystemNotification](), reflect.TypeFor[TodoItem](), reflect.TypeFor[WorkItemRecord](),
+		reflect.TypeFor[DeliverySummaryRecord](),
 	}
 	for typ, decode := range payloadDecoders {
 		p, err := decode(eventVersions[typ], []byte("{}"))

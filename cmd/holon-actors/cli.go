@@ -44,6 +44,7 @@ type cli struct {
 	Suspensions   suspensionsCmd               `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
 	Respond       respondCmd                   `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
 	Notifications notificationsCmd             `cmd:"" help:"Print an agent's operator notifications, newest first."`
+	WorkItems     workItemsCmd                 `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
 	Providers     providersCmd                 `cmd:"" help:"Inspect the model configuration."`
 	Completion    kongplete.InstallCompletions `cmd:"" name:"install-completions" help:"Install shell completion for bash, zsh or fish (--uninstall removes it). Completion runs this binary with COMP_LINE set."`
 	Version       versionCmd                   `cmd:"" help:"Print the version, Go version and commit."`

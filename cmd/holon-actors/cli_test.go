@@ -72,6 +72,8 @@ func TestHelp(t *testing.T) {
 		{"suspensions-cancel", []string{"suspensions", "cancel", "--help"}},
 		{"respond", []string{"respond", "--help"}},
 		{"notifications", []string{"notifications", "--help"}},
+		{"work-items", []string{"work-items", "--help"}},
+		{"work-items-add", []string{"work-items", "add", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,6 +38,9 @@ type onceResult struct {
 	ProviderAttemptTimeline []json.RawMessage   `json:"provider_attempt_timeline"`
 	FailureArtifact         json.RawMessage     `json:"failure_artifact,omitempty"`
 	Failure                 *messages.Failure   `json:"failure,omitempty"`
+	// delivery is the newest delivery summary of the run: final_text
+	// prefers it to the last brief.
+	delivery string
 }
 
 // Run runs the prompt to its settled end, then prints the result.
@@ -76,7 +79,8 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}}, actors.RuntimeOptions{})
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}, WorkItemReminder: c.workItemReminder()},
+		actors.RuntimeOptions{})
 	if err != nil {
 		return err
 	}
@@ -201,9 +205,16 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 		if p.Closure.Outcome == messages.OutcomeFailed {
 			r.Status = "failed"
 		}
+	case messages.WorkItemCompleted:
+		if p.DeliverySummary != nil {
+			r.delivery = p.DeliverySummary.Text
+		}
 	case messages.BriefRecorded:
 		if p.Brief.Kind != messages.BriefAck {
 			r.FinalText = p.Brief.Text
+		}
+		if r.delivery != "" {
+			r.FinalText = r.delivery
 		}
 		if r.Status == "failed" {
 			return true

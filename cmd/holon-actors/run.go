@@ -65,6 +65,9 @@ type runCmd struct {
 	NotifyWebhook   string        `name:"notify-webhook" help:"POST operator notifications (questions waiting for an answer, failed turns, quarantined agents) to this URL, signed with HMAC-SHA256 (see package notify)." env:"HOLON_NOTIFY_WEBHOOK" placeholder:"URL"`
 	NotifySecret    string        `name:"notify-secret-file" help:"File holding the webhook signing secret (at least 32 bytes; e.g. openssl rand -hex 32). Required with --notify-webhook." env:"HOLON_NOTIFY_SECRET_FILE" type:"path" placeholder:"FILE"`
 	NotifyTool      bool          `name:"notify-operator-tool" help:"Profile option: offer agents the NotifyOperator tool (off by default; the runtime notifies operators on its own)." env:"HOLON_NOTIFY_OPERATOR_TOOL"`
+	StaleRounds     int           `name:"work-item-stale-reminder-rounds" help:"Remind the model of its current work item after this many model rounds of a turn without a work-item update (negative: never)." env:"HOLON_WORK_ITEM_STALE_REMINDER_ROUNDS" default:"8" placeholder:"N"`
+	StaleCooldown   int           `name:"work-item-stale-reminder-cooldown-rounds" help:"Model rounds between two such reminders." env:"HOLON_WORK_ITEM_STALE_REMINDER_COOLDOWN_ROUNDS" default:"4" placeholder:"N"`
+	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
 }
 
 // notifier builds the webhook notifier, or nil when none is configured.
@@ -369,7 +372,8 @@ func (o *owner) start() error {
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
 		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
 		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
-		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats}
+		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
+		WorkItemReminder: o.cmd.workItemReminder()}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
@@ -550,4 +554,9 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// workItemReminder maps the stale-reminder flags onto the agents' config.
+func (c *runCmd) workItemReminder() actors.WorkItemReminder {
+	return actors.WorkItemReminder{Rounds: c.StaleRounds, CooldownRounds: c.StaleCooldown, MaxTokens: c.StaleMaxTokens}
 }

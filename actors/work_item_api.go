@@ -1,0 +1,136 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// WorkItemView is a work item as read surfaces show it: the record, its
+// derived scheduling state, the plan artifact descriptor instead of an
+// inline plan, and for a completed item its completion report.
+type WorkItemView struct {
+	messages.WorkItemRecord
+	Current          bool              `json:"current"`
+	SchedulingState  SchedulingState   `json:"scheduling_state"`
+	Readiness        Readiness         `json:"readiness"`
+	PlanArtifact     *PlanArtifact     `json:"plan_artifact,omitempty"`
+	CompletionReport *CompletionReport `json:"completion_report,omitempty"`
+}
+
+// CompletionReport is the promoted report of a completed work item.
+type CompletionReport struct {
+	Text      string    `json:"text"`
+	TurnID    string    `json:"turn_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	// Source is delivery_summary, or result_summary for an item whose
+	// delivery summary is no longer in the agent's state.
+	Source string `json:"source"`
+}
+
+// reportOf is the completion report of a completed rec: its delivery
+// summary d, falling back to its result summary; nil when it has neither.
+func reportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *CompletionReport {
+	switch {
+	case rec.Open():
+		return nil
+	case d != nil:
+		return &CompletionReport{Text: d.Text, TurnID: d.TurnID, CreatedAt: d.CreatedAt, Source: "delivery_summary"}
+	case rec.ResultSummary != "":
+		return &CompletionReport{Text: rec.ResultSummary, CreatedAt: rec.UpdatedAt, Source: "result_summary"}
+	}
+	return nil
+}
+
+// viewOf is the read view of rec.
+func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView {
+	sched := a.state.scheduling(rec)
+	v := WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: readiness(sched),
+		CompletionReport: reportOf(a.state.deliverySummaryOf(rec.ID), rec)}
+	if path, err := a.deps.ToolEnv.planPath(a.id, rec.ID); err == nil {
+		v.PlanArtifact = readPlanArtifact(path)
+	}
+	return v
+}
+
+// workItemViews lists the agent's work items, oldest first.
+func (a *agent) workItemViews() []WorkItemView {
+	items := a.state.workItemsSorted()
+	out := make([]WorkItemView, 0, len(items))
+	for _, r := range items {
+		out = append(out, a.viewOf(r, r.ID == a.state.CurrentWorkItemID))
+	}
+	return out
+}
+
+// ErrInvalidObjective is wrapped by EnqueueWorkItem's error for an empty
+// or oversized objective.
+var ErrInvalidObjective = errors.New("invalid work item objective")
+
+// MaxObjectiveChars bounds a work item's objective.
+const MaxObjectiveChars = maxObjectiveChars
+
+// enqueueWorkItem asks an agent to create a queued work item; the reply is
+// *workItemEnqueued.
+type enqueueWorkItem struct {
+	objective string
+}
+
+// Priority implements Prioritized.
+func (*enqueueWorkItem) Priority() messages.Priority { return messages.PriorityNext }
+
+type workItemEnqueued struct {
+	view WorkItemView
+	err  error
+}
+
+// getWorkItems asks an agent for its work items; the reply is
+// []WorkItemView.
+type getWorkItems struct{}
+
+// Priority implements Prioritized.
+func (*getWorkItems) Priority() messages.Priority { return messages.PriorityNext }
+
+// EnqueueWorkItem creates an open, queued work item for agent id through
+// the control plane: no transcript message, and the current work item, if
+// any, stays current. An idle agent is woken to pick it up.
+func (r *Runtime) EnqueueWorkItem(ctx context.Context, id, objective string) (WorkItemView, error) {
+	objective = strings.TrimSpace(objective)
+	switch {
+	case objective == "":
+		return WorkItemView{}, fmt.Errorf("%w: the objective is empty", ErrInvalidObjective)
+	case len(objective) > maxObjectiveChars:
+		return WorkItemView{}, fmt.Errorf("%w: the objective is longer than %d characters", ErrInvalidObjective, maxObjectiveChars)
+	}
+	res, err := r.ask(ctx, id, &enqueueWorkItem{objective: objective})
+	if err != nil {
+		return WorkItemView{}, err
+	}
+	out := res.(*workItemEnqueued)
+	return out.view, out.err
+}
+
+// WorkItems returns agent id's work items, oldest first.
+func (r *Runtime) WorkItems(ctx context.Context, id string) ([]WorkItemView, error) {
+	res, err := r.ask(ctx, id, &getWorkItems{})
+	if err != nil {
+		return nil, err
+	}
+	return res.([]WorkItemView), nil
+}
+
+// enqueue persists a control-plane work item.
+func (a *agent) enqueue(m *enqueueWorkItem) *workItemEnqueued {
+	if a.state.Status == messages.StatusStopped {
+		return &workItemEnqueued{err: ErrAgentStopped}
+	}
+	rec := a.newWorkItem(m.objective, messages.PlanDraft, nil)
+	if err := a.persist(messages.WorkItemCreated{Record: rec}); err != nil {
+		return &workItemEnqueued{err: fmt.Errorf("enqueue work item: %w", err)}
+	}
+	return &workItemEnqueued{view: a.viewOf(a.state.WorkItems[rec.ID], false)}
+}
