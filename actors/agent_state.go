@@ -55,7 +55,7 @@ type AgentState struct {
 	// view of its child.
 	LastProgressBrief string `json:"last_progress_brief,omitempty"`
 	LastResultBrief   string `json:"last_result_brief,omitempty"`
-	LastError   string     `json:"last_error,omitempty"`
+	LastError         string `json:"last_error,omitempty"`
 
 	// Timers are the agent's pending timers by id; a fire removes one, so
 	// each fire is applied once.

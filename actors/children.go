@@ -265,8 +265,8 @@ func (a *agent) settleChild(c actor.Context) {
 		return
 	}
 	cl := a.state.LastClosure
-	if cl == nil {
-		return
+	if cl == nil || a.state.hasOpenWorkItems() {
+		return // open work items are persisted work still to do: not terminal
 	}
 	switch cl.Outcome {
 	case messages.OutcomeCompleted:
@@ -382,6 +382,9 @@ func (a *agent) reportArchived() {
 			status = task.StatusFailed
 		}
 	}
+	if ok, err := rt.Exists(context.Background(), a.state.ParentAgentID); err != nil || !ok {
+		return // a damaged journal's missing parent: reporting would create it
+	}
 	rt.forward(a.state.ParentAgentID, &childFinished{childID: a.id, status: status, text: a.state.LastResultBrief})
 }
 
@@ -422,10 +425,23 @@ func (a *agent) startChild(c actor.Context) bool {
 	return false
 }
 
+// hasOpenWorkItems reports an open (not completed) work item.
+func (s *AgentState) hasOpenWorkItems() bool {
+	for _, r := range s.WorkItems {
+		if r.State == messages.WorkItemStateOpen {
+			return true
+		}
+	}
+	return false
+}
+
 // observation is this agent's ChildObservability.
 func (a *agent) observation() task.ChildObservability {
 	o := task.ChildObservability{Phase: task.PhaseRunning, LastProgressBrief: a.state.LastProgressBrief,
 		LastResultBrief: a.state.LastResultBrief}
+	if r := a.state.currentWorkItem(); r != nil {
+		o.ActiveWorkItemID, o.WorkSummary = r.ID, oneLine(r.Objective, 200)
+	}
 	cl := a.state.LastClosure
 	switch {
 	case a.state.Status == messages.StatusArchived:

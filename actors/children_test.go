@@ -54,7 +54,6 @@ func spawnCall(id, msg string) messages.ToolCall {
 	return testkit.Call(id, actors.SpawnAgentToolName, `{"initial_message":`+quote(msg)+`}`)
 }
 
-
 // spawned waits for the n-th SpawnAgent result of agent.
 func spawned(t *testing.T, h *testkit.Harness, agent, callID string) actors.SpawnResult {
 	t.Helper()

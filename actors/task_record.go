@@ -29,8 +29,8 @@ type TaskRecord struct {
 	Command *task.CommandRecord `json:"command,omitempty"`
 	// Child is the child_agent_task's record: the child and its recovery
 	// spec.
-	Child      *ChildTaskRecord    `json:"child,omitempty"`
-	ExitStatus *int                `json:"exit_status,omitempty"`
+	Child      *ChildTaskRecord `json:"child,omitempty"`
+	ExitStatus *int             `json:"exit_status,omitempty"`
 	// Result is the terminal task result (task.OutputTask) as journaled.
 	Result json.RawMessage `json:"result,omitempty"`
 }

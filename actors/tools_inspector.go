@@ -84,6 +84,7 @@ func (i *inspector) children(ctx context.Context, in inspection) []toolagent.Chi
 			if o, ok := res.(task.ChildObservability); ok {
 				ch.Phase, ch.BlockedReason, ch.WaitingReason = o.Phase, o.BlockedReason, o.WaitingReason
 				ch.WorkSummary, ch.LastProgressBrief, ch.LastResultBrief = o.WorkSummary, o.LastProgressBrief, o.LastResultBrief
+				ch.ActiveWorkItemID = o.ActiveWorkItemID
 			}
 		}
 		out = append(out, ch)

@@ -51,6 +51,7 @@ type Child struct {
 	SupervisionTaskID string `json:"supervision_task_id,omitempty"`
 	Phase             string `json:"phase"` // running, blocked, waiting, terminal
 	BlockedReason     string `json:"blocked_reason,omitempty"`
+	ActiveWorkItemID  string `json:"active_work_item_id,omitempty"`
 	WaitingReason     string `json:"waiting_reason,omitempty"`
 	WorkSummary       string `json:"work_summary,omitempty"`
 	LastProgressBrief string `json:"last_progress_brief,omitempty"`

@@ -186,7 +186,9 @@ func TestWaitingForInput(t *testing.T) {
 		if _, err := p.Write([]byte("x\n")); err != nil {
 			t.Fatal(err)
 		}
-		waitUntil(t, func() bool { return strings.Contains(output(t, p, map[bool]string{false: "stdout", true: "output"}[tty]), "got:x") },
+		waitUntil(t, func() bool {
+			return strings.Contains(output(t, p, map[bool]string{false: "stdout", true: "output"}[tty]), "got:x")
+		},
 			"tty=%v: the input was not read", tty)
 		if p.WaitingForInput() {
 			t.Errorf("tty=%v: a sleeping command is reported waiting for input", tty)
