@@ -212,14 +212,36 @@ func rejoinRun(ctx context.Context, cfg ChildrenConfig, st *persistence.BadgerSt
 	if res.ChildrenArchived, err = countArchived(ctx, st, logs); err != nil {
 		return err
 	}
-	if err := rt.PassivateIdle(ctx); err != nil {
-		return fmt.Errorf("passivate idle agents: %w", err)
+	active, err := passivateAll(ctx, rt)
+	if err != nil {
+		return err
 	}
-	if active := rt.Active(); len(active) > 0 {
+	if len(active) > 0 {
 		res.Orphans = len(active)
-		return fmt.Errorf("%d agents still running after every child rejoined and idle agents passivated: %s", len(active), sample(active))
+		return fmt.Errorf("%d agents still running after every child rejoined and idle agents were passivated %d times: %s",
+			len(active), passivatePasses, sample(active))
 	}
 	return nil
+}
+
+// passivatePasses bounds the passes of passivateAll.
+const passivatePasses = 3
+
+// passivateAll passivates idle agents until none runs, at most
+// passivatePasses times, and returns those still running. A parent can be
+// kept by a pass because a message reached it between its passivation and
+// its retirement (PassivateIdle: "kept because it got work meanwhile");
+// the next pass, behind that message, passivates it.
+func passivateAll(ctx context.Context, rt *actors.Runtime) ([]string, error) {
+	for range passivatePasses {
+		if err := rt.PassivateIdle(ctx); err != nil {
+			return nil, fmt.Errorf("passivate idle agents: %w", err)
+		}
+		if len(rt.Active()) == 0 {
+			break
+		}
+	}
+	return rt.Active(), nil
 }
 
 // liveRun measures live children (see ChildrenResult.ChildRSSBytes) with
