@@ -27,6 +27,7 @@ bench:
 	$(GO) run ./cmd/holon-actors bench journal-recovery
 	$(GO) run ./cmd/holon-actors bench mailbox
 	$(GO) run ./cmd/holon-actors bench turns
+	$(GO) run ./cmd/holon-actors bench children
 	$(GO) run ./cmd/holon-actors bench recovery
 	$(GO) run ./cmd/holon-actors bench api
 	$(GO) run ./cmd/holon-actors bench transport

@@ -356,10 +356,16 @@ func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, i
 // promptEnvelope is the n-th operator prompt for agent id, as the CLI
 // would admit it.
 func promptEnvelope(id string, n int) messages.MessageEnvelope {
+	return operatorEnvelope(id, promptText+" (prompt "+strconv.Itoa(n+1)+")")
+}
+
+// operatorEnvelope is an operator prompt of text to agent id, as the CLI
+// would admit it.
+func operatorEnvelope(id, text string) messages.MessageEnvelope {
 	return messages.MessageEnvelope{
 		ID: messages.NewID("msg"), AgentID: id, CreatedAt: time.Now().UTC(), Kind: messages.KindOperatorPrompt,
 		Origin: messages.OperatorOrigin("operator"), Priority: messages.PriorityNormal,
-		Body:            messages.TextBody(promptText + " (prompt " + strconv.Itoa(n+1) + ")"),
+		Body:            messages.TextBody(text),
 		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess,
 	}
 }

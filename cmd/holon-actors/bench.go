@@ -19,6 +19,7 @@ type benchCmd struct {
 	JournalRecovery benchJournalRecoveryCmd `cmd:"" name:"journal-recovery" help:"Time to reopen the journal and recover every stream from its snapshot and tail."`
 	Mailbox         benchMailboxCmd         `cmd:"" help:"Throughput of the four-band agent mailbox against protoactor's default, in the same run."`
 	Turns           benchTurnsCmd           `cmd:"" help:"Turn throughput and latency of agents on a durable runtime, zero-latency model, and RSS per idle agent."`
+	Children        benchChildrenCmd        `cmd:"" help:"Private children spawned, run and rejoined per second (zero-latency model, durable journal), and memory per live child."`
 	Recovery        benchRecoveryCmd        `cmd:"" help:"Time from opening the store to every agent of a runtime recovered and ready."`
 	Transport       benchTransportCmd       `cmd:"" help:"Overhead of one model round through the runtime's provider path against a bare net/http round trip, same loopback server."`
 	API             benchAPICmd             `cmd:"" name:"api" help:"Prompts admitted durably per second through the control socket, and admit latency."`

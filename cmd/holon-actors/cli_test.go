@@ -57,6 +57,7 @@ func TestHelp(t *testing.T) {
 		{"bench-journal-recovery", []string{"bench", "journal-recovery", "--help"}},
 		{"bench-mailbox", []string{"bench", "mailbox", "--help"}},
 		{"bench-turns", []string{"bench", "turns", "--help"}},
+		{"bench-children", []string{"bench", "children", "--help"}},
 		{"bench-recovery", []string{"bench", "recovery", "--help"}},
 		{"bench-exec", []string{"bench", "exec", "--help"}},
 		{"run", []string{"run", "--help"}},
@@ -232,6 +233,7 @@ func TestUsageErrors(t *testing.T) {
 		{"negative events", []string{"bench", "journal-recovery", "--events", "-1"}, "holon-actors bench journal-recovery --help"},
 		{"zero turns", []string{"bench", "turns", "--turns", "0"}, "holon-actors bench turns --help"},
 		{"zero agents to recover", []string{"bench", "recovery", "--agents", "0"}, "holon-actors bench recovery --help"},
+		{"children over the per-parent limit", []string{"bench", "children", "--count", "65", "--parents", "1"}, "holon-actors bench children --help"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
