@@ -169,6 +169,9 @@ type agent struct {
 	// (it starts no turn meanwhile).
 	archivedAs string
 	archiving  bool
+	// ancestorOver is set while an ancestor's token budget, which counts
+	// this agent's spend, is spent (budget.go).
+	ancestorOver *ancestorBudget
 }
 
 // AgentProps returns the Props of the actor of agent id, with its band
@@ -248,6 +251,8 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *childUsage:
 		a.childUsed(m)
+	case *ancestorBudget:
+		a.ancestorBudgetChanged(m)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *kick:

@@ -144,6 +144,7 @@ func (a *agent) setTokenBudget(m *SetTokenBudget) *SetTokenBudgetResult {
 		if err := a.persist(p); err != nil {
 			return &SetTokenBudgetResult{Err: err}
 		}
+		a.releaseChildren()
 	}
 	return &SetTokenBudgetResult{Info: a.info()}
 }
@@ -203,6 +204,9 @@ func (a *agent) stopRunaway() bool {
 	if !stop {
 		f, stop = a.budgetFailure()
 	}
+	if !stop {
+		f, stop = a.ancestorFailure()
+	}
 	if stop {
 		a.failTurnWith(messages.TerminalAborted, f)
 	}
@@ -259,6 +263,9 @@ func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
 // childUsed records a child's growth in tokens, then reports this agent's
 // own new total upward.
 func (a *agent) childUsed(m *childUsage) {
+	if len(m.path) > 0 && m.path[len(m.path)-1] == m.child {
+		defer a.restrain(m.child)
+	}
 	if slices.Contains(m.path, a.id) {
 		a.deps.Log.Warn().Str("agent_id", a.id).Strs("path", m.path).Msg("parent cycle: token usage not counted again")
 		return
@@ -273,4 +280,73 @@ func (a *agent) childUsed(m *childUsage) {
 		return
 	}
 	a.reportUsageVia(m.usage, m.path)
+}
+
+// ancestorBudget tells a private child that an ancestor's token budget is
+// spent (or, with clear, no longer is): the child stops before its next
+// model round, like its ancestor, so a parent's budget bounds the whole
+// family it pays for. It is passed down to the child's own children. It
+// lives in memory: after a restart, the child's first usage report to its
+// parent brings it back.
+type ancestorBudget struct {
+	ancestor, summary string
+	clear             bool
+}
+
+// Priority implements Prioritized.
+func (*ancestorBudget) Priority() messages.Priority { return messages.PriorityNext }
+
+// restrain tells child that this agent's budget, or an ancestor's, is
+// spent.
+func (a *agent) restrain(child string) {
+	rt := a.deps.rt
+	if rt == nil {
+		return
+	}
+	if f, over := a.budgetFailure(); over {
+		rt.forward(child, &ancestorBudget{ancestor: a.id, summary: f.Summary})
+	} else if o := a.ancestorOver; o != nil {
+		rt.forward(child, o)
+	}
+}
+
+// ancestorBudgetChanged records (or clears) an ancestor's spent budget and
+// passes it to this agent's running children.
+func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
+	switch {
+	case !m.clear:
+		a.ancestorOver = m
+	case a.ancestorOver != nil && a.ancestorOver.ancestor == m.ancestor:
+		a.ancestorOver = nil
+	default:
+		return
+	}
+	if rt := a.deps.rt; rt != nil {
+		for _, id := range a.state.childIDs() {
+			rt.forward(id, m)
+		}
+	}
+}
+
+// releaseChildren tells the running children that this agent's budget is
+// no longer spent.
+func (a *agent) releaseChildren() {
+	if _, over := a.budgetFailure(); over || a.deps.rt == nil {
+		return
+	}
+	for _, id := range a.state.childIDs() {
+		a.deps.rt.forward(id, &ancestorBudget{ancestor: a.id, clear: true})
+	}
+}
+
+// ancestorFailure is the failure of a turn stopped by an ancestor's
+// budget.
+func (a *agent) ancestorFailure() (messages.Failure, bool) {
+	o := a.ancestorOver
+	if o == nil {
+		return messages.Failure{}, false
+	}
+	summary := fmt.Sprintf("Agent %s stopped before its next model round: its supervising agent %s is over its token budget, "+
+		"which counts this agent's spend. %s", a.id, o.ancestor, o.summary)
+	return messages.Failure{Category: messages.FailureRuntime, Code: codeTokenBudget, Message: summary, Summary: summary}, true
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
+	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // seed journals events for agent before it is first activated: how these
@@ -214,5 +215,40 @@ func TestChildParentCycle(t *testing.T) {
 	h.WaitEvent("b", statusIs(messages.StatusArchived))
 	if n := len(h.Provider.Requests()); n != 0 {
 		t.Fatalf("the model was called %d times", n)
+	}
+}
+
+// TestParentBudgetStopsItsChildren: a parent's budget counts its child's
+// spend, and once it is spent the child stops before its next model round
+// too (at most the round in flight overshoots), fails, and rejoins the
+// parent as a failed task.
+func TestParentBudgetStopsItsChildren(t *testing.T) {
+	gate := make(chan struct{})
+	echo := func(id, text string) testkit.Step {
+		return testkit.Reply("", testkit.Call(id, "echo", `{"text":"`+text+`"}`))
+	}
+	second := echo("e2", "b")
+	second.Gate = gate
+	f := newFamily(t,
+		[]testkit.Step{testkit.Reply("", spawnCall("s1", "Work long.")), testkit.Reply("Delegated."), testkit.Reply("noted")},
+		[]testkit.Step{echo("e1", "a"), second, echo("e3", "c"), echo("e4", "d"), testkit.Reply("done")})
+	ctx := context.Background()
+	if _, err := f.Runtime.SetTokenBudget(ctx, "main", 300, false, "tight"); err != nil {
+		t.Fatal(err)
+	}
+	f.Prompt("main", "Delegate long work.")
+	res := spawned(t, f.Harness, "main", "s1")
+	f.WaitEvent("main", testkit.OfType(messages.EventChildUsageRecorded)) // 220 of main's + 110 of the child's
+	close(gate)
+	end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	if end.Status != task.StatusFailed {
+		t.Fatalf("child task ended %s, want failed", end.Status)
+	}
+	fl := decode[messages.RuntimeError](t, f.WaitEvent(res.ChildAgentID, testkit.OfType(messages.EventRuntimeError))).Failure
+	if fl.Code != "token_budget_exhausted" || !strings.Contains(fl.Summary, "supervising agent main") {
+		t.Fatalf("child failure = %+v", fl)
+	}
+	if n := len(f.child.Requests()); n > 3 {
+		t.Fatalf("the child ran %d model rounds after its parent's budget was spent at its first", n)
 	}
 }
