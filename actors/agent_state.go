@@ -431,6 +431,9 @@ type AgentInfo struct {
 	Model         string               `json:"model,omitempty"` // the override; "" is the default
 	// OpenSuspensions are the ids of questions waiting for the operator.
 	OpenSuspensions []string `json:"open_suspensions,omitempty"`
+	// ActiveChildren are the ids of the private children it supervises
+	// through running tasks (inspect them with `agents status <id>`).
+	ActiveChildren []string `json:"active_children,omitempty"`
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
@@ -447,7 +450,7 @@ func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs(), TokenBudget: s.budgetInfo()}
+		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo()}
 }
 
 // snapshot encodes s for the snapshot store.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,6 +106,12 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 	}
 	if listed, err := c.Agents(context.Background()); err != nil || len(listed) != 1 || listed[0].ID != "main" {
 		t.Fatalf("agents = %+v, %v; private children are not listed", listed, err)
+	}
+	if code, out, _ := client(t, home, "status", "main"); code != 0 || !strings.Contains(out, children[0]) || !strings.Contains(out, children[1]) {
+		t.Fatalf("status main = %d %q; want its active children", code, out)
+	}
+	if code, out, _ := client(t, home, "status", children[0]); code != 0 || !strings.Contains(out, "supervised by") {
+		t.Fatalf("status of a child = %d %q", code, out)
 	}
 
 	d.kill()

@@ -181,6 +181,12 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		{"tokens in/out", fmt.Sprintf("%d / %d", st.TotalInputTokens, st.TotalOutputTokens)},
 		{"token budget", describeBudget(st.TokenBudget)},
 		{"last event", fmt.Sprint(st.LastSeq)}}
+	if st.Visibility == messages.VisibilityPrivate && st.ParentAgentID != "" {
+		rows = append(rows, [2]string{"supervised by", st.ParentAgentID})
+	}
+	if len(st.ActiveChildren) > 0 {
+		rows = append(rows, [2]string{"active children", strings.Join(st.ActiveChildren, ", ")})
+	}
 	if st.LastError != "" {
 		rows = append(rows, [2]string{"last error", st.LastError})
 	}
