@@ -250,12 +250,9 @@ func notActive(t *testing.T, h *testkit.Harness, id string) {
 	t.Fatalf("agent %s still has a running actor", id)
 }
 
-// TestCrashMidDelegationRecovers: the runtime dies while a child's model
-// round is in flight. Recovery re-activates the parent (its supervision
-// task is open), which re-creates the child under itself; the child's
-// turn resumes, its result rejoins the parent exactly once, and the child
-// ends archived with no actor left running.
-func TestCrashMidDelegationRecovers(t *testing.T) {
+// delegateInFlight has main delegate 6*7 and returns once the parent's
+// turn ended and the child's model round is in flight, held by gate.
+func delegateInFlight(t *testing.T) (*family, actors.SpawnResult, chan struct{}) {
 	gate := make(chan struct{})
 	f := newFamily(t,
 		[]testkit.Step{
@@ -263,12 +260,22 @@ func TestCrashMidDelegationRecovers(t *testing.T) {
 			testkit.Reply("Delegated."),
 			testkit.Reply("Got 42."),
 		},
-		[]testkit.Step{{Text: "42", Gate: gate, Usage: messages.TokenUsage{InputTokens: 10, OutputTokens: 1}}},
+		[]testkit.Step{{Text: "42", Gate: gate}},
 	)
 	f.Prompt("main", "Delegate 6*7.")
 	res := spawned(t, f.Harness, "main", "s1")
-	<-f.child.Called // the child's round is in flight
+	<-f.child.Called
 	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	return f, res, gate
+}
+
+// TestCrashMidDelegationRecovers: the runtime dies while a child's model
+// round is in flight. Recovery re-activates the parent (its supervision
+// task is open), which re-creates the child under itself; the child's
+// turn resumes, its result rejoins the parent exactly once, and the child
+// ends archived with no actor left running.
+func TestCrashMidDelegationRecovers(t *testing.T) {
+	f, res, gate := delegateInFlight(t)
 
 	active := f.Restart()
 	if !slices.Contains(active, "main") {
@@ -294,19 +301,7 @@ func TestCrashMidDelegationRecovers(t *testing.T) {
 // the new parent re-creates them from its journal and the child's work
 // goes on to rejoin it.
 func TestParentRestartRecreatesChildren(t *testing.T) {
-	gate := make(chan struct{})
-	f := newFamily(t,
-		[]testkit.Step{
-			testkit.Reply("", spawnCall("s1", "Compute 6*7.")),
-			testkit.Reply("Delegated."),
-			testkit.Reply("Got 42."),
-		},
-		[]testkit.Step{{Text: "42", Gate: gate}},
-	)
-	f.Prompt("main", "Delegate 6*7.")
-	res := spawned(t, f.Harness, "main", "s1")
-	<-f.child.Called
-	f.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	f, res, gate := delegateInFlight(t)
 
 	var once sync.Once
 	f.SetFault(func(agent, point string) {
