@@ -194,8 +194,10 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) {
 	c.Send(rt.supervisor, &childGone{who: who})
 	if quarantined && !a.halting && a.state != nil {
 		if rec, ok := a.state.childTask(id); ok && !rec.Terminal() {
-			a.finishChild(&childFinished{childID: id, status: task.StatusFailed,
-				text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."})
+			if err := a.finishChild(&childFinished{childID: id, status: task.StatusFailed,
+				text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."}); err != nil {
+				a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", id).Msg("quarantined child's task not ended")
+			}
 		}
 	}
 }
@@ -438,7 +440,7 @@ func (s *AgentState) hasOpenWorkItems() bool {
 // observation is this agent's ChildObservability.
 func (a *agent) observation() task.ChildObservability {
 	o := task.ChildObservability{Phase: task.PhaseRunning, LastProgressBrief: a.state.LastProgressBrief,
-		LastResultBrief: a.state.LastResultBrief}
+		LastResultBrief: boundedBrief(a.state.LastResultBrief, briefLimit)}
 	if r := a.state.currentWorkItem(); r != nil {
 		o.ActiveWorkItemID, o.WorkSummary = r.ID, oneLine(r.Objective, 200)
 	}
@@ -470,16 +472,25 @@ func (s *AgentState) childIDs() []string {
 	return ids
 }
 
-// briefLimit bounds the briefs a state keeps for its parent's view.
+// briefLimit bounds the briefs a child's observability shows; a result
+// brief is kept up to childPreviewLimit, for its parent's task_result.
 const briefLimit = 2000
 
-// applyBrief keeps the latest progress and result briefs.
+// applyBrief keeps the latest progress and result briefs, bounded (a cut
+// one says so).
 func (s *AgentState) applyBrief(b messages.Brief) {
-	text, _ := truncateRunes(b.Text, briefLimit)
 	switch b.Kind {
 	case messages.BriefAck:
-		s.LastProgressBrief = text
+		s.LastProgressBrief = boundedBrief(b.Text, briefLimit)
 	case messages.BriefResult, messages.BriefFailure:
-		s.LastResultBrief = text
+		s.LastResultBrief = boundedBrief(b.Text, childPreviewLimit)
 	}
+}
+
+// boundedBrief is text cut to n runes, marked when cut.
+func boundedBrief(text string, n int) string {
+	if cut, ok := truncateRunes(text, n); ok {
+		return cut + "\n…(cut; the agent's transcript has the whole text)"
+	}
+	return text
 }

@@ -26,7 +26,7 @@ func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Sn
 		o := task.ChildObservability{Phase: task.PhaseTerminal}
 		var out task.OutputTask
 		if json.Unmarshal(r.Result, &out) == nil {
-			o.LastResultBrief, _ = truncateRunes(out.OutputPreview, briefLimit)
+			o.LastResultBrief = boundedBrief(out.OutputPreview, briefLimit)
 		}
 		s.ChildObservability = &o
 		return
