@@ -146,11 +146,12 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 
 // forChild delivers a request for a child that had no running actor:
 // through the child's actor when this agent supervises it; otherwise the
-// child is an orphan (its task ended or never was), so it is handed back
-// to the agents supervisor as a plain agent, and archived.
+// child is an orphan (its task ended or never was, or this agent is itself
+// archived), so it is handed back to the agents supervisor as a plain
+// agent, and archives itself.
 func (a *agent) forChild(c actor.Context, m *forChild) {
 	rec, ok := a.state.childTask(m.id)
-	if ok && !rec.Terminal() {
+	if ok && !rec.Terminal() && a.state.Status != messages.StatusArchived {
 		pid, err := a.ensureChild(c, rec)
 		if err == nil {
 			sendPending(c, pid, m.p)
