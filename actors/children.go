@@ -105,6 +105,9 @@ func (s *AgentState) childTask(id string) (*TaskRecord, bool) {
 // ensureChildren starts the actor of every child this agent supervises
 // through a running task (after a SpawnAgent call, and when it starts).
 func (a *agent) ensureChildren(c actor.Context) {
+	if a.state.Status == messages.StatusArchived {
+		return
+	}
 	for _, r := range a.state.runningChildTasks() {
 		if _, err := a.ensureChild(c, r); err != nil {
 			a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", r.Child.ChildAgentID).Msg("child not started")
