@@ -267,8 +267,8 @@ func truncateRunes(s string, n int) (string, bool) {
 // waiting for an answer.
 func (a *agent) settleChild(c actor.Context) {
 	if !a.supervised() || a.archiving || a.stepping || a.state.Turn != nil || a.state.Queue.Len() > 0 ||
-		a.state.PendingWakeHint != nil || len(a.state.openTasks()) > 0 || a.state.Status == messages.StatusSuspended {
-		return
+		a.state.PendingWakeHint != nil || len(a.state.openTasks()) > 0 || !a.runnable() {
+		return // busy, or held (suspended, or paused or stopped by the operator, who may resume it)
 	}
 	cl := a.state.LastClosure
 	if cl == nil || a.state.hasOpenWorkItems() {
