@@ -384,6 +384,7 @@ func TestChildSupervisionSurfaces(t *testing.T) {
 		testkit.Reply("", testkit.Call("st1", task.StatusName, taskArgs), testkit.Call("ag1", "AgentGet", `{}`)),
 		testkit.Reply("", testkit.Call("in1", task.InputName, `{"task_id":"`+res.SupervisionTaskID+`","input":"approve"}`)),
 		testkit.Reply("Answered."),
+		testkit.Reply("", testkit.Call("out1", task.OutputName, taskArgs)),
 		testkit.Reply("The refund is done."),
 	)
 	f.Prompt("main", "How is the helper doing?")
@@ -405,6 +406,11 @@ func TestChildSupervisionSurfaces(t *testing.T) {
 		t.Fatalf("task ended %s", end.Status)
 	}
 	briefWith(t, f.Harness, "main", messages.BriefResult, "The refund is done.")
+	out := envelopeResult[task.OutputResult](t, toolResult(t, f.Harness, "main", "out1"))
+	if out.RetrievalStatus != task.RetrievalSuccess || out.Task.Status != task.StatusCompleted || out.Task.OutputPreview != "Refunded." ||
+		out.Task.ChildSupervision == nil || out.Task.ChildSupervision.SupervisionTaskID != res.SupervisionTaskID {
+		t.Fatalf("TaskOutput = %+v", out)
+	}
 	resumed := decode[messages.SuspensionResumed](t, f.WaitEvent(res.ChildAgentID, testkit.OfType(messages.EventSuspensionResumed)))
 	if resumed.Response.RespondedBy != "parent:main" {
 		t.Fatalf("answered by %q", resumed.Response.RespondedBy)
