@@ -96,7 +96,9 @@ func (t *typed[A]) Call(ctx context.Context, args json.RawMessage) Result {
 
 // DecodeArgs decodes the model's JSON arguments into A and checks them
 // against resolved (A's schema) and A's Validate. Empty or null arguments
-// count as {}.
+// count as {}, and a property whose value is null counts as omitted: a
+// provider in strict schema mode makes every property required and has
+// the model send null for the ones it leaves out.
 func DecodeArgs[A any](resolved *jsonschema.Resolved, args json.RawMessage) (A, *FieldError) {
 	var a A
 	trimmed := bytes.TrimSpace(args)
@@ -107,8 +109,15 @@ func DecodeArgs[A any](resolved *jsonschema.Resolved, args json.RawMessage) (A, 
 	if err := json.Unmarshal(trimmed, &generic); err != nil {
 		return a, &FieldError{Problem: "the arguments are not valid JSON: " + err.Error()}
 	}
-	if _, ok := generic.(map[string]any); !ok {
+	obj, ok := generic.(map[string]any)
+	if !ok {
 		return a, &FieldError{Problem: "the arguments are not a JSON object"}
+	}
+	if dropNulls(obj) {
+		var err error
+		if trimmed, err = json.Marshal(obj); err != nil {
+			return a, &FieldError{Problem: "the arguments could not be re-encoded: " + err.Error()}
+		}
 	}
 	if resolved != nil {
 		if err := resolved.Validate(generic); err != nil {
@@ -130,6 +139,30 @@ func DecodeArgs[A any](resolved *jsonschema.Resolved, args json.RawMessage) (A, 
 		}
 	}
 	return a, nil
+}
+
+// dropNulls deletes, in place and recursively through objects and arrays,
+// every object property whose value is null; true when it deleted one.
+func dropNulls(v any) bool {
+	dropped := false
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if x == nil {
+				delete(v, k)
+				dropped = true
+			} else if dropNulls(x) {
+				dropped = true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if dropNulls(x) {
+				dropped = true
+			}
+		}
+	}
+	return dropped
 }
 
 var (

@@ -146,3 +146,17 @@ func FuzzDecodeArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestTypedStrictNulls: in strict schema mode every property is required
+// and the model sends null for those it leaves out; null counts as
+// omitted, so a required one sent as null is still missing.
+func TestTypedStrictNulls(t *testing.T) {
+	res := greetTool().Call(context.Background(), json.RawMessage(`{"name":"Ada","times":null,"style":null,"tags":[{"key":"k"}]}`))
+	if res.Status != messages.ToolOK || res.Receipt != "greeted Ada" {
+		t.Fatalf("nulls for optional fields = %s %s", res.Status, res.Receipt)
+	}
+	res = greetTool().Call(context.Background(), json.RawMessage(`{"name":null,"times":null}`))
+	if res.Status != messages.ToolError || !strings.Contains(res.Receipt, "name") {
+		t.Fatalf("null for the required name = %s %s", res.Status, res.Receipt)
+	}
+}
