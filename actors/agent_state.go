@@ -323,6 +323,8 @@ func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted,
 	env, _ := s.Queue.Remove(p.MessageID)
 	if s.Turn == nil || s.Turn.ID != p.TurnID {
 		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at}
+	} else {
+		s.Turn.Loop = LoopState{} // an interject changes the model's instructions: repeats count anew
 	}
 	s.Turn.AwaitingModel = true
 	item := messageItem(env)

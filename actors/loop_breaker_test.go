@@ -93,3 +93,29 @@ func TestLoopBreakerCountSurvivesCrash(t *testing.T) {
 		t.Fatalf("%d echo executions, want 4", n)
 	}
 }
+
+// TestLoopBreakerInterjectResets: an operator interject spliced into the
+// turn starts the count again: the same call repeated around it is not a
+// loop (the operator may have asked for it).
+func TestLoopBreakerInterjectResets(t *testing.T) {
+	x := `{"text":"x"}`
+	steps := echoRounds(x, x, x, x, x)
+	gate := make(chan struct{})
+	steps[2].Gate = gate
+	h := testkit.New(t, steps...)
+	h.Prompt("main", "Work.")
+	for i := range 3 {
+		if got := <-h.Provider.Called; got != i {
+			t.Fatalf("round %d requested, want %d", got, i)
+		}
+	}
+	h.Send(h.Envelope("main", "Echo x twice more.", messages.PriorityInterject))
+	close(gate)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalCompleted || tt.LastAssistantMessage != "done" {
+		t.Fatalf("terminal = %+v; journal:\n%s", tt, testkit.Describe(h.Events("main")))
+	}
+	if n := len(h.Echo.Executions()); n != 5 {
+		t.Fatalf("%d echo executions, want 5", n)
+	}
+}
