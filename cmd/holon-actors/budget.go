@@ -51,6 +51,19 @@ func (a *agentsBudgetCmd) Run(ctx context.Context, e *env) error {
 }
 
 // describeBudget is a budget in one line.
+// shortBudget is the spend and the limit for a table cell: "1200/5000",
+// "1200" with no limit, a "!" once exhausted.
+func shortBudget(b actors.TokenBudgetInfo) string {
+	s := fmt.Sprint(b.SpentTokens)
+	if b.LimitTokens > 0 {
+		s += fmt.Sprintf("/%d", b.LimitTokens)
+	}
+	if b.Exhausted {
+		s += "!"
+	}
+	return s
+}
+
 func describeBudget(b actors.TokenBudgetInfo) string {
 	if b.LimitTokens == 0 {
 		return fmt.Sprintf("%d tokens spent, no limit", b.SpentTokens)

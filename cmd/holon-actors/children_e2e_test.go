@@ -107,6 +107,9 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 	if listed, err := c.Agents(context.Background()); err != nil || len(listed) != 1 || listed[0].ID != "main" {
 		t.Fatalf("agents = %+v, %v; private children are not listed", listed, err)
 	}
+	if code, out, _ := client(t, home, "agents", "list"); code != 0 || !strings.Contains(out, "CHILDREN") || strings.Contains(out, children[0]) {
+		t.Fatalf("agents list = %d %q; want main with its children counted, the children unlisted", code, out)
+	}
 	if code, out, _ := client(t, home, "status", "main"); code != 0 || !strings.Contains(out, children[0]) || !strings.Contains(out, children[1]) {
 		t.Fatalf("status main = %d %q; want its active children", code, out)
 	}

@@ -259,9 +259,10 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 		return printJSON(e, list)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "AGENT\tKIND\tSTATUS\tQUEUED\tLAST EVENT\tACTIVE")
+	fmt.Fprintln(tw, "AGENT\tKIND\tSTATUS\tQUEUED\tTOKENS\tCHILDREN\tLAST EVENT\tACTIVE")
 	for _, a := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%t\n", a.ID, a.Kind, a.Status, a.Queued, a.LastSeq, a.Active)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%t\n", a.ID, a.Kind, a.Status, a.Queued, shortBudget(a.TokenBudget),
+			len(a.ActiveChildren), a.LastSeq, a.Active)
 	}
 	return tw.Flush()
 }
