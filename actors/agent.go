@@ -211,6 +211,9 @@ func (a *agent) Receive(c actor.Context) {
 	case *Control:
 		c.Respond(a.control(m))
 		a.advance(c)
+	case *familyControl:
+		a.control(&Control{Op: m.op, Reason: m.reason})
+		a.advance(c)
 	case *GetRecovery:
 		c.Respond(a.recovered)
 	case *GetState:
@@ -632,6 +635,9 @@ func (a *agent) control(m *Control) *ControlResult {
 		}
 	default:
 		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop or wake", m.Op)}
+	}
+	if m.Op != OpWake {
+		a.controlChildren(m)
 	}
 	return &ControlResult{Status: a.state.Status}
 }

@@ -441,6 +441,28 @@ func (s *AgentState) hasOpenWorkItems() bool {
 	return false
 }
 
+// familyControl carries a parent's pause, resume or stop to its running
+// children, which pass it on to theirs: the family is held, let go or
+// stopped with its head.
+type familyControl struct {
+	op     ControlOp
+	reason string
+}
+
+// Priority implements Prioritized: like lifecycle commands, before work.
+func (*familyControl) Priority() messages.Priority { return messages.PriorityInterject }
+
+// controlChildren passes a lifecycle command on to the running children.
+func (a *agent) controlChildren(m *Control) {
+	rt := a.deps.rt
+	if rt == nil {
+		return
+	}
+	for _, id := range a.state.childIDs() {
+		rt.forward(id, &familyControl{op: m.Op, reason: fmt.Sprintf("%s (with its parent %s)", reasonOr(m.Reason, string(m.Op)), a.id)})
+	}
+}
+
 // observation is this agent's ChildObservability.
 func (a *agent) observation() task.ChildObservability {
 	o := task.ChildObservability{Phase: task.PhaseRunning, LastProgressBrief: a.state.LastProgressBrief,

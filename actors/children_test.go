@@ -481,3 +481,52 @@ func TestChildFollowupAndRefusals(t *testing.T) {
 		t.Fatalf("child result = %s (%v), want the answer to the follow-up", end.Result, err)
 	}
 }
+
+// TestFamilyFollowsParentLifecycle: pausing, resuming and stopping a
+// parent does the same to its running children: a paused family takes no
+// steps, a resumed one finishes its work, a stopped one stops with it.
+func TestFamilyFollowsParentLifecycle(t *testing.T) {
+	held := make(chan struct{})
+	first := testkit.Reply("", testkit.Call("e1", "echo", `{"text":"one"}`))
+	first.Gate = held
+	f := newFamily(t,
+		[]testkit.Step{testkit.Reply("", spawnCall("s1", "Count.")), testkit.Reply("Delegated."), testkit.Reply("Counted.")},
+		[]testkit.Step{first, testkit.Reply("two")})
+	ctx := context.Background()
+	f.Prompt("main", "Delegate counting.")
+	res := spawned(t, f.Harness, "main", "s1")
+	<-f.child.Called // the child's first round is in flight
+	if _, err := f.Runtime.Control(ctx, "main", actors.OpPause, "hold the family"); err != nil {
+		t.Fatal(err)
+	}
+	f.WaitEvent(res.ChildAgentID, statusIs(messages.StatusPaused))
+	close(held)
+	f.WaitEvent(res.ChildAgentID, testkit.OfType(messages.EventAssistantRoundRecorded))
+	if st, err := f.Runtime.State(ctx, res.ChildAgentID); err != nil || st.Status != messages.StatusPaused || len(f.Echo.Executions()) != 0 {
+		t.Fatalf("paused child = %s (%v), %d echo calls; want held before its tool", st.Status, err, len(f.Echo.Executions()))
+	}
+	if _, err := f.Runtime.Control(ctx, "main", actors.OpResume, "go on"); err != nil {
+		t.Fatal(err)
+	}
+	if end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID); end.Status != task.StatusCompleted {
+		t.Fatalf("child task ended %s after the family resumed", end.Status)
+	}
+	briefWith(t, f.Harness, "main", messages.BriefResult, "Counted.")
+
+	// A second child, stopped with its parent.
+	gate := make(chan struct{})
+	defer close(gate)
+	f.roles["slow"] = testkit.NewProvider(testkit.Step{Text: "never", Gate: gate})
+	f.parent.Script(testkit.Reply("", spawnCall("s2", "slow: take your time")), testkit.Reply("Delegated again."))
+	f.Prompt("main", "Delegate slowly.")
+	slow := spawned(t, f.Harness, "main", "s2")
+	<-f.roles["slow"].Called
+	if _, err := f.Runtime.Control(ctx, "main", actors.OpStop, "enough"); err != nil {
+		t.Fatal(err)
+	}
+	f.WaitEvent(slow.ChildAgentID, statusIs(messages.StatusStopped))
+	tt := decode[messages.TurnTerminal](t, f.WaitEvent(slow.ChildAgentID, testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalAborted {
+		t.Fatalf("the stopped child's turn = %+v", tt)
+	}
+}
