@@ -214,9 +214,9 @@ func (a *agent) finishChild(m *childFinished) error {
 		return nil
 	}
 	sup := childSupervision(a.id, m.childID, rec.TaskID)
-	preview, cut := truncateRunes(m.text, childPreviewLimit)
+	preview, whole := cutRunes(m.text, childPreviewLimit)
 	out := task.OutputTask{TaskID: rec.TaskID, Kind: task.KindChildAgent, Status: m.status, Summary: rec.Summary,
-		OutputPreview: preview, OutputTruncated: cut, ResultSummary: oneLine(firstLine(m.text), 200), ChildSupervision: &sup}
+		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: oneLine(firstLine(m.text), 200), ChildSupervision: &sup}
 	data, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -235,9 +235,9 @@ func childResultText(childID string, rec *TaskRecord, status, text string) strin
 	if strings.TrimSpace(text) == "" {
 		b.WriteString("It reported no result text.\n")
 	} else {
-		preview, cut := truncateRunes(text, childPreviewLimit)
+		preview, whole := cutRunes(text, childPreviewLimit)
 		fmt.Fprintf(&b, "Result:\n%s\n", strings.TrimRight(preview, "\n"))
-		if cut {
+		if !whole {
 			b.WriteString("(result truncated)\n")
 		}
 	}
@@ -254,13 +254,6 @@ func firstLine(s string) string {
 	return ""
 }
 
-func truncateRunes(s string, n int) (string, bool) {
-	r := []rune(s)
-	if len(r) <= n {
-		return s, false
-	}
-	return string(r[:n]), true
-}
 
 // settleChild archives a supervised child that reached terminal closure:
 // its last turn completed or failed, and nothing is queued, running or
@@ -515,8 +508,8 @@ func (s *AgentState) applyBrief(b messages.Brief) {
 
 // boundedBrief is text cut to n runes, marked when cut.
 func boundedBrief(text string, n int) string {
-	if cut, ok := truncateRunes(text, n); ok {
-		return cut + "\n…(cut; the agent's transcript has the whole text)"
+	if head, whole := cutRunes(text, n); !whole {
+		return head + "\n…(cut; the agent's transcript has the whole text)"
 	}
 	return text
 }

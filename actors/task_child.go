@@ -53,8 +53,8 @@ func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, e
 	if err := json.Unmarshal(r.Result, &final); err != nil {
 		return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
 	}
-	prev, cut := truncateRunes(final.OutputPreview, maxChars)
-	out.OutputPreview, out.OutputTruncated, out.ResultSummary = prev, cut || final.OutputTruncated, final.ResultSummary
+	prev, whole := cutRunes(final.OutputPreview, maxChars)
+	out.OutputPreview, out.OutputTruncated, out.ResultSummary = prev, !whole || final.OutputTruncated, final.ResultSummary
 	return out, nil
 }
 
