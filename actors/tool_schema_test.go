@@ -43,7 +43,7 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 	}
 	sleep := sleepSpec()
 	specs = append(specs, sleep)
-	for _, tool := range append(operatorTools(true), workItemToolset...) {
+	for _, tool := range (AgentDeps{NotifyOperatorTool: true}).withDefaults().opTools { // every runtime-owned tool
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
