@@ -275,7 +275,9 @@ func (a *agent) Receive(c actor.Context) {
 	case *observeChild:
 		c.Respond(a.observation())
 	case *actor.Terminated:
-		a.childTerminated(c, m.Who)
+		if a.childTerminated(c, m.Who) {
+			a.advance(c)
+		}
 	case *enqueueWorkItem:
 		c.Respond(a.enqueue(m))
 		a.advance(c)

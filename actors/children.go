@@ -183,27 +183,32 @@ func sendPending(c actor.Context, pid *actor.PID, p pending) {
 }
 
 // childTerminated settles a child actor that is gone. One that its
-// supervisor gave up on (quarantined) while its task runs fails the task;
-// one that stopped after archiving, or with this actor, changes nothing.
-func (a *agent) childTerminated(c actor.Context, who *actor.PID) {
+// supervisor gave up on (quarantined) while its task runs fails the task
+// (true: the parent has its task_result to take); one that stopped after
+// archiving, or with this actor, changes nothing.
+func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 	id := agentIDOf(who)
 	if pid, ok := a.children[id]; ok && pid.Equal(who) {
 		delete(a.children, id)
 	}
 	rt := a.deps.rt
 	if rt == nil {
-		return
+		return false
 	}
 	quarantined := rt.releaseChild(id, who)
 	c.Send(rt.supervisor, &childGone{who: who})
-	if quarantined && !a.halting && a.state != nil {
-		if rec, ok := a.state.childTask(id); ok && !rec.Terminal() {
-			if err := a.finishChild(&childFinished{childID: id, status: task.StatusFailed,
-				text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."}); err != nil {
-				a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", id).Msg("quarantined child's task not ended")
-			}
-		}
+	if !quarantined || a.halting || a.state == nil {
+		return false
 	}
+	rec, ok := a.state.childTask(id)
+	if !ok || rec.Terminal() {
+		return false
+	}
+	if err := a.finishChild(&childFinished{childID: id, status: task.StatusFailed,
+		text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."}); err != nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", id).Msg("quarantined child's task not ended")
+	}
+	return true
 }
 
 // childFinished journals the end of the task supervising a child, with

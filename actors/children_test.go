@@ -530,3 +530,36 @@ func TestFamilyFollowsParentLifecycle(t *testing.T) {
 		t.Fatalf("the stopped child's turn = %+v", tt)
 	}
 }
+
+// TestCrashLoopingChildFailsItsTask: a child that keeps crashing is
+// restarted by its parent's strategy until its budget runs out, then
+// quarantined; its supervision task fails and the parent hears of it.
+func TestCrashLoopingChildFailsItsTask(t *testing.T) {
+	gate := make(chan struct{})
+	f := newFamily(t,
+		[]testkit.Step{testkit.Reply("", spawnCall("s1", "Work.")), testkit.Reply("Delegated."), testkit.Reply("The child failed.")},
+		[]testkit.Step{{Text: "never", Gate: gate}})
+	defer close(gate)
+	f.Prompt("main", "Delegate.")
+	res := spawned(t, f.Harness, "main", "s1")
+	<-f.child.Called
+	f.SetFault(func(agent, point string) {
+		if agent == res.ChildAgentID {
+			panic("poisoned child")
+		}
+	})
+	f.Runtime.Kick(res.ChildAgentID)
+	rerr := decode[messages.RuntimeError](t, f.WaitEvent(res.ChildAgentID, func(ev messages.Event) bool {
+		return ev.Type == messages.EventRuntimeError && strings.Contains(string(ev.Payload), "agent_quarantined")
+	}))
+	if rerr.Failure.Code != "agent_quarantined" {
+		t.Fatalf("child runtime_error = %+v", rerr.Failure)
+	}
+	end := taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	var out task.OutputTask
+	if err := json.Unmarshal(end.Result, &out); err != nil || end.Status != task.StatusFailed || !strings.Contains(out.OutputPreview, "quarantined") {
+		t.Fatalf("child task end = %+v %s (%v)", end, end.Result, err)
+	}
+	briefWith(t, f.Harness, "main", messages.BriefResult, "The child failed.")
+	f.SetFault(nil)
+}
