@@ -149,3 +149,23 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 	}
 	d.stop()
 }
+
+// TestOnceWithAChild: once runs until the run's child has rejoined, and
+// its token usage includes the child's.
+func TestOnceWithAChild(t *testing.T) {
+	script := writeScript(t, `{"steps": [
+		{"tool_calls": [{"name": "SpawnAgent", "arguments": {"initial_message": "worker: compute 6*7"}}]},
+		{"text": "Delegated."},
+		{"text": "The worker says 42."}],
+	  "roles": {"worker": {"steps": [{"text": "42 is the answer"}]}}}`)
+	code, out, errOut := client(t, t.TempDir(), "--json", "once", "--model", "scripted", "--script", script, "delegate")
+	var res onceResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Status != "completed" || res.FinalText != "The worker says 42." {
+		t.Fatalf("once = %d %s %s", code, out, errOut)
+	}
+	// The scripted model counts (len+3)/4 output tokens: 0+3+5 for the
+	// parent, 4 for the child.
+	if res.TokenUsage.OutputTokens != 12 || res.TokenUsage.TotalTokens != 12 {
+		t.Fatalf("token usage = %+v, want the parent's 8 and the child's 4", res.TokenUsage)
+	}
+}

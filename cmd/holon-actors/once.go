@@ -186,6 +186,18 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 		if len(p.AttemptTimeline) > 0 {
 			r.ProviderAttemptTimeline = append(r.ProviderAttemptTimeline, p.AttemptTimeline)
 		}
+	case messages.ChildUsageRecorded:
+		// The run's children spent these too. A report carries the
+		// child's growth in tokens and the round that prompted it: its
+		// split is exact when the two agree (a report after each round).
+		u := &r.TokenUsage
+		if t := p.TokenUsage; t.InputTokens+t.OutputTokens == p.TokensAdded {
+			u.InputTokens += t.InputTokens
+			u.OutputTokens += t.OutputTokens
+			u.CacheReadInputTokens += t.CacheReadInputTokens
+			u.CacheCreationInputTokens += t.CacheCreationInputTokens
+		}
+		u.TotalTokens += p.TokensAdded
 	case messages.RuntimeError:
 		f := p.Failure
 		r.Failure = &f
