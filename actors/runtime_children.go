@@ -2,10 +2,12 @@ package actors
 
 import (
 	"context"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // Routing to private children. A supervised child's actor is its parent's
@@ -123,4 +125,40 @@ func (r *Runtime) Kick(id string) {
 	if ValidateAgentID(id) == nil {
 		r.forward(id, &kick{})
 	}
+}
+
+// ChildView is an operator's view of one private child through its
+// supervision task: the task, and the child's live observability while it
+// runs (nil when the child did not answer).
+type ChildView struct {
+	ChildAgentID      string                   `json:"child_agent_id"`
+	SupervisionTaskID string                   `json:"supervision_task_id"`
+	Summary           string                   `json:"summary"`
+	TaskStatus        string                   `json:"task_status"`
+	CreatedAt         time.Time                `json:"created_at"`
+	UpdatedAt         time.Time                `json:"updated_at"`
+	Observability     *task.ChildObservability `json:"child_observability,omitempty"`
+	Supervision       task.ChildSupervision    `json:"child_supervision"`
+}
+
+// Children lists the private children agent id supervises through
+// running tasks, oldest first, with recent finished ones too when all is
+// set.
+func (r *Runtime) Children(ctx context.Context, id string, all bool) ([]ChildView, error) {
+	res, err := r.ask(ctx, id, &getTasks{})
+	if err != nil {
+		return nil, err
+	}
+	var out []ChildView
+	for _, rec := range res.([]TaskRecord) {
+		if rec.Child == nil || (!all && rec.Terminal()) {
+			continue
+		}
+		v := ChildView{ChildAgentID: rec.Child.ChildAgentID, SupervisionTaskID: rec.TaskID, Summary: rec.Summary,
+			TaskStatus: rec.Status, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
+			Supervision: childSupervision(id, rec.Child.ChildAgentID, rec.TaskID)}
+		v.Observability = r.childObservability(ctx, rec)
+		out = append(out, v)
+	}
+	return out, nil
 }

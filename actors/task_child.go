@@ -22,24 +22,34 @@ func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Sn
 	}
 	sup := childSupervision(t.agentID, r.Child.ChildAgentID, r.TaskID)
 	s.ChildAgentID, s.WorkspaceMode, s.ChildSupervision = r.Child.ChildAgentID, r.Child.WorkspaceMode, &sup
+	if !r.Terminal() {
+		s.InputTarget = task.InputChildFollowup
+	}
+	if t.h != nil {
+		s.ChildObservability = t.h.rt.childObservability(ctx, r)
+	}
+}
+
+// childObservability is the observability of the child of task r: from
+// the terminal record once it ended, else asked of the child (nil when it
+// does not answer).
+func (rt *Runtime) childObservability(ctx context.Context, r TaskRecord) *task.ChildObservability {
 	if r.Terminal() {
 		o := task.ChildObservability{Phase: task.PhaseTerminal}
 		var out task.OutputTask
 		if json.Unmarshal(r.Result, &out) == nil {
 			o.LastResultBrief = boundedBrief(out.OutputPreview, briefLimit)
 		}
-		s.ChildObservability = &o
-		return
+		return &o
 	}
-	s.InputTarget = task.InputChildFollowup
-	if t.h == nil {
-		return
+	res, err := rt.ask(ctx, r.Child.ChildAgentID, &observeChild{})
+	if err != nil {
+		return nil
 	}
-	if res, err := t.h.rt.ask(ctx, r.Child.ChildAgentID, &observeChild{}); err == nil {
-		if o, ok := res.(task.ChildObservability); ok {
-			s.ChildObservability = &o
-		}
+	if o, ok := res.(task.ChildObservability); ok {
+		return &o
 	}
+	return nil
 }
 
 // childOutput is TaskOutput of a child task: its result once terminal.

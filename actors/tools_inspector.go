@@ -80,12 +80,10 @@ func (i *inspector) children(ctx context.Context, in inspection) []toolagent.Chi
 			continue
 		}
 		ch := toolagent.Child{ChildAgentID: r.Child.ChildAgentID, SupervisionTaskID: r.TaskID, Phase: task.PhaseRunning}
-		if res, err := i.rt.ask(ctx, r.Child.ChildAgentID, &observeChild{}); err == nil {
-			if o, ok := res.(task.ChildObservability); ok {
-				ch.Phase, ch.BlockedReason, ch.WaitingReason = o.Phase, o.BlockedReason, o.WaitingReason
-				ch.WorkSummary, ch.LastProgressBrief, ch.LastResultBrief = o.WorkSummary, o.LastProgressBrief, o.LastResultBrief
-				ch.ActiveWorkItemID = o.ActiveWorkItemID
-			}
+		if o := i.rt.childObservability(ctx, r); o != nil {
+			ch.Phase, ch.BlockedReason, ch.WaitingReason = o.Phase, o.BlockedReason, o.WaitingReason
+			ch.WorkSummary, ch.LastProgressBrief, ch.LastResultBrief = o.WorkSummary, o.LastProgressBrief, o.LastResultBrief
+			ch.ActiveWorkItemID = o.ActiveWorkItemID
 		}
 		out = append(out, ch)
 	}

@@ -285,6 +285,17 @@ func suspensionPath(id, sid, op string) string {
 	return "/control/agents/" + url.PathEscape(id) + "/suspensions/" + url.PathEscape(sid) + "/" + op
 }
 
+// Children returns the private children an agent supervises, oldest
+// first; all adds the finished ones it remembers.
+func (c *Client) Children(ctx context.Context, id string, all bool) ([]actors.ChildView, error) {
+	var out ChildList
+	path := "/agents/" + url.PathEscape(id) + "/children"
+	if all {
+		path += "?all=true"
+	}
+	return out.Children, c.do(ctx, http.MethodGet, path, nil, &out)
+}
+
 // WorkItems returns an agent's work items, oldest first.
 func (c *Client) WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error) {
 	var out WorkItemList

@@ -107,6 +107,17 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 	if listed, err := c.Agents(context.Background()); err != nil || len(listed) != 1 || listed[0].ID != "main" {
 		t.Fatalf("agents = %+v, %v; private children are not listed", listed, err)
 	}
+	code, out, errOut := client(t, home, "--json", "agents", "children", "main")
+	var kids control.ChildList
+	if code != 0 || json.Unmarshal([]byte(out), &kids) != nil || len(kids.Children) != 2 {
+		t.Fatalf("agents children = %d %s %s", code, out, errOut)
+	}
+	for _, k := range kids.Children {
+		if k.TaskStatus != task.StatusRunning || k.Observability == nil || k.Observability.Phase != task.PhaseBlocked ||
+			k.Supervision.ParentAgentID != "main" {
+			t.Fatalf("child view = %+v (%+v)", k, k.Observability)
+		}
+	}
 	if code, out, _ := client(t, home, "agents", "list"); code != 0 || !strings.Contains(out, "CHILDREN") || strings.Contains(out, children[0]) {
 		t.Fatalf("agents list = %d %q; want main with its children counted, the children unlisted", code, out)
 	}
@@ -138,6 +149,12 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 		if json.Unmarshal(ev.Payload, &f) != nil || f.Status != task.StatusCompleted {
 			t.Fatalf("child task end = %s, want completed", ev.Payload)
 		}
+	}
+	if code, out, _ := client(t, home, "agents", "children", "main"); code != 0 || !strings.Contains(out, "no running child") {
+		t.Fatalf("agents children after the work = %d %q", code, out)
+	}
+	if code, out, _ := client(t, home, "agents", "children", "--all", "main"); code != 0 || strings.Count(out, "completed") != 2 {
+		t.Fatalf("agents children --all = %d %q", code, out)
 	}
 	if n := len(eventsOf(t, c, "main", messages.EventTaskFinished)); n != 2 {
 		t.Fatalf("main recorded %d child task ends, want exactly 2", n)

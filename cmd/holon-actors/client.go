@@ -195,17 +195,18 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 
 // agentsCmd groups the agent commands.
 type agentsCmd struct {
-	List    agentsListCmd    `cmd:"" help:"List the public agents."`
-	Create  agentsCreateCmd  `cmd:"" help:"Create a named agent."`
-	Status  statusCmd        `cmd:"" help:"Show an agent's summary."`
-	State   agentsStateCmd   `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
-	Stop    lifecycleCmd     `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
-	Resume  lifecycleCmd     `cmd:"" help:"Resume a stopped or paused agent."`
-	Pause   lifecycleCmd     `cmd:"" help:"Pause an agent after its current step."`
-	Wake    lifecycleCmd     `cmd:"" help:"Wake a sleeping agent."`
-	Model   agentsModelCmd   `cmd:"" help:"Show, set or clear an agent's model override."`
-	Budget  agentsBudgetCmd  `cmd:"" help:"Show or set an agent's token budget."`
-	Trigger agentsTriggerCmd `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+	List     agentsListCmd     `cmd:"" help:"List the public agents."`
+	Create   agentsCreateCmd   `cmd:"" help:"Create a named agent."`
+	Status   statusCmd         `cmd:"" help:"Show an agent's summary."`
+	State    agentsStateCmd    `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
+	Stop     lifecycleCmd      `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
+	Resume   lifecycleCmd      `cmd:"" help:"Resume a stopped or paused agent."`
+	Pause    lifecycleCmd      `cmd:"" help:"Pause an agent after its current step."`
+	Wake     lifecycleCmd      `cmd:"" help:"Wake a sleeping agent."`
+	Model    agentsModelCmd    `cmd:"" help:"Show, set or clear an agent's model override."`
+	Budget   agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
+	Children agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
+	Trigger  agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
 }
 
 type agentsTriggerCmd struct {
