@@ -71,6 +71,9 @@ func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinishe
 		return // settled once; a repeat changes nothing
 	}
 	rec.Status, rec.ExitStatus, rec.Result, rec.UpdatedAt = p.Status, p.ExitStatus, p.Result, ev.At
+	if rec.Child != nil {
+		rec.Child.Prompt = "" // the recovery spec is done with; the journal keeps it
+	}
 	s.forgetOldTasks()
 }
 
