@@ -457,6 +457,9 @@ func (a *agent) finishTurn() {
 			strings.Join(running, ", "))
 		text = strings.TrimSpace(t.LastText + "\n\n" + note)
 	}
+	if closure.Outcome == messages.OutcomeCompleted {
+		closure = a.state.workClosure()
+	}
 	work := a.commitTurnWork(closure, a.state.runningTasksOf(t.MessageID))
 	a.mustPersist(append([]messages.Payload{
 		messages.TurnTerminal{

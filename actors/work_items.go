@@ -165,6 +165,22 @@ func (s *AgentState) hasActivatableWork() bool {
 }
 
 // deliverySummaryOf is the newest delivery summary of item id.
+// workClosure is the closure of a turn that completed: continuable when
+// persisted work warrants a runtime follow-up (the current work item is
+// runnable: continue_active; else a queued one is: activate_queued, the
+// model picks it), completed otherwise.
+func (s *AgentState) workClosure() messages.Closure {
+	if c := s.currentWorkItem(); c != nil && s.scheduling(c) == SchedRunnable {
+		return messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{
+			WorkItemID: c.ID, Status: messages.WorkSignalActive, ReactivationMode: messages.ReactivateContinueActive}}
+	}
+	if q := s.queuedRunnable(); q != nil {
+		return messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{
+			WorkItemID: q.ID, Status: messages.WorkSignalQueued, ReactivationMode: messages.ReactivateActivateQueued}}
+	}
+	return messages.Closure{Outcome: messages.OutcomeCompleted}
+}
+
 func (s *AgentState) deliverySummaryOf(id string) *messages.DeliverySummaryRecord {
 	for i := len(s.DeliverySummaries) - 1; i >= 0; i-- {
 		if s.DeliverySummaries[i].WorkItemID == id {

@@ -517,3 +517,36 @@ func TestTurnEndBlocksBoundItemOnTasks(t *testing.T) {
 		t.Fatalf("ticks = %v, want the pick and one continue, none while waiting", ticks)
 	}
 }
+
+// TestWorkClosure: a turn that leaves persisted runnable work ends
+// continuable with a work signal: activate_queued for a queued item (the
+// model must pick it), continue_active for the current one; once the
+// work is done the closure is completed.
+func TestWorkClosure(t *testing.T) {
+	p := &dynProvider{steps: []dynStep{
+		reply("", call("c1", actors.CreateWorkItemToolName, `{"objective":"Tidy the docs"}`)),
+		reply("Queued."),
+		reply("", call("c2", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Picked."),
+		reply("The docs are tidy.", call("c3", actors.CompleteWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Done."),
+	}}
+	h := workHarness(t, p, nil)
+	h.Prompt("main", "Plan the docs work.")
+	var got []string
+	for n := 1; n <= 3; n++ {
+		tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, n)))
+		if err := tt.Closure.Validate(); err != nil {
+			t.Fatalf("turn %d closure: %v", n, err)
+		}
+		s := string(tt.Closure.Outcome)
+		if w := tt.Closure.WorkSignal; w != nil {
+			s += ":" + w.Status + ":" + w.ReactivationMode
+		}
+		got = append(got, s)
+	}
+	want := "[continuable:queued:activate_queued continuable:active:continue_active completed]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("closures = %v, want %s", got, want)
+	}
+}

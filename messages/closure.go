@@ -95,7 +95,28 @@ func ParseTurnTerminalKind(s string) (TurnTerminalKind, error) { return turnTerm
 type Closure struct {
 	Outcome       ClosureOutcome `json:"outcome"`
 	WaitingReason WaitingReason  `json:"waiting_reason,omitempty"`
+	// WorkSignal names the persisted work that makes a continuable
+	// closure continuable; set exactly when Outcome is OutcomeContinuable.
+	WorkSignal *WorkSignal `json:"work_signal,omitempty"`
 }
+
+// WorkSignal is the work item a continuable closure continues with: the
+// current one (active, continue_active) or a queued runnable one (queued,
+// activate_queued: visible to the model, which must pick it; the runtime
+// does not change the current work item for it).
+type WorkSignal struct {
+	WorkItemID       string `json:"work_item_id"`
+	Status           string `json:"status"`            // active, queued
+	ReactivationMode string `json:"reactivation_mode"` // continue_active, activate_queued
+}
+
+// The work signal statuses and reactivation modes.
+const (
+	WorkSignalActive         = "active"
+	WorkSignalQueued         = "queued"
+	ReactivateContinueActive = "continue_active"
+	ReactivateActivateQueued = "activate_queued"
+)
 
 // Validate reports the first malformed field of c, named by its JSON key and
 // wrapping ErrInvalidClosure.
@@ -107,8 +128,22 @@ func (c Closure) Validate() error {
 		return fieldError(ErrInvalidClosure, "waiting_reason", fmt.Sprintf("%q is not a waiting reason", c.WaitingReason))
 	case c.Outcome != OutcomeWaiting && c.WaitingReason != "":
 		return fieldError(ErrInvalidClosure, "waiting_reason", "is set but outcome is "+string(c.Outcome))
+	case c.Outcome == OutcomeContinuable && c.WorkSignal == nil:
+		return fieldError(ErrInvalidClosure, "work_signal", "is missing but outcome is continuable")
+	case c.Outcome != OutcomeContinuable && c.WorkSignal != nil:
+		return fieldError(ErrInvalidClosure, "work_signal", "is set but outcome is "+string(c.Outcome))
+	case c.WorkSignal != nil && c.WorkSignal.WorkItemID == "":
+		return fieldError(ErrInvalidClosure, "work_signal", "names no work item")
+	case c.WorkSignal != nil && !validSignal(*c.WorkSignal):
+		return fieldError(ErrInvalidClosure, "work_signal", fmt.Sprintf("status %q with reactivation_mode %q: want active/continue_active or queued/activate_queued",
+			c.WorkSignal.Status, c.WorkSignal.ReactivationMode))
 	}
 	return nil
+}
+
+func validSignal(w WorkSignal) bool {
+	return w.Status == WorkSignalActive && w.ReactivationMode == ReactivateContinueActive ||
+		w.Status == WorkSignalQueued && w.ReactivationMode == ReactivateActivateQueued
 }
 
 // Continuation is the continuation resolution recorded when a message starts

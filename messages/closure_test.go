@@ -18,6 +18,17 @@ func TestClosureValidate(t *testing.T) {
 		{"waiting without reason", messages.Closure{Outcome: messages.OutcomeWaiting}, "waiting_reason"},
 		{"waiting with unknown reason", messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: "bored"}, "waiting_reason"},
 		{"failed with reason", messages.Closure{Outcome: messages.OutcomeFailed, WaitingReason: messages.AwaitingTimer}, "waiting_reason"},
+		{"continuable", messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{WorkItemID: "wi_1",
+			Status: messages.WorkSignalActive, ReactivationMode: messages.ReactivateContinueActive}}, ""},
+		{"continuable queued", messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{WorkItemID: "wi_1",
+			Status: messages.WorkSignalQueued, ReactivationMode: messages.ReactivateActivateQueued}}, ""},
+		{"continuable without signal", messages.Closure{Outcome: messages.OutcomeContinuable}, "work_signal"},
+		{"completed with signal", messages.Closure{Outcome: messages.OutcomeCompleted, WorkSignal: &messages.WorkSignal{WorkItemID: "wi_1",
+			Status: messages.WorkSignalActive, ReactivationMode: messages.ReactivateContinueActive}}, "work_signal"},
+		{"signal without item", messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{
+			Status: messages.WorkSignalActive, ReactivationMode: messages.ReactivateContinueActive}}, "work_signal"},
+		{"mixed signal", messages.Closure{Outcome: messages.OutcomeContinuable, WorkSignal: &messages.WorkSignal{WorkItemID: "wi_1",
+			Status: messages.WorkSignalActive, ReactivationMode: messages.ReactivateActivateQueued}}, "work_signal"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
