@@ -259,7 +259,6 @@ func firstLine(s string) string {
 	return ""
 }
 
-
 // settleChild archives a supervised child that reached terminal closure:
 // its last turn completed or failed, and nothing is queued, running or
 // waiting for an answer.
