@@ -563,3 +563,22 @@ func TestCrashLoopingChildFailsItsTask(t *testing.T) {
 	briefWith(t, f.Harness, "main", messages.BriefResult, "The child failed.")
 	f.SetFault(nil)
 }
+
+// TestGracefulRestartMidDelegation: a graceful shutdown while a child
+// works leaves both parent and child open; the next boot brings the
+// family back and the child's result rejoins once.
+func TestGracefulRestartMidDelegation(t *testing.T) {
+	f, res, gate := delegateInFlight(t)
+	active := f.GracefulRestart()
+	if !slices.Contains(active, "main") {
+		t.Fatalf("open after the restart: %v, want main", active)
+	}
+	close(gate)
+	taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	briefWith(t, f.Harness, "main", messages.BriefResult, "Got 42.")
+	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+		t.Fatalf("main journaled %d task ends, want 1", n)
+	}
+	f.WaitEvent(res.ChildAgentID, statusIs(messages.StatusArchived))
+	notActive(t, f.Harness, res.ChildAgentID)
+}
