@@ -12,6 +12,14 @@
 // back as a message carrying a step generation. Agents are addressed by
 // agent id, never by PID.
 //
+// The actor tree is the supervision tree: the agents supervisor is the
+// parent of every public agent's actor, and an agent's actor is the parent
+// of its private children's (children.go). A request for a child without
+// a running actor is routed through its parent, which starts it only
+// while its supervision task runs; a parent re-creates its children when
+// it starts. Command tasks live under the tasks supervisor instead, so an
+// agent's crash never kills its processes.
+//
 // actors may import every other package of this module except cmd and
 // testkit. It is the only package where persistence, supervision, tools and
 // providers meet; none of them imports actors.
