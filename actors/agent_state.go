@@ -243,6 +243,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.TotalOutputTokens += p.TokenUsage.OutputTokens
 		s.TotalModelRounds++
 	case messages.AssistantRoundRecorded:
+		s.traceWork("said: " + p.Text)
 		s.applyAssistantRound(p)
 	case messages.ToolCallStarted:
 		if s.Turn != nil {
@@ -250,6 +251,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		}
 	case messages.ToolExecuted:
 		s.noteWorkTool(p)
+		s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, firstLine(p.Receipt)))
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
 		s.noteWorkTurnEnd(p, ev.At)

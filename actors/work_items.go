@@ -27,6 +27,43 @@ type WorkQueueState struct {
 	// WorkBackoff holds, by work item id, the backoff of items whose last
 	// activations made no progress.
 	WorkBackoff map[string]WorkBackoff `json:"work_backoff,omitempty"`
+	// WorkTrace is, by open work item id, the recent process trace of the
+	// turns bound to it (assistant text and tool results, one bounded line
+	// each, oldest first), for the prompt projection.
+	WorkTrace map[string][]string `json:"work_trace,omitempty"`
+}
+
+// Bounds of a work item's process trace.
+const (
+	workTraceLines = 6
+	workTraceChars = 160
+)
+
+// traceWork adds a line to the trace of the work item the turn in flight
+// is bound to; nothing for an unbound turn or an empty line.
+func (s *AgentState) traceWork(line string) {
+	if s.Turn == nil || s.Turn.Work == nil || s.Turn.Work.BoundItemID == "" {
+		return
+	}
+	if r := s.WorkItems[s.Turn.Work.BoundItemID]; r == nil || r.State != messages.WorkItemStateOpen {
+		return // completed in this turn: its report replaces its trace
+	}
+	line = strings.Join(strings.Fields(line), " ")
+	if line == "said:" || line == "" {
+		return
+	}
+	if head, whole := cutRunes(line, workTraceChars); !whole {
+		line = head + "…"
+	}
+	if s.WorkTrace == nil {
+		s.WorkTrace = make(map[string][]string)
+	}
+	id := s.Turn.Work.BoundItemID
+	t := append(s.WorkTrace[id], line)
+	if len(t) > workTraceLines {
+		t = slices.Clone(t[len(t)-workTraceLines:])
+	}
+	s.WorkTrace[id] = t
 }
 
 // WorkTick is a work-queue SystemTick whose turn is running.
@@ -204,6 +241,7 @@ func (s *AgentState) applyWorkItemEvent(p messages.Payload) bool {
 		s.workItemMutated(p.WorkItemID)
 	case messages.WorkItemCompleted:
 		s.putWorkItem(p.Record)
+		delete(s.WorkTrace, p.Record.ID) // its report replaces its trace
 		if s.CurrentWorkItemID == p.Record.ID {
 			s.CurrentWorkItemID = ""
 		}

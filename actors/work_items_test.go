@@ -550,3 +550,41 @@ func TestWorkClosure(t *testing.T) {
 		t.Fatalf("closures = %v, want %s", got, want)
 	}
 }
+
+// TestWorkTraceProjection: the turns bound to the current work item leave
+// a bounded trace of what was said and done, which the next request's
+// projection shows; completing the item drops it.
+func TestWorkTraceProjection(t *testing.T) {
+	p := &dynProvider{steps: []dynStep{
+		reply("", call("c1", actors.CreateWorkItemToolName, `{"objective":"Tidy the docs"}`)),
+		reply("", call("c2", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Picked it."),
+		// the continue tick's turn, bound to the item
+		reply("Checking the index first.", call("e1", "echo", `{"text":"index ok"}`)),
+		reply("The index is fine; next the glossary."),
+		// the next continue tick's turn
+		reply("All tidy.", call("c3", actors.CompleteWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Done."),
+	}}
+	h := testkit.NewWith(t, testkit.Options{Deps: func(home string, d *actors.AgentDeps) {
+		d.Provider = p
+		d.ToolEnv.Home = home
+	}})
+	h.Prompt("main", "Tidy the docs.")
+	h.WaitEvent("main", testkit.OfType(messages.EventWorkItemCompleted))
+	reqs := p.requests()
+	ctx := contextText(reqs[5])
+	i := strings.Index(ctx, "Recent progress on it")
+	if i < 0 {
+		t.Fatalf("no trace in the projection:\n%s", ctx)
+	}
+	trace := ctx[i:]
+	for _, want := range []string{"said: Checking the index first.", "echo ok: ", "said: The index is fine; next the glossary."} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("trace lacks %q:\n%s", want, trace)
+		}
+	}
+	if st := settle(t, h); len(st.WorkTrace) != 0 {
+		t.Fatalf("trace after completion = %v", st.WorkTrace)
+	}
+}

@@ -91,6 +91,12 @@ func (a *agent) writeCurrentItem(b *strings.Builder, r *messages.WorkItemRecord)
 	if r.BlockedBy != "" {
 		fmt.Fprintf(b, "  Blocked by: %s%s\n", truncate(r.BlockedBy, projectedBlockerChars), recheckNote(r))
 	}
+	if trace := a.state.WorkTrace[r.ID]; len(trace) > 0 {
+		b.WriteString("  Recent progress on it (your earlier turns, oldest first):\n")
+		for _, l := range trace {
+			fmt.Fprintf(b, "    - %s\n", l)
+		}
+	}
 }
 
 func recheckNote(r *messages.WorkItemRecord) string {
