@@ -50,7 +50,6 @@ func (a *agentsBudgetCmd) Run(ctx context.Context, e *env) error {
 	return nil
 }
 
-// describeBudget is a budget in one line.
 // shortBudget is the spend and the limit for a table cell: "1200/5000",
 // "1200" with no limit, a "!" once exhausted.
 func shortBudget(b actors.TokenBudgetInfo) string {
@@ -64,6 +63,7 @@ func shortBudget(b actors.TokenBudgetInfo) string {
 	return s
 }
 
+// describeBudget is a budget in one line.
 func describeBudget(b actors.TokenBudgetInfo) string {
 	if b.LimitTokens == 0 {
 		return fmt.Sprintf("%d tokens spent, no limit", b.SpentTokens)
