@@ -211,7 +211,7 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 	return true
 }
 
-// childFinished journals the end of the task supervising a child, with
+// finishChild journals the end of the task supervising a child, with
 // its result as the task_result message; a repeat changes nothing.
 func (a *agent) finishChild(m *childFinished) error {
 	rec, ok := a.state.childTask(m.childID)
