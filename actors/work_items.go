@@ -149,8 +149,19 @@ func (s *AgentState) scheduling(r *messages.WorkItemRecord) SchedulingState {
 		return SchedBlocked
 	case r.PlanStatus == messages.PlanNeedsInput:
 		return SchedWaitingOperator
+	case r.ID == s.CurrentWorkItemID && s.Status == messages.StatusSuspended:
+		return SchedWaitingOperator // its agent waits for its operator's answer
+	case r.ID == s.CurrentWorkItemID && s.waitsExternally():
+		return SchedWaitingExternal
 	}
 	return SchedRunnable
+}
+
+// waitsExternally reports an agent resting until something outside wakes
+// it: asleep after a turn that ended waiting for an external change.
+func (s *AgentState) waitsExternally() bool {
+	return s.Status == messages.StatusAsleep && s.LastClosure != nil &&
+		s.LastClosure.WaitingReason == messages.AwaitingExternalChange
 }
 
 // readiness projects a scheduling state onto the readiness labels.

@@ -588,3 +588,31 @@ func TestWorkTraceProjection(t *testing.T) {
 		t.Fatalf("trace after completion = %v", st.WorkTrace)
 	}
 }
+
+// TestCurrentItemWaitsWithItsAgent: while its agent rests until woken the
+// current item is waiting_external (readiness blocked), so nothing
+// activates it; a wake makes it runnable again and it continues.
+func TestCurrentItemWaitsWithItsAgent(t *testing.T) {
+	p := &dynProvider{steps: []dynStep{
+		reply("", call("c1", actors.CreateWorkItemToolName, `{"objective":"Watch the deploy"}`)),
+		reply("", call("c2", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Waiting for the deploy.", call("s1", actors.SleepToolName, `{"reason":"the deploy webhook wakes me"}`)),
+		reply("The deploy is done.", call("c3", actors.CompleteWorkItemToolName, `{"work_item_id":"%s"}`)),
+		reply("Done."),
+	}}
+	h := workHarness(t, p, nil)
+	ctx := context.Background()
+	h.Prompt("main", "Watch the deploy.")
+	h.WaitEvent("main", statusIs(messages.StatusAsleep))
+	items, err := h.Runtime.WorkItems(ctx, "main")
+	if err != nil || len(items) != 1 || items[0].SchedulingState != actors.SchedWaitingExternal || items[0].Readiness != actors.ReadyBlocked {
+		t.Fatalf("items while asleep = %+v, %v", items, err)
+	}
+	if ticks := workTicks(t, h); len(ticks) != 0 {
+		t.Fatalf("work ticks while the agent rests: %v", ticks)
+	}
+	if _, err := h.Runtime.WakeHint(ctx, "main", "deploy", "finished", true); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitEvent("main", testkit.OfType(messages.EventWorkItemCompleted))
+}
