@@ -93,11 +93,11 @@ func (h *MemHost) watch(t *memTask) {
 	}
 	t.updated = time.Now()
 	snap := h.snapshot(t)
-	close(t.done)
 	h.mu.Unlock()
 	if h.onTerminal != nil {
 		h.onTerminal(snap)
 	}
+	close(t.done) // after the notification: whoever waited for the end sees it notified
 }
 
 func (h *MemHost) task(id string) (*memTask, error) {
