@@ -251,7 +251,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		}
 	case messages.ToolExecuted:
 		s.noteWorkTool(p)
-		s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, firstLine(p.Receipt)))
+		s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, messages.NotificationSummary(p.Receipt)))
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
 		s.noteWorkTurnEnd(p, ev.At)

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -221,7 +222,7 @@ func (a *agent) finishChild(m *childFinished) error {
 	sup := childSupervision(a.id, m.childID, rec.TaskID)
 	preview, whole := cutRunes(m.text, childPreviewLimit)
 	out := task.OutputTask{TaskID: rec.TaskID, Kind: task.KindChildAgent, Status: m.status, Summary: rec.Summary,
-		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: oneLine(firstLine(m.text), 200), ChildSupervision: &sup}
+		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: messages.NotificationSummary(m.text), ChildSupervision: &sup}
 	data, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -250,15 +251,6 @@ func childResultText(childID string, rec *TaskRecord, status, text string) strin
 	return b.String()
 }
 
-func firstLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
-			return l
-		}
-	}
-	return ""
-}
-
 // settleChild archives a supervised child that reached terminal closure:
 // its last turn completed or failed, and nothing is queued, running or
 // waiting for an answer.
@@ -267,16 +259,26 @@ func (a *agent) settleChild(c actor.Context) {
 		a.state.PendingWakeHint != nil || len(a.state.openTasks()) > 0 || !a.runnable() {
 		return // busy, or held (suspended, or paused or stopped by the operator, who may resume it)
 	}
-	cl := a.state.LastClosure
-	if cl == nil || a.state.hasOpenWorkItems() {
+	if a.state.hasOpenWorkItems() {
 		return // open work items are persisted work still to do: not terminal
 	}
-	switch cl.Outcome {
-	case messages.OutcomeCompleted:
-		a.archiveNow(c, task.StatusCompleted, "terminal closure", nil)
-	case messages.OutcomeFailed:
-		a.archiveNow(c, task.StatusFailed, "terminal closure", nil)
+	if status := closureTaskStatus(a.state.LastClosure); status != "" {
+		a.archiveNow(c, status, "terminal closure", nil)
 	}
+}
+
+// closureTaskStatus is the supervision task status of a terminal closure
+// (completed or failed); "" for any other.
+func closureTaskStatus(cl *messages.Closure) string {
+	switch {
+	case cl == nil:
+		return ""
+	case cl.Outcome == messages.OutcomeCompleted:
+		return task.StatusCompleted
+	case cl.Outcome == messages.OutcomeFailed:
+		return task.StatusFailed
+	}
+	return ""
 }
 
 // archive settles this child at its parent's request: its command tasks
@@ -307,18 +309,12 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 	tasks := rt.deps.ToolEnv.tasksOf(a.id)
 	go func() {
 		for _, r := range open {
-			var err error
-			switch {
-			case r.Child != nil:
-				err = archivedErr(rt.ask(ctx, r.Child.ChildAgentID, &archiveChild{status: task.StatusCancelled, reason: "its parent " + a.id + " was stopped"}))
-				if err == nil {
-					_, err = rt.ask(ctx, a.id, &childFinished{childID: r.Child.ChildAgentID, status: task.StatusCancelled,
-						text: "Stopped with its parent."})
-				}
-			case tasks != nil:
-				_, err = tasks.Stop(ctx, r.TaskID)
+			if tasks == nil {
+				break
 			}
-			if err != nil {
+			// TaskStop's own path: a command is killed, a child archived
+			// (recursively) and its task recorded cancelled.
+			if _, err := tasks.Stop(ctx, r.TaskID); err != nil {
 				rt.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", r.TaskID).Msg("task not stopped while archiving")
 			}
 		}
@@ -378,12 +374,7 @@ func (a *agent) reportArchived() {
 	}
 	status := a.archivedAs
 	if status == "" { // re-reported after a restart: the closure tells
-		status = task.StatusCancelled
-		if cl := a.state.LastClosure; cl != nil && cl.Outcome == messages.OutcomeCompleted {
-			status = task.StatusCompleted
-		} else if cl != nil && cl.Outcome == messages.OutcomeFailed {
-			status = task.StatusFailed
-		}
+		status = cmp.Or(closureTaskStatus(a.state.LastClosure), task.StatusCancelled)
 	}
 	if ok, err := rt.Exists(context.Background(), a.state.ParentAgentID); err != nil || !ok {
 		return // a damaged journal's missing parent: reporting would create it

@@ -72,7 +72,7 @@ func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, e
 // (runtime instruction, never operator authority).
 func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) (task.InputResult, error) {
 	res := task.InputResult{InputTarget: task.InputChildFollowup}
-	t.childSnapshotInto(ctx, r, &res.Task)
+	res.Task = t.liveSnapshot(ctx, r)
 	switch {
 	case r.Terminal():
 		res.SummaryText = "the child's supervision task has ended; spawn a new child for more work"
@@ -121,9 +121,12 @@ func (t *agentTasks) answerChild(ctx context.Context, r TaskRecord, text string,
 	return *res, false
 }
 
-func (t *agentTasks) childSnapshotInto(ctx context.Context, r TaskRecord, s *task.Snapshot) {
-	*s = t.snapshot(r)
-	t.childSnapshot(ctx, r, s)
+// liveSnapshot is r's snapshot with, for a child task, its child's
+// supervision and live observability.
+func (t *agentTasks) liveSnapshot(ctx context.Context, r TaskRecord) task.Snapshot {
+	s := t.snapshot(r)
+	t.childSnapshot(ctx, r, &s)
+	return s
 }
 
 // childStop archives the child (which first stops its own tasks and
@@ -147,9 +150,7 @@ func (t *agentTasks) childStop(ctx context.Context, r TaskRecord) (task.StopResu
 	if err != nil {
 		return task.StopResult{}, err
 	}
-	out := task.StopResult{StopRequested: !r.Terminal()}
-	t.childSnapshotInto(ctx, rec, &out.Task)
-	return out, nil
+	return task.StopResult{Task: t.liveSnapshot(ctx, rec), StopRequested: !r.Terminal()}, nil
 }
 
 // archived answers archiveChild.

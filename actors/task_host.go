@@ -263,9 +263,7 @@ func (t *agentTasks) Status(ctx context.Context, id string) (task.Snapshot, erro
 	if err != nil {
 		return task.Snapshot{}, err
 	}
-	s := t.snapshot(r)
-	t.childSnapshot(ctx, r, &s)
-	return s, nil
+	return t.liveSnapshot(ctx, r), nil
 }
 
 // Output implements task.Controller. block waits, within req.Timeout, for
@@ -431,9 +429,7 @@ func (t *agentTasks) List(ctx context.Context, includeTerminal bool) ([]task.Sna
 	var out []task.Snapshot
 	for _, r := range recs {
 		if includeTerminal || !r.Terminal() {
-			s := t.snapshot(r)
-			t.childSnapshot(ctx, r, &s)
-			out = append(out, s)
+			out = append(out, t.liveSnapshot(ctx, r))
 		}
 	}
 	return out, nil
