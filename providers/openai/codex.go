@@ -2,25 +2,24 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"mime"
 	"net/http"
 	"slices"
 
-	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/holon-actors/holon-actors/providers"
 )
 
 // Codex is the openai-codex/* transport: POST /responses with stream=true,
-// consumed as server-sent events. Per the spec it never sends
-// max_output_tokens, sends reasoning: null, include: [] and store: false,
-// rebuilds the terminal output from response.output_item.done events when
-// the terminal event carries none, and classifies response.failed and
-// response.incomplete directly.
-type Codex struct{ t transport }
+// consumed as server-sent events by the SDK's stream decoder. Per the spec
+// it never sends max_output_tokens, sends reasoning: null, include: [] and
+// store: false, rebuilds the terminal output from
+// response.output_item.done events when the terminal event carries none,
+// and classifies response.failed and response.incomplete directly.
+type Codex struct{ t *transport }
 
 // NewCodex returns the Codex transport of ep. A Transport other than
 // openai_codex_responses fails closed with KindUnsupported.
@@ -37,30 +36,36 @@ func (p *Codex) Name() string { return p.t.name() }
 
 // Complete implements providers.Provider.
 func (p *Codex) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
-	body, err := params(p.t.ep, req)
-	if err != nil {
-		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: err.Error(), Err: err}
+	body, err := p.t.params(req)
+	if err == nil {
+		var b []byte
+		b, err = json.Marshal(codexRequest{request: body, Include: []string{}, Stream: true})
+		if err == nil {
+			return p.stream(ctx, b)
+		}
 	}
-	var res *http.Response
-	stream := p.t.svc.NewStreaming(ctx, body,
-		option.WithJSONDel("max_output_tokens"),
-		option.WithJSONSet("reasoning", nil),
-		option.WithJSONSet("include", []string{}),
-		option.WithJSONSet("store", false),
-		option.WithResponseInto(&res))
+	return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: err.Error(), Err: err}
+}
+
+func (p *Codex) stream(ctx context.Context, body []byte) (providers.Response, error) {
+	res, err := p.t.post.Do(ctx, body, "text/event-stream")
+	if err != nil {
+		return providers.Response{}, err
+	}
+	stream := ssestream.NewStream[streamEvent](ssestream.NewDecoder(res), nil)
 	defer stream.Close()
 	return p.t.consume(ctx, stream, res)
 }
 
-// Events is what consume reads: the SDK's SSE stream satisfies it.
-type Events interface {
+// events is what consume reads: the SDK's SSE stream satisfies it.
+type events interface {
 	Next() bool
-	Current() responses.ResponseStreamEventUnion
+	Current() streamEvent
 	Err() error
 }
 
 // consume reads events until a terminal one.
-func (t transport) consume(ctx context.Context, events Events, res *http.Response) (providers.Response, error) {
+func (t *transport) consume(ctx context.Context, events events, res *http.Response) (providers.Response, error) {
 	if res != nil && res.StatusCode < 300 && !isEventStream(res.Header.Get("Content-Type")) {
 		return providers.Response{}, providers.ProtocolError(t.name(), t.url(),
 			"streaming reply has content type "+res.Header.Get("Content-Type")+", want text/event-stream")
@@ -77,7 +82,7 @@ func (t transport) consume(ctx context.Context, events Events, res *http.Respons
 		if errors.As(err, &se) {
 			return providers.Response{}, providers.ClassifyStreamError(t.name(), t.url(), "stream_error", se.Message, t.ep.APIKey)
 		}
-		return providers.Response{}, t.classify(ctx, err, res)
+		return providers.Response{}, providers.ClassifyTransport(ctx, t.name(), t.url(), providers.StageBody, err, t.ep.APIKey)
 	}
 	if ctx.Err() != nil {
 		return providers.Response{}, providers.ClassifyTransport(ctx, t.name(), t.url(), providers.StageBody, ctx.Err(), t.ep.APIKey)
@@ -90,16 +95,16 @@ func (t transport) consume(ctx context.Context, events Events, res *http.Respons
 
 // accumulator keeps the output items finished so far, by output index.
 type accumulator struct {
-	items map[int64]responses.ResponseOutputItemUnion
+	items map[int64]outputItem
 	order []int64
 }
 
 // add folds one event in; done reports a terminal event.
-func (a *accumulator) add(t transport, ev responses.ResponseStreamEventUnion) (done bool, resp providers.Response, err error) {
+func (a *accumulator) add(t *transport, ev streamEvent) (done bool, resp providers.Response, err error) {
 	switch ev.Type {
 	case "response.output_item.done":
 		if a.items == nil {
-			a.items = map[int64]responses.ResponseOutputItemUnion{}
+			a.items = map[int64]outputItem{}
 		}
 		if _, seen := a.items[ev.OutputIndex]; !seen {
 			a.order = append(a.order, ev.OutputIndex)
@@ -108,7 +113,7 @@ func (a *accumulator) add(t transport, ev responses.ResponseStreamEventUnion) (d
 	case "response.completed", "response.failed", "response.incomplete":
 		r := ev.Response
 		if r.Status == "" || ev.Type != "response.completed" {
-			r.Status = responses.ResponseStatus(ev.Type[len("response."):])
+			r.Status = ev.Type[len("response."):]
 		}
 		output := r.Output
 		if len(output) == 0 {
@@ -123,9 +128,9 @@ func (a *accumulator) add(t transport, ev responses.ResponseStreamEventUnion) (d
 }
 
 // rebuilt returns the finished items in output-index order.
-func (a *accumulator) rebuilt() []responses.ResponseOutputItemUnion {
+func (a *accumulator) rebuilt() []outputItem {
 	idx := slices.Sorted(slices.Values(a.order))
-	out := make([]responses.ResponseOutputItemUnion, 0, len(idx))
+	out := make([]outputItem, 0, len(idx))
 	for _, i := range idx {
 		out = append(out, a.items[i])
 	}

@@ -5,9 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/openai/openai-go/v3/packages/param"
-	"github.com/openai/openai-go/v3/responses"
-
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -44,7 +41,7 @@ func scopeOf(req providers.Request) string {
 
 // plan is a request body ready to send plus what to remember on success.
 type plan struct {
-	body        responses.ResponseNewParams
+	body        request
 	incremental bool
 	scope       string
 	full        []string // canonical JSON of the full input
@@ -54,12 +51,12 @@ type plan struct {
 // lower decides between a full and an incremental request: incremental
 // only when the scope's snapshot is a strict prefix of the new full input
 // with the same model and tools; any doubt means a full request.
-func (c *continuations) lower(req providers.Request, body responses.ResponseNewParams) plan {
+func (c *continuations) lower(req providers.Request, body request) plan {
 	pl := plan{body: body, scope: scopeOf(req)}
 	if c == nil || pl.scope == "" {
 		return pl
 	}
-	items := body.Input.OfInputItemList
+	items := body.Input
 	pl.full = canonical(items)
 	pl.tools = canonicalOne(body.Tools)
 	if pl.full == nil || pl.tools == "" {
@@ -72,8 +69,8 @@ func (c *continuations) lower(req providers.Request, body responses.ResponseNewP
 		len(pl.full) <= len(snap.items) || !slices.Equal(pl.full[:len(snap.items)], snap.items) {
 		return pl
 	}
-	pl.body.PreviousResponseID = param.NewOpt(snap.responseID)
-	pl.body.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items[len(snap.items):]}
+	pl.body.PreviousResponseID = snap.responseID
+	pl.body.Input = items[len(snap.items):]
 	pl.incremental = true
 	return pl
 }
@@ -115,7 +112,7 @@ func (c *continuations) forget(scope string) {
 }
 
 // canonical marshals each item; nil when one fails.
-func canonical(items []responses.ResponseInputItemUnionParam) []string {
+func canonical(items []inputItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
 		s := canonicalOne(it)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -41,7 +40,7 @@ func FuzzCodexStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}},
 			Body: io.NopCloser(bytes.NewReader(data))}
-		stream := ssestream.NewStream[responses.ResponseStreamEventUnion](ssestream.NewDecoder(res), nil)
+		stream := ssestream.NewStream[streamEvent](ssestream.NewDecoder(res), nil)
 		defer stream.Close()
 		_, err := tr.consume(context.Background(), stream, res)
 		var pe *providers.Error

@@ -2,10 +2,7 @@ package openai
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/responses"
+	"encoding/json"
 
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -16,7 +13,7 @@ import (
 // items with previous_response_id when the next request strictly extends
 // it; anything else, and any failure, goes back to a full request.
 type Responses struct {
-	t     transport
+	t     *transport
 	conts *continuations // nil unless incremental
 }
 
@@ -39,10 +36,11 @@ func (p *Responses) Name() string { return p.t.name() }
 
 // Complete implements providers.Provider.
 func (p *Responses) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
-	body, err := params(p.t.ep, req)
+	body, err := p.t.params(req)
 	if err != nil {
 		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: err.Error(), Err: err}
 	}
+	body.MaxOutputTokens = p.t.ep.MaxOutputTokens
 	pl := p.conts.lower(req, body)
 	resp, err := p.send(ctx, pl.body)
 	if err != nil && pl.incremental {
@@ -63,18 +61,16 @@ func (p *Responses) Complete(ctx context.Context, req providers.Request) (provid
 	return resp, nil
 }
 
-func (p *Responses) send(ctx context.Context, body responses.ResponseNewParams) (providers.Response, error) {
-	opts := []option.RequestOption{}
-	if p.t.ep.MaxOutputTokens > 0 {
-		opts = append(opts, option.WithJSONSet("max_output_tokens", p.t.ep.MaxOutputTokens))
-	}
-	var res *http.Response
-	opts = append(opts, option.WithResponseInto(&res))
-	r, err := p.t.svc.New(ctx, body, opts...)
+func (p *Responses) send(ctx context.Context, body request) (providers.Response, error) {
+	b, err := json.Marshal(body)
 	if err != nil {
-		return providers.Response{}, p.t.classify(ctx, err, res)
+		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: "encode request: " + err.Error(), Err: err}
 	}
-	return p.t.result(r, r.Output)
+	var r response
+	if err := p.t.post.JSON(ctx, b, &r); err != nil {
+		return providers.Response{}, err
+	}
+	return p.t.result(&r, r.Output)
 }
 
 // Capabilities implements providers.Capable.

@@ -1,34 +1,36 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
-// transport is what Responses and Codex share: the endpoint and the SDK
-// service configured for it.
+// transport is what Responses and Codex share: the endpoint, its POST
+// and the encoded tool catalog.
 type transport struct {
-	ep  providers.Endpoint
-	svc responses.ResponseService
+	ep    providers.Endpoint
+	post  providers.Post
+	tools *toolCache
 }
 
-func newTransport(ep providers.Endpoint, want providers.Transport) (transport, error) {
+func newTransport(ep providers.Endpoint, want providers.Transport) (*transport, error) {
 	ep, err := ep.ResolveAs(want)
 	if err != nil {
-		return transport{}, err
+		return nil, err
 	}
-	return transport{ep: ep, svc: responses.NewResponseService(ClientOptions(ep)...)}, nil
+	t := &transport{ep: ep, tools: &toolCache{}}
+	t.post = providers.Post{Provider: t.name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/responses",
+		Client: ep.Client(), Header: http.Header{"User-Agent": {userAgent}}, Secret: ep.APIKey}
+	if ep.APIKey.Present() {
+		t.post.Header.Set("Authorization", "Bearer "+ep.APIKey.Reveal())
+	}
+	return t, nil
 }
 
 // ClientOptions are the SDK options of an endpoint: its base URL, key and
@@ -41,49 +43,33 @@ func ClientOptions(ep providers.Endpoint) []option.RequestOption {
 	return opts
 }
 
-func (t transport) name() string { return t.ep.Ref.String() }
+// userAgent names this runtime to the vendor.
+const userAgent = "holon-actors"
 
-func (t transport) url() string { return strings.TrimSuffix(t.ep.BaseURL, "/") + "/responses" }
+func (t *transport) name() string { return t.ep.Ref.String() }
 
-// classify turns an SDK failure into a *providers.Error. res is the HTTP
-// response, when one arrived.
-func (t transport) classify(ctx context.Context, err error, res *http.Response) *providers.Error {
-	if res != nil && res.StatusCode >= 400 && ctx.Err() == nil {
-		var body []byte
-		if res.Body != nil {
-			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		}
-		return providers.ClassifyStatus(providers.HTTPFailure{Provider: t.name(), URL: t.url(), Status: res.StatusCode,
-			Header: res.Header, Body: body, Now: time.Now(), Secret: t.ep.APIKey})
-	}
-	return providers.ClassifyTransport(ctx, t.name(), t.url(), stageOf(err, res), err, t.ep.APIKey)
-}
-
-// stageOf guesses where an SDK error without an error status happened.
-func stageOf(err error, res *http.Response) string {
-	var se *json.SyntaxError
-	msg := err.Error()
-	switch {
-	case errors.As(err, &se), strings.Contains(msg, "error parsing response json"), strings.Contains(msg, "expected destination type"):
-		return providers.StageDecode
-	case res != nil:
-		return providers.StageBody
-	}
-	return providers.StageRequest
-}
+func (t *transport) url() string { return t.post.URL }
 
 // result converts a terminal response: text from output_text and refusal
 // parts, tool calls from function_call items. A failed response is
 // classified by its error code; an incomplete one keeps its output with
 // stop reason max_tokens when the cap cut it, and fails otherwise.
-func (t transport) result(r *responses.Response, output []responses.ResponseOutputItemUnion) (providers.Response, error) {
+func (t *transport) result(r *response, output []outputItem) (providers.Response, error) {
 	switch r.Status {
 	case "failed":
-		return providers.Response{}, providers.ClassifyStreamError(t.name(), t.url(), string(r.Error.Code), r.Error.Message, t.ep.APIKey)
+		var e responseError
+		if r.Error != nil {
+			e = *r.Error
+		}
+		return providers.Response{}, providers.ClassifyStreamError(t.name(), t.url(), e.Code, e.Message, t.ep.APIKey)
 	case "incomplete":
-		if r.IncompleteDetails.Reason != "max_output_tokens" || len(output) == 0 {
+		var reason string
+		if r.IncompleteDetails != nil {
+			reason = r.IncompleteDetails.Reason
+		}
+		if reason != "max_output_tokens" || len(output) == 0 {
 			return providers.Response{}, &providers.Error{Provider: t.name(), Kind: providers.KindIncomplete,
-				Code: r.IncompleteDetails.Reason, Message: "response incomplete: " + r.IncompleteDetails.Reason,
+				Code: reason, Message: "response incomplete: " + reason,
 				Diagnostics: &providers.TransportDiagnostics{Stage: providers.StageStream, Provider: t.ep.Ref.Provider, ModelRef: t.name(), URL: providers.SanitizeURL(t.url())}}
 		}
 	}
@@ -92,7 +78,7 @@ func (t transport) result(r *responses.Response, output []responses.ResponseOutp
 	for _, item := range output {
 		switch item.Type {
 		case "message":
-			for _, part := range item.AsMessage().Content {
+			for _, part := range item.Content {
 				switch part.Type {
 				case "output_text":
 					text.WriteString(part.Text)
@@ -102,8 +88,7 @@ func (t transport) result(r *responses.Response, output []responses.ResponseOutp
 				}
 			}
 		case "function_call":
-			fc := item.AsFunctionCall()
-			resp.ToolCalls = append(resp.ToolCalls, toolCall(fc.CallID, fc.Name, fc.Arguments))
+			resp.ToolCalls = append(resp.ToolCalls, toolCall(item.CallID, item.Name, item.Arguments))
 		}
 	}
 	resp.Text = text.String()
@@ -119,7 +104,7 @@ func (t transport) result(r *responses.Response, output []responses.ResponseOutp
 	return resp, nil
 }
 
-func usage(u responses.ResponseUsage) (out messages.TokenUsage) {
+func usage(u usageWire) (out messages.TokenUsage) {
 	out.InputTokens = uint64(max(u.InputTokens, 0))
 	out.OutputTokens = uint64(max(u.OutputTokens, 0))
 	out.CacheReadInputTokens = uint64(max(u.InputTokensDetails.CachedTokens, 0))
