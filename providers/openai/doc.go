@@ -9,7 +9,7 @@
 // still parses the Codex event stream (packages/ssestream); its request
 // and response types are not used because their reflective marshalling
 // cost about three times a whole loopback round trip (bench transport).
-// Each tool's emitted schema is encoded once and kept (toolCache).
+// Each tool's emitted schema is encoded once and kept (providers.ToolCache).
 //
 // The transports are immutable and safe for concurrent use; a call starts
 // no goroutine that outlives it. A carrier's system notifications go as a

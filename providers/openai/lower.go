@@ -2,8 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"fmt"
-	"sync"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -25,7 +23,9 @@ func (t *transport) params(req providers.Request) (request, error) {
 	} else if ctx != "" {
 		p.Input = append(p.Input, message("developer", ctx))
 	}
-	tools, err := t.tools.encode(req.Tools, t.ep.Schema)
+	tools, err := t.tools.Encode(req.Tools, t.ep.Schema, func(s providers.ToolSpec, schema json.RawMessage) (json.RawMessage, error) {
+		return encodeTool(s, schema, t.ep.Schema)
+	})
 	if err != nil {
 		return p, err
 	}
@@ -85,51 +85,7 @@ func appendNotifications(out []inputItem, ns []messages.SystemNotification) []in
 	return append(out, message("developer", messages.RenderSystemNotifications(ns)))
 }
 
-// maxCachedTools bounds a toolCache; past it the cache starts over.
-const maxCachedTools = 4096
-
-// toolCache holds each tool's encoded FunctionTool, keyed by everything
-// that goes into it. An agent sends the same catalog every round, and
-// emitting a schema (decode, rewrite, encode) costs more than the rest of
-// the request together. Safe for concurrent use.
-type toolCache struct {
-	mu    sync.Mutex
-	tools map[string]json.RawMessage
-}
-
-// encode emits each tool's schema in mode, from the cache when it can.
-func (c *toolCache) encode(specs []providers.ToolSpec, mode providers.SchemaMode) ([]json.RawMessage, error) {
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	out := make([]json.RawMessage, 0, len(specs))
-	for _, s := range specs {
-		key := string(mode) + "\x00" + s.Name + "\x00" + s.Description + "\x00" + string(s.Parameters)
-		c.mu.Lock()
-		b, ok := c.tools[key]
-		c.mu.Unlock()
-		if !ok {
-			var err error
-			if b, err = encodeTool(s, mode); err != nil {
-				return nil, err
-			}
-			c.mu.Lock()
-			if c.tools == nil || len(c.tools) >= maxCachedTools {
-				c.tools = map[string]json.RawMessage{}
-			}
-			c.tools[key] = b
-			c.mu.Unlock()
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
-
-// encodeTool is one FunctionTool, its schema emitted in mode.
-func encodeTool(s providers.ToolSpec, mode providers.SchemaMode) (json.RawMessage, error) {
-	schema, err := providers.EmitSchemaJSON(s.Parameters, mode)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s: %w", s.Name, err)
-	}
+// encodeTool is one FunctionTool.
+func encodeTool(s providers.ToolSpec, schema json.RawMessage, mode providers.SchemaMode) (json.RawMessage, error) {
 	return json.Marshal(functionTool{Strict: mode.Strict(), Parameters: schema, Name: s.Name, Description: s.Description, Type: "function"})
 }

@@ -16,7 +16,7 @@ import (
 type transport struct {
 	ep    providers.Endpoint
 	post  providers.Post
-	tools *toolCache
+	tools *providers.ToolCache
 }
 
 func newTransport(ep providers.Endpoint, want providers.Transport) (*transport, error) {
@@ -24,7 +24,7 @@ func newTransport(ep providers.Endpoint, want providers.Transport) (*transport, 
 	if err != nil {
 		return nil, err
 	}
-	t := &transport{ep: ep, tools: &toolCache{}}
+	t := &transport{ep: ep, tools: &providers.ToolCache{}}
 	t.post = providers.Post{Provider: t.name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/responses",
 		Client: ep.Client(), Header: http.Header{"User-Agent": {userAgent}}, Secret: ep.APIKey}
 	if ep.APIKey.Present() {

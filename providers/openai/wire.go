@@ -14,7 +14,7 @@ type request struct {
 	PreviousResponseID string            `json:"previous_response_id,omitempty"`
 	Input              []inputItem       `json:"input"`
 	Model              string            `json:"model"`
-	Tools              []json.RawMessage `json:"tools,omitempty"` // each a function tool, encoded once (toolCache)
+	Tools              []json.RawMessage `json:"tools,omitempty"` // each a function tool, encoded once (providers.ToolCache)
 	MaxOutputTokens    int64             `json:"max_output_tokens,omitempty"`
 }
 
