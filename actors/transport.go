@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -16,13 +17,28 @@ import (
 
 // Transport actors. Each provider candidate (one model ref behind one
 // transport) is served by its own actor under the transports supervisor.
-// The actor never blocks: every call runs in a goroutine it owns, so
-// requests of many agents run concurrently; a call ends with its caller's
-// context (an agent's stop cancels it) or with the actor (a runtime
-// shutdown cancels every call in flight).
+// The actor never blocks: it hands every call to a worker goroutine it
+// owns, so requests of many agents run concurrently; a call ends with its
+// caller's context (an agent's stop cancels it) or with the actor (a
+// runtime shutdown cancels every call in flight).
+//
+// Two choices keep the hop cheap (bench transport compares a round through
+// the actor with a bare HTTP round trip). The actor runs on protoactor's
+// synchronized dispatcher: its Receive, which only hands a call over, runs
+// on the sender's goroutine instead of a goroutine started for each
+// mailbox run. And a worker that finished a call waits a while for the
+// next one instead of exiting, so a call rarely pays for a new goroutine
+// and for growing its stack through the HTTP client's depth.
+
+// Worker reuse: a worker waits up to workerIdle for its next call, and at
+// most maxIdleWorkers wait at once per candidate; the others leave.
+const (
+	workerIdle     = 30 * time.Second
+	maxIdleWorkers = 32
+)
 
 // transportCall asks a transport actor for one model round. reply is
-// buffered (1): the call's goroutine never blocks on a caller that left.
+// buffered (1): the worker never blocks on a caller that left.
 type transportCall struct {
 	ctx   context.Context
 	req   providers.Request
@@ -37,16 +53,26 @@ type transportReply struct {
 	err  error
 }
 
-// transportActor owns the calls to one provider candidate.
+// transportActor owns the calls to one provider candidate and the
+// workers that run them.
 type transportActor struct {
 	p      providers.Provider
 	ctx    context.Context // cancelled when the actor stops
 	cancel context.CancelFunc
-	calls  sync.WaitGroup
+
+	mu      sync.Mutex
+	idle    []*worker      // waiting for a call, most recent last
+	workers sync.WaitGroup // every worker, running or waiting
+	spawned atomic.Int64   // workers started, ever
 }
 
-// Receive runs each call in a goroutine; Stopping cancels and waits for
-// them, so no call outlives its actor.
+// worker is one goroutine serving calls; next hands it its next call.
+// Buffered (1): whoever takes a worker off the idle list sends it one
+// call and never blocks; the worker drains it.
+type worker struct{ next chan *transportCall }
+
+// Receive hands each call to a worker; Stopping cancels the calls and
+// waits for every worker, so no call outlives its actor.
 func (t *transportActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
@@ -55,21 +81,93 @@ func (t *transportActor) Receive(c actor.Context) {
 		t.start(m)
 	case *actor.Stopping, *actor.Restarting:
 		t.cancel()
-		t.calls.Wait()
+		t.workers.Wait()
 	}
 }
 
+// start gives m to the worker that waited least, or to a new one when
+// none waits.
 func (t *transportActor) start(m *transportCall) {
+	t.mu.Lock()
+	if n := len(t.idle); n > 0 {
+		w := t.idle[n-1]
+		t.idle = t.idle[:n-1]
+		t.mu.Unlock()
+		w.next <- m
+		return
+	}
+	t.mu.Unlock()
+	t.workers.Add(1)
+	t.spawned.Add(1)
+	go t.work(&worker{next: make(chan *transportCall, 1)}, m)
+}
+
+// work runs m, then the calls handed to it while it waits, until it has
+// waited workerIdle, enough other workers wait, or the actor stops.
+func (t *transportActor) work(w *worker, m *transportCall) {
+	defer t.workers.Done()
+	idle := time.NewTimer(workerIdle)
+	defer idle.Stop()
+	for {
+		t.serve(m)
+		if !t.park(w) {
+			return
+		}
+		idle.Reset(workerIdle)
+		select {
+		case m = <-w.next:
+			continue
+		case <-idle.C:
+		case <-t.ctx.Done():
+		}
+		if t.unpark(w) {
+			return
+		}
+		m = <-w.next // taken off the list meanwhile: its call is on the way
+	}
+}
+
+// park puts w on the idle list; false when it should leave instead (the
+// actor stops, or enough workers wait).
+func (t *transportActor) park(w *worker) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ctx.Err() != nil || len(t.idle) >= maxIdleWorkers {
+		return false
+	}
+	t.idle = append(t.idle, w)
+	return true
+}
+
+// unpark takes w off the idle list; false when start took it first.
+func (t *transportActor) unpark(w *worker) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, x := range t.idle {
+		if x == w {
+			t.idle = append(t.idle[:i], t.idle[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// idleWorkers is how many workers wait for a call.
+func (t *transportActor) idleWorkers() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.idle)
+}
+
+// serve runs one call under a context that ends with its caller's or
+// with the actor, and replies.
+func (t *transportActor) serve(m *transportCall) {
 	ctx, stop := context.WithCancel(m.ctx)
 	unlink := context.AfterFunc(t.ctx, stop) // the actor's end ends the call
-	t.calls.Add(1)
-	go func() {
-		defer t.calls.Done()
-		defer stop()
-		defer unlink()
-		resp, err := completeSafely(ctx, t.p, m.req)
-		m.reply <- transportReply{resp: resp, err: err}
-	}()
+	resp, err := completeSafely(ctx, t.p, m.req)
+	unlink()
+	stop()
+	m.reply <- transportReply{resp: resp, err: err}
 }
 
 // transportProvider is the providers.Provider agents see for a candidate:
@@ -165,7 +263,8 @@ func (s *transportsSupervisor) Receive(c actor.Context) {
 		return
 	}
 	p := m.p
-	props := actor.PropsFromProducer(func() actor.Actor { return &transportActor{p: p} })
+	props := actor.PropsFromProducer(func() actor.Actor { return &transportActor{p: p} },
+		actor.WithDispatcher(actor.NewSynchronizedDispatcher(300)))
 	pid, err := c.SpawnNamed(props, transportActorName(m.name, len(s.byName)))
 	if err != nil {
 		c.Respond(err)
