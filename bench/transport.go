@@ -49,10 +49,11 @@ type TransportResult struct {
 	Rounds int `json:"rounds"`
 	// Mean time of one model round through the runtime's provider path (a
 	// fallback chain whose candidate is served by its transport actor,
-	// over the OpenAI Responses transport on the official SDK: request
-	// lowering, the actor hop, the SDK's encoding, HTTP, decoding, the
+	// over the OpenAI Responses transport: request lowering, encoding, the
+	// actor hop, HTTP, decoding into the wire types, the response and the
 	// attempt timeline) and of a bare net/http round trip carrying the same
-	// request body to the same loopback server, in microseconds.
+	// request body to the same loopback server and decoding the reply into
+	// a generic value, in microseconds.
 	TransportMeanUS float64 `json:"transport_mean_us"`
 	BareMeanUS      float64 `json:"bare_mean_us"`
 	// TransportOverheadRatio is TransportMeanUS / BareMeanUS.
@@ -61,8 +62,8 @@ type TransportResult struct {
 
 // Transport runs model rounds against a loopback server answering every
 // request with a Responses API reply: through the runtime's provider path,
-// then as bare net/http round trips with the body the transport sent, so
-// both carry the same bytes.
+// and as bare net/http round trips with the body the transport sent, so
+// both carry the same bytes. The two run in alternating blocks.
 func Transport(ctx context.Context, cfg TransportConfig) (TransportResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return TransportResult{}, err
@@ -88,36 +89,61 @@ func Transport(ctx context.Context, cfg TransportConfig) (TransportResult, error
 		return TransportResult{}, err
 	}
 	req := transportRequest()
-	res := TransportResult{Rounds: cfg.Rounds}
-	tr, err := timeRounds(cfg.Rounds, func() error {
+	transport := func() error {
 		_, err := chain.Complete(ctx, req)
 		return err
-	})
-	if err != nil {
+	}
+	if err := transport(); err != nil { // warm-up, and the body bare sends
 		return TransportResult{}, fmt.Errorf("transport round: %w", err)
 	}
-	body := lastBody // one request body, as the transport sent it
-	bare, err := timeRounds(cfg.Rounds, func() error { return bareRound(ctx, client, srv.URL+"/v1/responses", body) })
+	body := lastBody
+	bare := func() error { return bareRound(ctx, client, srv.URL+"/v1/responses", body) }
+	tr, br, err := interleave(cfg.Rounds, transport, bare)
 	if err != nil {
-		return TransportResult{}, fmt.Errorf("bare round: %w", err)
+		return TransportResult{}, err
 	}
-	res.TransportMeanUS, res.BareMeanUS = us(tr), us(bare)
+	res := TransportResult{Rounds: cfg.Rounds, TransportMeanUS: us(tr), BareMeanUS: us(br)}
 	res.TransportOverheadRatio = res.TransportMeanUS / res.BareMeanUS
 	return res, nil
 }
 
-// timeRounds runs f once to warm up, then n times, and returns the mean.
-func timeRounds(n int, f func() error) (time.Duration, error) {
-	if err := f(); err != nil {
-		return 0, err
+// blocks is how many alternating blocks interleave splits its rounds into.
+const blocks = 20
+
+// interleave runs n rounds of each of a and b in alternating blocks, so
+// that whatever else the machine does in the meantime weighs on both
+// alike, and returns the mean round of each.
+func interleave(n int, a, b func() error) (time.Duration, time.Duration, error) {
+	if err := b(); err != nil { // warm-up
+		return 0, 0, fmt.Errorf("bare round: %w", err)
 	}
+	var ta, tb time.Duration
+	done := 0
+	for i := range blocks {
+		k := n*(i+1)/blocks - done
+		done += k
+		d, err := timeBlock(k, a)
+		if err != nil {
+			return 0, 0, fmt.Errorf("transport round: %w", err)
+		}
+		ta += d
+		if d, err = timeBlock(k, b); err != nil {
+			return 0, 0, fmt.Errorf("bare round: %w", err)
+		}
+		tb += d
+	}
+	return ta / time.Duration(n), tb / time.Duration(n), nil
+}
+
+// timeBlock runs f n times and returns how long that took.
+func timeBlock(n int, f func() error) (time.Duration, error) {
 	began := time.Now()
 	for range n {
 		if err := f(); err != nil {
 			return 0, err
 		}
 	}
-	return time.Since(began) / time.Duration(n), nil
+	return time.Since(began), nil
 }
 
 // bareRound posts body and decodes the reply into a generic value, the
