@@ -157,12 +157,36 @@ func (e Endpoint) ResolveAs(want Transport) (Endpoint, error) {
 	return e, nil
 }
 
-// Client is the endpoint's HTTP client, a new default one when unset.
+// Client is the endpoint's HTTP client: HTTPClient, or the one every
+// endpoint without its own shares (SharedClient).
 func (e Endpoint) Client() *http.Client {
 	if e.HTTPClient == nil {
-		return &http.Client{}
+		return sharedClient
 	}
 	return e.HTTPClient
+}
+
+// SharedClient is the HTTP client of endpoints without their own. Unlike
+// net/http's default transport, which keeps 2 idle connections per host,
+// it keeps up to MaxIdleConnsPerHost, so many agents calling one
+// HTTP/1.1 server (Ollama, vLLM, llama.cpp) reuse their connections
+// instead of opening and closing one per round. HTTPS servers get HTTP/2.
+// No overall timeout: a model round may stream for minutes, and the
+// retry policy's attempt timeout bounds it.
+func SharedClient() *http.Client { return sharedClient }
+
+// MaxIdleConnsPerHost is how many idle connections SharedClient keeps
+// per server.
+const MaxIdleConnsPerHost = 64
+
+var sharedClient = &http.Client{Transport: sharedTransport()}
+
+func sharedTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 4 * MaxIdleConnsPerHost
+	t.MaxIdleConnsPerHost = MaxIdleConnsPerHost
+	t.ForceAttemptHTTP2 = true
+	return t
 }
 
 func (e Endpoint) unsupported(msg string) error {

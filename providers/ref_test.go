@@ -4,7 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/providers"
@@ -75,5 +81,60 @@ func TestSecretNeverPrints(t *testing.T) {
 	}
 	if ep.APIKey.Reveal() != key || !ep.APIKey.Present() {
 		t.Error("Reveal or Present is wrong")
+	}
+}
+
+// TestSharedClientKeepsConnections: two waves of concurrent requests from
+// endpoints without a client of their own: the second wave reuses the
+// first wave's connections (net/http's default keeps only 2 per host).
+func TestSharedClientKeepsConnections(t *testing.T) {
+	const n = 16
+	var conns atomic.Int32
+	arrived := make(chan struct{}, n)
+	release := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		arrived <- struct{}{}
+		<-release
+		_, _ = w.Write([]byte("{}"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c := providers.Endpoint{}.Client()
+	if c != providers.SharedClient() {
+		t.Fatal("an endpoint without a client does not use the shared one")
+	}
+	wave := func() {
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := c.Get(srv.URL)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				_ = res.Body.Close()
+			}()
+		}
+		for range n {
+			<-arrived // all n in flight at once, on n connections
+		}
+		for range n {
+			release <- struct{}{}
+		}
+		wg.Wait()
+	}
+	wave()
+	first := conns.Load()
+	wave()
+	if first != n || conns.Load() != first {
+		t.Errorf("connections: %d for the first wave of %d, %d after the second; want no new ones", first, n, conns.Load())
 	}
 }
