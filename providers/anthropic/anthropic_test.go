@@ -15,7 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers/internal/wiretest"
 )
 
-func newMessages(t *testing.T, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
+func newMessages(t testing.TB, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
 	t.Helper()
 	p, err := anthropic.New(providers.Endpoint{Ref: providers.ModelRef{Provider: "anthropic", Model: "claude-sonnet-4-5"},
 		BaseURL: srv.URL, APIKey: wiretest.APIKey, HTTPClient: srv.Client(), Schema: mode})
