@@ -15,7 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers/internal/wiretest"
 )
 
-func newMessages(t *testing.T, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
+func newMessages(t testing.TB, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
 	t.Helper()
 	p, err := anthropic.New(providers.Endpoint{Ref: providers.ModelRef{Provider: "anthropic", Model: "claude-sonnet-4-5"},
 		BaseURL: srv.URL, APIKey: wiretest.APIKey, HTTPClient: srv.Client(), Schema: mode})
@@ -31,8 +31,14 @@ func TestMessagesRequestGolden(t *testing.T) {
 		t.Fatalf("Complete: %v", err)
 	}
 	wiretest.Golden(t, "messages_request.golden.json", srv.Body(0))
-	if srv.Path(0) != "/v1/messages" || srv.Header(0).Get("X-Api-Key") != wiretest.APIKey || srv.Header(0).Get("Anthropic-Version") == "" {
-		t.Errorf("path %s, headers %v", srv.Path(0), srv.Header(0))
+	if srv.Path(0) != "/v1/messages" {
+		t.Errorf("path %s, want /v1/messages", srv.Path(0))
+	}
+	for k, want := range map[string]string{"X-Api-Key": wiretest.APIKey, "Anthropic-Version": "2023-06-01",
+		"User-Agent": "holon-actors", "Content-Type": "application/json"} {
+		if got := srv.Header(0).Get(k); got != want {
+			t.Errorf("header %s = %q, want %q", k, got, want)
+		}
 	}
 
 	var body struct {
@@ -187,8 +193,36 @@ func TestMessagesReplies(t *testing.T) {
 		{name: "529 overloaded", fixture: "error_529.json", reply: wiretest.Reply{Status: 529}, wantKind: providers.KindServer},
 		{name: "401", fixture: "error_401.json", reply: wiretest.Reply{Status: 401}, wantKind: providers.KindAuth},
 		{name: "prompt too long", fixture: "error_context_length.json", reply: wiretest.Reply{Status: 400}, wantKind: providers.KindContextLength},
-		{name: "malformed JSON", fixture: "malformed.json", wantKind: providers.KindProtocol},
+		{name: "malformed JSON", fixture: "malformed.json", wantKind: providers.KindProtocol, check: func(t *testing.T, _ providers.Response, e *providers.Error) {
+			if e.Diagnostics == nil || e.Diagnostics.Stage != providers.StageDecode || !e.Diagnostics.HTTP.IsDecode {
+				t.Errorf("diagnostics = %+v", e.Diagnostics)
+			}
+		}},
 		{name: "not a message", reply: wiretest.Reply{Body: []byte(`{"hello":"world"}`)}, wantKind: providers.KindProtocol},
+		{name: "null", reply: wiretest.Reply{Body: []byte(`null`)}, wantKind: providers.KindProtocol},
+		{name: "JSON of another shape", reply: wiretest.Reply{Body: []byte(`{"id":7,"type":"message"}`)}, wantKind: providers.KindProtocol},
+		{name: "trailing data", reply: wiretest.Reply{Body: []byte(`{"id":"msg_1","type":"message","content":[]} x`)}, wantKind: providers.KindProtocol},
+		{name: "302 without a location", reply: wiretest.Reply{Status: 302}, wantKind: providers.KindProtocol},
+		{name: "refusal, other blocks skipped", reply: wiretest.Reply{Body: []byte(`{"id":"msg_1","type":"message","model":"m","content":[` +
+			`{"type":"thinking","thinking":"hm","signature":"s"},{"type":"text","text":"No."}],"stop_reason":"refusal"}`)},
+			check: func(t *testing.T, r providers.Response, _ *providers.Error) {
+				if r.Text != "No." || r.StopReason != providers.StopRefusal || len(r.ToolCalls) != 0 {
+					t.Errorf("response = %+v", r)
+				}
+			}},
+		{name: "cut by max_tokens", reply: wiretest.Reply{Body: []byte(`{"id":"msg_1","type":"message","model":"m","content":[],"stop_reason":"max_tokens"}`)},
+			check: func(t *testing.T, r providers.Response, _ *providers.Error) {
+				if r.StopReason != providers.StopMaxTokens {
+					t.Errorf("stop reason = %q, want %q", r.StopReason, providers.StopMaxTokens)
+				}
+			}},
+		{name: "tool use without input", reply: wiretest.Reply{Body: []byte(`{"id":"msg_1","type":"message","model":"m","content":[` +
+			`{"type":"tool_use","id":"t1","name":"get_time"},{"type":"tool_use","id":"t2","name":"get_time","input":null}],"stop_reason":"tool_use"}`)},
+			check: func(t *testing.T, r providers.Response, _ *providers.Error) {
+				if len(r.ToolCalls) != 2 || string(r.ToolCalls[0].Arguments) != `{}` || string(r.ToolCalls[1].Arguments) != `{}` {
+					t.Errorf("tool calls = %+v, want both with arguments {}", r.ToolCalls)
+				}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,8 +243,9 @@ func TestMessagesReplies(t *testing.T) {
 			if !errors.As(err, &e) || e.Kind != tt.wantKind {
 				t.Fatalf("Complete error = %v, want kind %s", err, tt.wantKind)
 			}
-			if strings.Contains(err.Error(), wiretest.APIKey) {
-				t.Errorf("error leaks the key: %v", err)
+			b, _ := json.Marshal(providers.FailureOf(err))
+			if strings.Contains(err.Error(), wiretest.APIKey) || strings.Contains(string(b), wiretest.APIKey) {
+				t.Errorf("error leaks the key: %v %s", err, b)
 			}
 			if tt.check != nil {
 				tt.check(t, resp, e)
@@ -248,5 +283,103 @@ func TestMessagesStrictTools(t *testing.T) {
 	s := body.Tools[0].InputSchema
 	if !body.Tools[0].Strict || s["additionalProperties"] != false || len(s["required"].([]any)) != 2 {
 		t.Errorf("strict tool = %+v", body.Tools[0])
+	}
+}
+
+func TestMessagesConnectionRefused(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{})
+	p := newMessages(t, srv, "")
+	srv.Close()
+	_, err := p.Complete(context.Background(), wiretest.Request())
+	var e *providers.Error
+	if !errors.As(err, &e) || e.Kind != providers.KindConnection || e.Diagnostics == nil || !e.Diagnostics.HTTP.IsConnect {
+		t.Fatalf("Complete = %v, want a connection error", err)
+	}
+	if strings.Contains(err.Error(), wiretest.APIKey) {
+		t.Errorf("error leaks the key: %v", err)
+	}
+}
+
+// TestMessagesWithoutKey: no key, no x-api-key header (a proxy may add it).
+func TestMessagesWithoutKey(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "messages_success.json")})
+	p, err := anthropic.New(providers.Endpoint{Ref: providers.ModelRef{Provider: "anthropic", Model: "claude-sonnet-4-5"},
+		BaseURL: srv.URL + "/", HTTPClient: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Complete(context.Background(), wiretest.Request()); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	if _, ok := srv.Header(0)["X-Api-Key"]; ok || srv.Path(0) != "/v1/messages" {
+		t.Errorf("path %s, headers %v", srv.Path(0), srv.Header(0))
+	}
+}
+
+// TestMessagesRequestShapes pins what the goldens do not show.
+func TestMessagesRequestShapes(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(r *providers.Request)
+		want []string // substrings of the body
+		not  []string
+	}{
+		{name: "no tools, no system", edit: func(r *providers.Request) { r.Tools, r.Frame.SystemPrompt, r.Frame.SystemBlocks = nil, "", nil },
+			want: []string{`"tools":[]`}, not: []string{`"system"`}},
+		{name: "numeric schema keywords stay numbers", edit: func(r *providers.Request) {
+			r.Tools = []providers.ToolSpec{{Name: "n", Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number","minimum":1.5}},"maxProperties":3}`)}}
+		}, want: []string{`"input_schema":{"properties":{"n":{"minimum":1.5,"type":"number"}},"type":"object","additionalProperties":false,"maxProperties":3},"name":"n"}`}},
+		{name: "extra keywords sorted, a required that is not a list dropped", edit: func(r *providers.Request) {
+			r.Tools = []providers.ToolSpec{{Name: "x", Parameters: json.RawMessage(`{"type":"object","title":"X","required":"a","$comment":"c"}`)}}
+		}, want: []string{`"input_schema":{"properties":{},"type":"object","$comment":"c","additionalProperties":false,"title":"X"}`}},
+		{name: "no conversation", edit: func(r *providers.Request) { r.Conversation, r.Frame.ContextBlocks = nil, nil },
+			want: []string{`"messages":[]`}},
+		{name: "rolling marker on a trailing tool_result", edit: func(r *providers.Request) { r.Conversation = r.Conversation[:5] },
+			want: []string{`{"tool_use_id":"call_2","is_error":true,"cache_control":{"type":"ephemeral"},"content":[{"text":"error: clock unavailable","type":"text"}],"type":"tool_result"}`}},
+		{name: "empty context after an assistant round adds no message", edit: func(r *providers.Request) {
+			r.Conversation = r.Conversation[:3]
+			r.Frame.ContextBlocks = []providers.Block{{Text: ""}}
+		}, not: []string{`{"role":"user"}`, `"content":null`}},
+		{name: "context after an assistant round is a user message", edit: func(r *providers.Request) { r.Conversation = r.Conversation[:3] },
+			want: []string{`"role":"assistant"},{"content":[{"text":"Turn 1, round 2.","type":"text"}],"role":"user"}]`}},
+		{name: "empty results and rounds stay valid", edit: func(r *providers.Request) {
+			r.Conversation = []providers.Item{{Kind: providers.ItemAssistant},
+				{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: "c1", Name: "x"}}},
+				{Kind: providers.ItemToolResult, CallID: "c1"}}
+		}, want: []string{`{"content":[{"text":"(no reply)","type":"text"}],"role":"assistant"}`, `{"id":"c1","input":{},"name":"x","type":"tool_use"}`,
+			`"content":[{"text":"(empty)","type":"text"}]`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "messages_success.json")})
+			req := wiretest.Request()
+			tt.edit(&req)
+			if _, err := newMessages(t, srv, "").Complete(context.Background(), req); err != nil {
+				t.Fatalf("Complete: %v", err)
+			}
+			body := string(srv.Body(0))
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("body lacks %s:\n%s", w, body)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(body, n) {
+					t.Errorf("body has %s:\n%s", n, body)
+				}
+			}
+		})
+	}
+}
+
+// TestMessagesBadArguments: a tool call whose arguments are not JSON fails
+// the round as a bad request before anything is sent.
+func TestMessagesBadArguments(t *testing.T) {
+	srv := wiretest.NewServer(t, wiretest.Reply{Body: wiretest.Fixture(t, "messages_success.json")})
+	req := wiretest.Request()
+	req.Conversation[2].ToolCalls[0].Arguments = json.RawMessage(`{"city":`)
+	_, err := newMessages(t, srv, "").Complete(context.Background(), req)
+	if providers.KindOf(err) != providers.KindBadRequest || srv.Requests() != 0 {
+		t.Fatalf("Complete = %v after %d requests, want a bad request and none sent", err, srv.Requests())
 	}
 }

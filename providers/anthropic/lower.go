@@ -1,11 +1,10 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
+	"maps"
+	"slices"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -25,26 +24,34 @@ const maxSystemBreakpoints = 3
 // user and assistant messages; the turn-scoped context blocks follow the
 // rolling cache marker in the last user message, so the cached prefix
 // holds the whole history.
-func params(ep providers.Endpoint, req providers.Request) (sdk.MessageNewParams, error) {
-	p := sdk.MessageNewParams{Model: sdk.Model(ep.Ref.Model), MaxTokens: defaultMaxTokens}
-	if ep.MaxOutputTokens > 0 {
-		p.MaxTokens = ep.MaxOutputTokens
+func (p *Messages) params(req providers.Request) (request, error) {
+	body := request{MaxTokens: defaultMaxTokens, Model: p.ep.Ref.Model}
+	if p.ep.MaxOutputTokens > 0 {
+		body.MaxTokens = p.ep.MaxOutputTokens
 	}
-	p.System = system(req.Frame)
-	p.Messages = conversation(req.Conversation)
-	addContext(&p, req.Frame.ContextBlocks)
-	tools, err := toolParams(req.Tools, ep.Schema)
+	body.System = system(req.Frame)
+	body.Messages = addContext(conversation(req.Conversation), req.Frame.ContextBlocks)
+	tools, err := p.tools.Encode(req.Tools, p.ep.Schema, func(s providers.ToolSpec, schema json.RawMessage) (json.RawMessage, error) {
+		return encodeTool(s, schema, p.ep.Schema)
+	})
 	if err != nil {
-		return p, err
+		return body, err
 	}
-	p.Tools = tools
-	return p, nil
+	if tools == nil {
+		tools = []json.RawMessage{} // the list goes even when empty
+	}
+	body.Tools = tools
+	return body, nil
 }
 
-func system(f providers.PromptFrame) []sdk.TextBlockParam {
-	var out []sdk.TextBlockParam
+func text(s string) *textBlock { return &textBlock{Text: s, Type: "text"} }
+
+// system is the system prompt and the non-empty system blocks as text
+// blocks, the last three marked ones with cache_control.
+func system(f providers.PromptFrame) []textBlock {
+	var out []textBlock
 	if f.SystemPrompt != "" {
-		out = append(out, sdk.TextBlockParam{Text: f.SystemPrompt})
+		out = append(out, textBlock{Text: f.SystemPrompt, Type: "text"})
 	}
 	marked := 0
 	for i := len(f.SystemBlocks) - 1; i >= 0; i-- { // count from the end: later marks cover more
@@ -57,12 +64,12 @@ func system(f providers.PromptFrame) []sdk.TextBlockParam {
 		if b.Text == "" {
 			continue
 		}
-		tb := sdk.TextBlockParam{Text: b.Text}
+		tb := textBlock{Text: b.Text, Type: "text"}
 		if b.CacheBreakpoint {
 			if skip > 0 {
 				skip--
 			} else {
-				tb.CacheControl = sdk.NewCacheControlEphemeralParam()
+				tb.CacheControl = ephemeral
 			}
 		}
 		out = append(out, tb)
@@ -77,13 +84,13 @@ func system(f providers.PromptFrame) []sdk.TextBlockParam {
 // notifications. The system notifications a carrier holds become one text
 // block: right before a message's text, or right after the tool_result
 // blocks for a tool batch.
-func conversation(conv []providers.Item) []sdk.MessageParam {
-	var out []sdk.MessageParam
-	var results, batchNotes, texts []sdk.ContentBlockParamUnion
+func conversation(conv []providers.Item) []message {
+	out := make([]message, 0, len(conv)+1)
+	var results, batchNotes, texts []contentBlock
 	flush := func() {
 		if len(results)+len(batchNotes)+len(texts) > 0 {
 			content := append(append(results, batchNotes...), texts...)
-			out = append(out, sdk.MessageParam{Role: sdk.MessageParamRoleUser, Content: content})
+			out = append(out, message{Role: "user", Content: content})
 			results, batchNotes, texts = nil, nil, nil
 		}
 	}
@@ -91,18 +98,14 @@ func conversation(conv []providers.Item) []sdk.MessageParam {
 		switch it.Kind {
 		case providers.ItemAssistant:
 			flush()
-			out = append(out, sdk.MessageParam{Role: sdk.MessageParamRoleAssistant, Content: assistant(it)})
+			out = append(out, message{Role: "assistant", Content: assistant(it)})
 		case providers.ItemToolResult:
-			tr := &sdk.ToolResultBlockParam{ToolUseID: it.CallID,
-				Content: []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: nonEmpty(it.Text)}}}}
-			if it.IsError {
-				tr.IsError = param.NewOpt(true)
-			}
-			results = append(results, sdk.ContentBlockParamUnion{OfToolResult: tr})
+			results = append(results, &toolResultBlock{ToolUseID: it.CallID, IsError: it.IsError,
+				Content: []textBlock{{Text: nonEmpty(it.Text), Type: "text"}}, Type: "tool_result"})
 			batchNotes = appendNotifications(batchNotes, providers.BatchNotifications(conv, i))
 		default:
 			texts = appendNotifications(texts, it.Notifications)
-			texts = append(texts, sdk.NewTextBlock(providers.ItemText(it)))
+			texts = append(texts, text(providers.ItemText(it)))
 		}
 	}
 	flush()
@@ -111,24 +114,25 @@ func conversation(conv []providers.Item) []sdk.MessageParam {
 
 // appendNotifications appends ns, rendered, as one text block; nothing
 // when ns is empty.
-func appendNotifications(blocks []sdk.ContentBlockParamUnion, ns []messages.SystemNotification) []sdk.ContentBlockParamUnion {
+func appendNotifications(blocks []contentBlock, ns []messages.SystemNotification) []contentBlock {
 	if len(ns) == 0 {
 		return blocks
 	}
-	return append(blocks, sdk.NewTextBlock(messages.RenderSystemNotifications(ns)))
+	return append(blocks, text(messages.RenderSystemNotifications(ns)))
 }
 
-func assistant(it providers.Item) []sdk.ContentBlockParamUnion {
-	var blocks []sdk.ContentBlockParamUnion
+// assistant is an assistant round's content: its text, then a tool_use
+// block per call with the call's arguments as input.
+func assistant(it providers.Item) []contentBlock {
+	var blocks []contentBlock
 	if it.Text != "" {
-		blocks = append(blocks, sdk.NewTextBlock(it.Text))
+		blocks = append(blocks, text(it.Text))
 	}
 	for _, c := range it.ToolCalls {
-		blocks = append(blocks, sdk.ContentBlockParamUnion{OfToolUse: &sdk.ToolUseBlockParam{
-			ID: c.ID, Name: c.Name, Input: json.RawMessage(providers.Arguments(c))}})
+		blocks = append(blocks, &toolUseBlock{ID: c.ID, Input: json.RawMessage(providers.Arguments(c)), Name: c.Name, Type: "tool_use"})
 	}
 	if len(blocks) == 0 {
-		blocks = append(blocks, sdk.NewTextBlock("(no reply)")) // the API rejects empty content
+		blocks = append(blocks, text("(no reply)")) // the API rejects empty content
 	}
 	return blocks
 }
@@ -143,68 +147,92 @@ func nonEmpty(s string) string {
 }
 
 // addContext puts the rolling cache marker on the last block of the last
-// user message, then appends the context blocks after it.
-func addContext(p *sdk.MessageNewParams, blocks []providers.Block) {
-	n := len(p.Messages)
-	if n == 0 || p.Messages[n-1].Role != sdk.MessageParamRoleUser {
-		if len(blocks) == 0 {
-			return
+// user message, then appends the context blocks after it, in a user
+// message of their own when the conversation does not end with one.
+func addContext(msgs []message, blocks []providers.Block) []message {
+	n := len(msgs)
+	if n == 0 || msgs[n-1].Role != "user" {
+		if !slices.ContainsFunc(blocks, func(b providers.Block) bool { return b.Text != "" }) {
+			return msgs // no empty user message: the API rejects empty content
 		}
-		p.Messages = append(p.Messages, sdk.MessageParam{Role: sdk.MessageParamRoleUser})
+		msgs = append(msgs, message{Role: "user"})
 		n++
 	}
-	last := &p.Messages[n-1]
+	last := &msgs[n-1]
 	if len(last.Content) > 0 {
-		mark(&last.Content[len(last.Content)-1])
+		mark(last.Content[len(last.Content)-1])
 	}
 	for _, b := range blocks {
 		if b.Text != "" {
-			last.Content = append(last.Content, sdk.NewTextBlock(b.Text))
+			last.Content = append(last.Content, text(b.Text))
 		}
 	}
+	return msgs
 }
 
 // mark sets cache_control on a text or tool_result block.
-func mark(b *sdk.ContentBlockParamUnion) {
-	switch {
-	case b.OfText != nil:
-		b.OfText.CacheControl = sdk.NewCacheControlEphemeralParam()
-	case b.OfToolResult != nil:
-		b.OfToolResult.CacheControl = sdk.NewCacheControlEphemeralParam()
+func mark(b contentBlock) {
+	switch b := b.(type) {
+	case *textBlock:
+		b.CacheControl = ephemeral
+	case *toolResultBlock:
+		b.CacheControl = ephemeral
 	}
 }
 
-// toolParams emits each tool's input schema in the endpoint's mode;
-// strict is sent only in Strict mode.
-func toolParams(specs []providers.ToolSpec, mode providers.SchemaMode) ([]sdk.ToolUnionParam, error) {
-	out := make([]sdk.ToolUnionParam, 0, len(specs))
-	for _, s := range specs {
-		schema, err := providers.EmitSchema(s.Parameters, mode)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", s.Name, err)
-		}
-		in := sdk.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
-		for k, v := range schema {
-			switch k {
-			case "type", "properties":
-			case "required":
-				for _, r := range v.([]any) {
-					if name, ok := r.(string); ok {
-						in.Required = append(in.Required, name)
-					}
-				}
-			default:
-				in.ExtraFields[k] = v
-			}
-		}
-		tool := &sdk.ToolParam{Name: s.Name, InputSchema: in}
-		if s.Description != "" {
-			tool.Description = param.NewOpt(s.Description)
-		}
-		if mode.Strict() {
-			tool.Strict = param.NewOpt(true)
-		}
-		out = append(out, sdk.ToolUnionParam{OfTool: tool})
+// encodeTool is one Tool; strict is sent only in strict mode.
+func encodeTool(s providers.ToolSpec, schema json.RawMessage, mode providers.SchemaMode) (json.RawMessage, error) {
+	in, err := encodeInputSchema(schema)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return json.Marshal(tool{InputSchema: in, Name: s.Name, Description: s.Description, Strict: mode.Strict()})
+}
+
+// encodeInputSchema writes an emitted schema as an input_schema: its
+// properties, the names of its required list, type object (whatever the
+// schema said), then each other keyword, sorted by name.
+func encodeInputSchema(schema json.RawMessage) (json.RawMessage, error) {
+	var kw map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &kw); err != nil {
+		return nil, err
+	}
+	head := inputSchema{Properties: kw["properties"], Required: names(kw["required"]), Type: "object"}
+	if string(head.Properties) == "null" {
+		head.Properties = nil
+	}
+	b, err := json.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	delete(kw, "properties")
+	delete(kw, "required")
+	delete(kw, "type")
+	buf := bytes.NewBuffer(b[:len(b)-1]) // head always has type: the object is never empty
+	for _, k := range slices.Sorted(maps.Keys(kw)) {
+		name, _ := json.Marshal(k)
+		buf.WriteByte(',')
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(kw[k])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// names is the string entries of a required list; nil when it is absent
+// or not a list.
+func names(list json.RawMessage) []string {
+	var entries []json.RawMessage
+	if json.Unmarshal(list, &entries) != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		var name string
+		if len(e) > 0 && e[0] == '"' && json.Unmarshal(e, &name) == nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }

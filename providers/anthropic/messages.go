@@ -3,23 +3,25 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
-	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
+// apiVersion is the anthropic-version header: the Messages API version
+// this transport's wire types follow (the one the SDK sent).
+const apiVersion = "2023-06-01"
+
+// userAgent names this runtime to the vendor.
+const userAgent = "holon-actors"
+
 // Messages is the anthropic/* transport.
 type Messages struct {
-	ep  providers.Endpoint
-	svc sdk.MessageService
+	ep    providers.Endpoint
+	post  providers.Post
+	tools *providers.ToolCache
 }
 
 // New returns the Messages transport of ep. A Transport other than
@@ -29,71 +31,54 @@ func New(ep providers.Endpoint) (*Messages, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(ep.Client()), option.WithMaxRetries(0)}
+	p := &Messages{ep: ep, tools: &providers.ToolCache{}}
+	h := http.Header{}
+	h.Set("User-Agent", userAgent)
+	h.Set("Anthropic-Version", apiVersion)
 	if ep.APIKey.Present() {
-		opts = append(opts, option.WithAPIKey(ep.APIKey.Reveal()))
+		h.Set("X-Api-Key", ep.APIKey.Reveal())
 	}
-	return &Messages{ep: ep, svc: sdk.NewMessageService(opts...)}, nil
+	p.post = providers.Post{Provider: p.Name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/v1/messages",
+		Client: ep.Client(), Header: h, Secret: ep.APIKey}
+	return p, nil
 }
 
 // Name implements providers.Provider.
 func (p *Messages) Name() string { return p.ep.Ref.String() }
 
-func (p *Messages) url() string { return strings.TrimSuffix(p.ep.BaseURL, "/") + "/v1/messages" }
+func (p *Messages) url() string { return p.post.URL }
 
 // Complete implements providers.Provider.
 func (p *Messages) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
-	body, err := params(p.ep, req)
+	body, err := p.params(req)
 	if err != nil {
 		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: err.Error(), Err: err}
 	}
-	var res *http.Response
-	msg, err := p.svc.New(ctx, body, option.WithResponseInto(&res))
+	b, err := json.Marshal(body)
 	if err != nil {
-		return providers.Response{}, p.classify(ctx, err, res)
+		return providers.Response{}, &providers.Error{Provider: p.Name(), Kind: providers.KindBadRequest, Message: "encode request: " + err.Error(), Err: err}
 	}
-	return p.result(msg)
-}
-
-func (p *Messages) classify(ctx context.Context, err error, res *http.Response) *providers.Error {
-	if res != nil && res.StatusCode >= 400 && ctx.Err() == nil {
-		var body []byte
-		if res.Body != nil {
-			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		}
-		return providers.ClassifyStatus(providers.HTTPFailure{Provider: p.Name(), URL: p.url(), Status: res.StatusCode,
-			Header: res.Header, Body: body, Now: time.Now(), Secret: p.ep.APIKey})
+	var m response
+	if err := p.post.JSON(ctx, b, &m); err != nil {
+		return providers.Response{}, err
 	}
-	stage := providers.StageRequest
-	var se *json.SyntaxError
-	msg := err.Error()
-	switch {
-	case errors.As(err, &se), strings.Contains(msg, "error parsing response json"), strings.Contains(msg, "expected destination type"):
-		stage = providers.StageDecode
-	case res != nil:
-		stage = providers.StageBody
-	}
-	return providers.ClassifyTransport(ctx, p.Name(), p.url(), stage, err, p.ep.APIKey)
+	return p.result(&m)
 }
 
 // result converts a Message: text blocks joined, tool_use blocks as
 // calls, the stop reason normalized (stop_sequence is end_turn).
-func (p *Messages) result(m *sdk.Message) (providers.Response, error) {
+func (p *Messages) result(m *response) (providers.Response, error) {
 	if m.ID == "" || m.Type != "message" {
 		return providers.Response{}, providers.ProtocolError(p.Name(), p.url(), "reply is not a message")
 	}
-	resp := providers.Response{ResponseID: m.ID, Model: string(m.Model), StopReason: stopReason(string(m.StopReason))}
+	resp := providers.Response{ResponseID: m.ID, Model: m.Model, StopReason: stopReason(m.StopReason)}
 	var text strings.Builder
 	for _, b := range m.Content {
 		switch b.Type {
 		case "text":
 			text.WriteString(b.Text)
 		case "tool_use":
-			args := b.Input
-			if len(args) == 0 {
-				args = json.RawMessage(`{}`)
-			}
-			resp.ToolCalls = append(resp.ToolCalls, messages.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
+			resp.ToolCalls = append(resp.ToolCalls, messages.ToolCall{ID: b.ID, Name: b.Name, Arguments: arguments(b.Input)})
 		}
 	}
 	resp.Text = text.String()
@@ -102,6 +87,15 @@ func (p *Messages) result(m *sdk.Message) (providers.Response, error) {
 		CacheReadInputTokens: uint64(max(u.CacheReadInputTokens, 0)), CacheCreationInputTokens: uint64(max(u.CacheCreationInputTokens, 0))}
 	resp.Usage.TotalTokens = resp.Usage.InputTokens + resp.Usage.OutputTokens + resp.Usage.CacheReadInputTokens + resp.Usage.CacheCreationInputTokens
 	return resp, nil
+}
+
+// arguments keeps a tool_use input as received, "{}" when it is missing
+// or null.
+func arguments(in json.RawMessage) json.RawMessage {
+	if len(in) == 0 || string(in) == "null" {
+		return json.RawMessage(`{}`)
+	}
+	return in
 }
 
 func stopReason(s string) string {
