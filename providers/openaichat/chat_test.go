@@ -15,7 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers/openaichat"
 )
 
-func newChat(t *testing.T, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
+func newChat(t testing.TB, srv *wiretest.Server, mode providers.SchemaMode) providers.Provider {
 	t.Helper()
 	p, err := openaichat.New(providers.Endpoint{Ref: providers.ModelRef{Provider: "ollama", Model: "llama3.2"},
 		BaseURL: srv.URL + "/v1/", APIKey: wiretest.APIKey, HTTPClient: srv.Client(), Schema: mode, MaxOutputTokens: 2048})
