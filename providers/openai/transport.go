@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -31,16 +29,6 @@ func newTransport(ep providers.Endpoint, want providers.Transport) (*transport, 
 		t.post.Header.Set("Authorization", "Bearer "+ep.APIKey.Reveal())
 	}
 	return t, nil
-}
-
-// ClientOptions are the SDK options of an endpoint: its base URL, key and
-// HTTP client, with SDK retries off.
-func ClientOptions(ep providers.Endpoint) []option.RequestOption {
-	opts := []option.RequestOption{option.WithBaseURL(ep.BaseURL), option.WithHTTPClient(ep.Client()), option.WithMaxRetries(0)}
-	if ep.APIKey.Present() {
-		opts = append(opts, option.WithAPIKey(ep.APIKey.Reveal()))
-	}
-	return opts
 }
 
 // userAgent names this runtime to the vendor.
