@@ -33,8 +33,9 @@ type TransportConfig struct {
 	Rounds int
 }
 
-// DefaultTransportConfig is 2,000 rounds a side.
-func DefaultTransportConfig() TransportConfig { return TransportConfig{Rounds: 2000} }
+// DefaultTransportConfig is 20,000 rounds a side (about 2 s): shorter runs
+// move with whatever else the machine does.
+func DefaultTransportConfig() TransportConfig { return TransportConfig{Rounds: 20000} }
 
 // Validate reports a setting that cannot run.
 func (c TransportConfig) Validate() error {

@@ -109,7 +109,7 @@ func (c *benchAPICmd) Run(ctx context.Context, e *env) error {
 
 // benchTransportCmd is `holon-actors bench transport`.
 type benchTransportCmd struct {
-	Rounds int `help:"Model rounds a side." default:"2000"`
+	Rounds int `help:"Model rounds a side." default:"20000"`
 }
 
 // Run measures the provider path and prints the result.
