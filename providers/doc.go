@@ -13,9 +13,10 @@
 // changing it. Every call takes a context and returns when it is cancelled;
 // a provider starts no goroutine that outlives the call.
 //
-// Retry is runtime-owned: vendor SDK retries are off, and a Chain retries
-// one candidate per RetryPolicy (the spec's phase-1 policy), then falls
-// back to the next, consulting each candidate's Breaker first. Time comes
+// Retry is runtime-owned: transports never retry (Post makes one
+// request), and a Chain retries one candidate per RetryPolicy (the spec's
+// phase-1 policy), then falls back to the next, consulting each
+// candidate's Breaker first. Time comes
 // from an injected clockwork.Clock, so tests advance it instead of
 // sleeping. Success carries the ProviderAttemptTimeline in
 // Response.Timeline; failure is a *ChainError carrying it, and

@@ -8,7 +8,7 @@ import (
 
 // RetryPolicy is the runtime-owned retry policy of one provider candidate:
 // the spec's phase-1 policy with capped exponential backoff and jitter.
-// Vendor SDK retries are always off; only this policy retries.
+// Transports never retry on their own; only this policy retries.
 type RetryPolicy struct {
 	// MaxRetries is how many times one request is retried on the same
 	// candidate after its first attempt (phase 1: 2).
