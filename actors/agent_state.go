@@ -23,6 +23,9 @@ type AgentState struct {
 	Ownership     messages.Ownership  `json:"ownership,omitempty"`
 	ProfilePreset string              `json:"profile_preset,omitempty"`
 	ParentAgentID string              `json:"parent_agent_id,omitempty"`
+	// ExecutionRoot overrides where its tools run (a worktree-mode
+	// child's worktree); "" is the runtime's workspace or its home.
+	ExecutionRoot string `json:"execution_root,omitempty"`
 
 	Status messages.AgentStatus `json:"status"`
 	// Model is the operator's model override for this agent's turns; ""
@@ -215,7 +218,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	switch p := p.(type) {
 	case messages.AgentCreated:
 		s.Kind, s.Visibility, s.Ownership = p.Kind, p.Visibility, p.Ownership
-		s.ProfilePreset, s.ParentAgentID = p.ProfilePreset, p.ParentAgentID
+		s.ProfilePreset, s.ParentAgentID, s.ExecutionRoot = p.ProfilePreset, p.ParentAgentID, p.ExecutionRoot
 	case messages.AgentStateChanged:
 		s.Status = p.To
 	case messages.MessageAdmitted:
@@ -427,6 +430,7 @@ type AgentInfo struct {
 	Ownership     messages.Ownership   `json:"ownership,omitempty"`
 	ProfilePreset string               `json:"profile_preset,omitempty"`
 	ParentAgentID string               `json:"parent_agent_id,omitempty"`
+	ExecutionRoot string               `json:"execution_root,omitempty"` // set for a worktree-mode child
 	Status        messages.AgentStatus `json:"status"`
 	LastSeq       uint64               `json:"last_event_seq"`
 	Queued        int                  `json:"queued"`
@@ -452,7 +456,7 @@ func (s *AgentState) Info() AgentInfo { return s.info() }
 
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
-		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, Status: s.Status, LastSeq: s.LastSeq,
+		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
 		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo()}
 }

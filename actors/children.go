@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
 // Private children. A parent agent's actor spawns the actors of the
@@ -124,9 +126,13 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 	if pid, ok := a.children[id]; ok {
 		return pid, nil
 	}
+	created := messages.AgentCreated{AgentID: id, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
+		Ownership: messages.OwnershipParentSupervised, ProfilePreset: PresetPrivateChild, ParentAgentID: a.id}
+	if wt := rec.Child.Worktree; wt != nil {
+		created.ExecutionRoot = wt.ExecRoot()
+	}
 	payloads := []messages.Payload{
-		messages.AgentCreated{AgentID: id, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
-			Ownership: messages.OwnershipParentSupervised, ProfilePreset: PresetPrivateChild, ParentAgentID: a.id},
+		created,
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "spawned by agent " + a.id},
 		messages.MessageAdmitted{Envelope: delegationEnvelope(id, a.deps.Clock.Now(), rec.Child.Prompt,
 			map[string]string{"parent_agent_id": a.id, "supervision_task_id": rec.TaskID})},
@@ -219,7 +225,11 @@ func (a *agent) finishChild(m *childFinished) error {
 	if !ok || rec.Terminal() {
 		return nil
 	}
-	sup := childSupervision(a.id, m.childID, rec.TaskID)
+	sup := supervisionOf(a.id, *rec)
+	if sup.Worktree != nil {
+		wt := a.cleanupWorktree(*sup.Worktree)
+		sup.Worktree = &wt
+	}
 	preview, whole := cutRunes(m.text, childPreviewLimit)
 	out := task.OutputTask{TaskID: rec.TaskID, Kind: task.KindChildAgent, Status: m.status, Summary: rec.Summary,
 		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: messages.NotificationSummary(m.text), ChildSupervision: &sup}
@@ -228,7 +238,47 @@ func (a *agent) finishChild(m *childFinished) error {
 		return err
 	}
 	return a.finishTask(taskEnd{finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
-		text: childResultText(m.childID, rec, m.status, m.text)})
+		text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
+}
+
+// cleanupWorktree ends the worktree of a finished child task: removed
+// when untouched, retained (and logged) otherwise. It never fails the
+// task's end; a git failure is recorded as cleanup_failed.
+func (a *agent) cleanupWorktree(wt worktree.Info) worktree.Info {
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeCleanupTimeout)
+	defer cancel()
+	out := worktree.Cleanup(ctx, wt)
+	if out.CleanupStatus != worktree.StatusRemoved {
+		a.deps.Log.Warn().Str("agent_id", a.id).Str("worktree", out.Path).Str("branch", out.Branch).
+			Str("cleanup_status", out.CleanupStatus).Str("note", out.Note).Msg("child worktree kept")
+	}
+	return out
+}
+
+// worktreeCleanupTimeout bounds the git commands of one cleanup.
+const worktreeCleanupTimeout = time.Minute
+
+// worktreeText is the task_result's account of the child's worktree: ""
+// without one.
+func worktreeText(wt *worktree.Info) string {
+	if wt == nil {
+		return ""
+	}
+	switch wt.CleanupStatus {
+	case worktree.StatusRemoved:
+		return fmt.Sprintf("\nIts worktree had no changes and was removed with branch %s.", wt.Branch)
+	case worktree.StatusRetained:
+		s := fmt.Sprintf("\nIts worktree is kept at %s on branch %s (from %s): %s.", wt.Path, wt.Branch, shortCommit(wt.BaseCommit), strings.TrimPrefix(wt.Note, "retained for review: "))
+		if len(wt.ChangedFiles) > 0 {
+			s += " Changed: " + strings.Join(wt.ChangedFiles, ", ")
+			if wt.ChangedCount > len(wt.ChangedFiles) {
+				s += fmt.Sprintf(" and %d more", wt.ChangedCount-len(wt.ChangedFiles))
+			}
+			s += "."
+		}
+		return s + " Review it, merge the branch or discard it; the runtime leaves it alone."
+	}
+	return fmt.Sprintf("\nIts worktree at %s (branch %s) could not be cleaned up: %s.", wt.Path, wt.Branch, wt.Note)
 }
 
 // childPreviewLimit bounds a child's result in its task_result and

@@ -428,7 +428,8 @@ func TestChildFollowupAndRefusals(t *testing.T) {
 				testkit.Call("bad1", actors.SpawnAgentToolName, `{}`),
 				testkit.Call("bad2", actors.SpawnAgentToolName, `{"initial_message":"x","agent_id":"named"}`),
 				testkit.Call("bad3", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"a/b"}`),
-				testkit.Call("bad4", actors.SpawnAgentToolName, `{"initial_message":"x","workspace_mode":"worktree"}`),
+				testkit.Call("bad4", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"named","workspace_mode":"worktree"}`),
+				testkit.Call("norepo", actors.SpawnAgentToolName, `{"initial_message":"x","workspace_mode":"worktree"}`),
 				testkit.Call("pub1", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"researcher","initial_message":"pub: Say hi."}`),
 				testkit.Call("pub2", actors.SpawnAgentToolName, `{"preset":"public_named","agent_id":"researcher"}`),
 				spawnCall("s1", "Count to two, one message at a time.")),
@@ -444,6 +445,9 @@ func TestChildFollowupAndRefusals(t *testing.T) {
 		if te := toolResult(t, f.Harness, "main", id); te.Status == messages.ToolOK || !strings.Contains(te.Receipt, "invalid_tool_input") {
 			t.Fatalf("%s = %s", id, te.Receipt)
 		}
+	}
+	if te := toolResult(t, f.Harness, "main", "norepo"); te.Status == messages.ToolOK || !strings.Contains(te.Receipt, "not_a_repository") {
+		t.Fatalf("worktree mode outside a repository = %s", te.Receipt)
 	}
 	if te := toolResult(t, f.Harness, "main", "pub2"); te.Status == messages.ToolOK || !strings.Contains(te.Receipt, "agent_exists") {
 		t.Fatalf("second public_named = %s", te.Receipt)

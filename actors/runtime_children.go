@@ -156,7 +156,7 @@ func (r *Runtime) Children(ctx context.Context, id string, all bool) ([]ChildVie
 		}
 		v := ChildView{ChildAgentID: rec.Child.ChildAgentID, SupervisionTaskID: rec.TaskID, Summary: rec.Summary,
 			TaskStatus: rec.Status, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
-			Supervision: childSupervision(id, rec.Child.ChildAgentID, rec.TaskID)}
+			Supervision: supervisionOf(id, rec)}
 		v.Observability = r.childObservability(ctx, rec)
 		out = append(out, v)
 	}

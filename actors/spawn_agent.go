@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
 // SpawnAgentToolName is the runtime-owned delegation tool. The agent runs
@@ -40,14 +42,20 @@ type SpawnAgentArgs struct {
 	Preset         string `json:"preset,omitempty" jsonschema:"private_child (default): a private child agent you supervise through the returned task handle (TaskStatus, TaskOutput, TaskInput for follow-ups, TaskStop); public_named: a new self-owned public agent named agent_id."`
 	InitialMessage string `json:"initial_message,omitempty" jsonschema:"The child's first message: the whole delegated assignment, with what to return. Required for private_child; optional bootstrap input for public_named."`
 	AgentID        string `json:"agent_id,omitempty" jsonschema:"The new agent's id; required for public_named, refused for private_child (the runtime names private children)."`
-	WorkspaceMode  string `json:"workspace_mode,omitempty" jsonschema:"inherit (default): the child works in your workspace."`
+	WorkspaceMode  string `json:"workspace_mode,omitempty" jsonschema:"inherit (default): the child works in your workspace. worktree (private_child only): the child works in its own git worktree on a new branch made from your repository's HEAD (uncommitted changes are not in it); when its task ends the worktree is removed if untouched, else kept for you to review, merge or discard."`
 }
 
 // AdjustSchema adds the enums.
 func (SpawnAgentArgs) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["preset"].Enum = []any{PresetPrivateChild, PresetPublicNamed}
-	s.Properties["workspace_mode"].Enum = []any{"inherit", "worktree"}
+	s.Properties["workspace_mode"].Enum = []any{WorkspaceInherit, WorkspaceWorktree}
 }
+
+// The SpawnAgent workspace modes.
+const (
+	WorkspaceInherit  = "inherit"
+	WorkspaceWorktree = "worktree"
+)
 
 // Validate checks what the schema cannot.
 func (a *SpawnAgentArgs) Validate() error {
@@ -55,11 +63,11 @@ func (a *SpawnAgentArgs) Validate() error {
 		a.Preset = PresetPrivateChild
 	}
 	if a.WorkspaceMode == "" {
-		a.WorkspaceMode = "inherit"
+		a.WorkspaceMode = WorkspaceInherit
 	}
-	if a.WorkspaceMode != "inherit" {
-		return &tools.FieldError{Field: "workspace_mode", Problem: "worktree isolation is not available in this runtime",
-			Hint: "omit workspace_mode (inherit); give the child its own directory in initial_message if it must not touch yours"}
+	if a.WorkspaceMode == WorkspaceWorktree && a.Preset != PresetPrivateChild {
+		return &tools.FieldError{Field: "workspace_mode", Problem: "worktree is only for a private_child",
+			Hint: "omit workspace_mode for public_named, or use preset private_child for isolated work"}
 	}
 	if len(a.InitialMessage) > maxInitialMessage {
 		return &tools.FieldError{Field: "initial_message", Problem: fmt.Sprintf("is %d bytes, over the %d-byte limit", len(a.InitialMessage), maxInitialMessage),
@@ -110,6 +118,9 @@ type ChildTaskRecord struct {
 	Prompt        string              `json:"prompt"`
 	Trust         messages.TrustLevel `json:"trust"`
 	WorkspaceMode string              `json:"workspace_mode"`
+	// Worktree is the child's task-owned worktree in worktree mode, as
+	// created; its cleanup outcome is in the task's result.
+	Worktree *worktree.Info `json:"worktree,omitempty"`
 }
 
 // spawnTool is SpawnAgent. Its run reaches the calling agent through the
@@ -157,7 +168,16 @@ func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
 	childID, taskID := messages.NewID("child"), messages.NewID("task")
 	label := oneLine(args.InitialMessage, 80)
 	sup := childSupervision(a.id, childID, taskID)
-	return tools.Success(SpawnAgentToolName, fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID), SpawnResult{
+	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
+	if args.WorkspaceMode == WorkspaceWorktree {
+		wt, fail := a.makeWorktree(ctx, taskID)
+		if fail != nil {
+			return *fail
+		}
+		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+		text += fmt.Sprintf(" It works in the git worktree %s on branch %s, made from commit %s.", wt.ExecRoot(), wt.Branch, shortCommit(wt.BaseCommit))
+	}
+	return tools.Success(SpawnAgentToolName, text, SpawnResult{
 		AgentID: childID, ChildAgentID: childID, SupervisionTaskID: taskID,
 		TaskHandle:       &SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
 		ChildSupervision: &sup,
@@ -166,8 +186,60 @@ func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
 
 func childSupervision(parent, child, taskID string) task.ChildSupervision {
 	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
-		WorkspaceMode: "inherit", CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
+		WorkspaceMode: WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
 }
+
+// supervisionOf is the supervision projection of child task r: as its
+// journaled result recorded it once it ended (with the worktree's cleanup
+// outcome), else from its record.
+func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
+	if r.Terminal() {
+		var out task.OutputTask
+		if json.Unmarshal(r.Result, &out) == nil && out.ChildSupervision != nil {
+			return *out.ChildSupervision
+		}
+	}
+	sup := childSupervision(parent, r.Child.ChildAgentID, r.TaskID)
+	if r.Child.Worktree != nil {
+		wt := *r.Child.Worktree
+		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+	}
+	return sup
+}
+
+// makeWorktree creates the task-owned worktree of a worktree-mode child
+// from this agent's execution root; a refusal is the tool's failure.
+func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info, *tools.Result) {
+	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
+		r := tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
+		return worktree.Info{}, &r
+	}
+	env := a.deps.ToolEnv
+	if env.Home == "" {
+		return fail("runtime_misconfigured", "this runtime has no home directory for worktrees", "use workspace_mode inherit")
+	}
+	root, err := env.root(a.id, a.state.ExecutionRoot)
+	if err != nil {
+		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
+	}
+	wt, err := worktree.Create(ctx, root.Dir(), worktreePath(env.Home, taskID), "holon/"+taskID)
+	switch {
+	case errors.Is(err, worktree.ErrNotRepository):
+		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", root.Dir()),
+			"use workspace_mode inherit, or ask the operator to run the runtime with --workspace inside a git repository")
+	case errors.Is(err, worktree.ErrNoCommits):
+		return fail("no_commits", "the repository of your workspace has no commit to branch from", "commit first, or use workspace_mode inherit")
+	case err != nil:
+		return fail("worktree_failed", err.Error(), "use workspace_mode inherit, or retry")
+	}
+	return wt, nil
+}
+
+// worktreePath is where the worktree of task taskID lives: under the
+// runtime's home, outside every repository.
+func worktreePath(home, taskID string) string { return filepath.Join(home, "worktrees", taskID) }
+
+func shortCommit(c string) string { return c[:min(len(c), 12)] }
 
 // spawnPublic creates a self-owned public agent with lineage provenance
 // and, when given, its bootstrap message; the new journal is written only
@@ -244,8 +316,12 @@ func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages
 	if json.Unmarshal(res.Envelope, &env) != nil || env.Result.SupervisionTaskID == "" || json.Unmarshal(call.Arguments, &args) != nil {
 		return nil
 	}
-	rec, err := json.Marshal(ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
-		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: "inherit"})
+	cr := ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
+		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: WorkspaceInherit}
+	if sup := env.Result.ChildSupervision; sup != nil && sup.Worktree != nil {
+		cr.WorkspaceMode, cr.Worktree = WorkspaceWorktree, sup.Worktree
+	}
+	rec, err := json.Marshal(cr)
 	if err != nil {
 		return nil
 	}

@@ -20,8 +20,8 @@ func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Sn
 	if r.Child == nil {
 		return
 	}
-	sup := childSupervision(t.agentID, r.Child.ChildAgentID, r.TaskID)
-	s.ChildAgentID, s.WorkspaceMode, s.ChildSupervision = r.Child.ChildAgentID, r.Child.WorkspaceMode, &sup
+	sup := supervisionOf(t.agentID, r)
+	s.ChildAgentID, s.WorkspaceMode, s.ChildSupervision = r.Child.ChildAgentID, sup.WorkspaceMode, &sup
 	if !r.Terminal() {
 		s.InputTarget = task.InputChildFollowup
 	}
@@ -54,7 +54,7 @@ func (rt *Runtime) childObservability(ctx context.Context, r TaskRecord) *task.C
 
 // childOutput is TaskOutput of a child task: its result once terminal.
 func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, error) {
-	sup := childSupervision(t.agentID, r.Child.ChildAgentID, r.TaskID)
+	sup := supervisionOf(t.agentID, r)
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary, ChildSupervision: &sup}
 	if !r.Terminal() {
 		return out, nil

@@ -87,10 +87,13 @@ func (e ToolEnv) artifacts(id string) (*tools.ArtifactDir, error) {
 	return tools.NewArtifactDir(persistence.ArtifactsDir(home))
 }
 
-// root returns agent id's execution root, creating its home (0700) when
-// the home is the root.
-func (e ToolEnv) root(id string) (tools.ExecRoot, error) {
+// root returns agent id's execution root: own (its worktree) when set,
+// else the workspace, else its home, created (0700) then.
+func (e ToolEnv) root(id, own string) (tools.ExecRoot, error) {
 	dir := e.Workspace
+	if own != "" {
+		dir = own
+	}
 	if dir == "" {
 		home, err := persistence.AgentHome(e.Home, id)
 		if err != nil {
@@ -104,12 +107,13 @@ func (e ToolEnv) root(id string) (tools.ExecRoot, error) {
 	return tools.NewExecRoot(dir)
 }
 
-// binding is agent id's runtime pieces for one tool call.
-func (e ToolEnv) binding(id string) (builtin.Binding, error) {
+// binding is agent id's runtime pieces for one tool call; own is its
+// execution root override (AgentState.ExecutionRoot).
+func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 	if e.Home == "" {
 		return builtin.Binding{}, nil
 	}
-	root, err := e.root(id)
+	root, err := e.root(id, own)
 	if err != nil {
 		return builtin.Binding{}, fmt.Errorf("tool binding of %s: %w", id, err)
 	}
@@ -135,7 +139,7 @@ func (e ToolEnv) binding(id string) (builtin.Binding, error) {
 // that cannot be made is logged; the tools then answer
 // runtime_misconfigured.
 func (a *agent) toolContext(ctx context.Context) context.Context {
-	b, err := a.deps.ToolEnv.binding(a.id)
+	b, err := a.deps.ToolEnv.binding(a.id, a.state.ExecutionRoot)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx

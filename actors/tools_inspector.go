@@ -104,9 +104,12 @@ func (i *inspector) summary(in inspection) toolagent.Summary {
 		WaitingReason: in.waiting,
 	}
 	if i.env.Home != "" {
-		if root, err := i.env.root(in.info.ID); err == nil {
+		if root, err := i.env.root(in.info.ID, in.info.ExecutionRoot); err == nil {
 			id := "agent_home"
-			if i.env.Workspace != "" {
+			switch {
+			case in.info.ExecutionRoot != "":
+				id = "worktree"
+			case i.env.Workspace != "":
 				id = "workspace"
 			}
 			s.Workspace = &toolagent.Workspace{WorkspaceID: id, ExecutionRoot: root.Dir()}

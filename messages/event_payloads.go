@@ -132,6 +132,9 @@ type AgentCreated struct {
 	Ownership     Ownership  `json:"ownership"`
 	ProfilePreset string     `json:"profile_preset"` // public_named, private_child, ... (open set)
 	ParentAgentID string     `json:"parent_agent_id,omitempty"`
+	// ExecutionRoot, when set, is where the agent's tools run instead of
+	// the runtime's workspace or its home: a worktree-mode child's worktree.
+	ExecutionRoot string `json:"execution_root,omitempty"`
 }
 
 // AgentSlept records that the agent went to sleep, what kind of trigger it

@@ -7,6 +7,8 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
 // agentsChildrenCmd is `agents children`: the private children an agent
@@ -38,7 +40,7 @@ func (a *agentsChildrenCmd) Run(ctx context.Context, e *env) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHILD\tTASK\tSTATUS\tPHASE\tWAITING FOR\tLAST BRIEF\tASSIGNMENT")
+	fmt.Fprintln(tw, "CHILD\tTASK\tSTATUS\tPHASE\tWAITING FOR\tLAST BRIEF\tASSIGNMENT\tWORKTREE")
 	for _, k := range kids {
 		phase, waiting, brief := "?", "", ""
 		if o := k.Observability; o != nil {
@@ -48,10 +50,23 @@ func (a *agentsChildrenCmd) Run(ctx context.Context, e *env) error {
 				brief = o.LastProgressBrief
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ChildAgentID, k.SupervisionTaskID, k.TaskStatus, phase,
-			dash(waiting), dash(cut(oneLineText(brief), 60)), cut(oneLineText(k.Summary), 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ChildAgentID, k.SupervisionTaskID, k.TaskStatus, phase,
+			dash(waiting), dash(cut(oneLineText(brief), 60)), cut(oneLineText(k.Summary), 60), worktreeCell(k.Supervision))
 	}
 	return tw.Flush()
+}
+
+// worktreeCell is a worktree-mode child's worktree: its path while the
+// child works or once retained, with the cleanup status; "-" otherwise.
+func worktreeCell(sup task.ChildSupervision) string {
+	wt := sup.Worktree
+	if wt == nil {
+		return "-"
+	}
+	if wt.CleanupStatus == worktree.StatusRemoved {
+		return "removed"
+	}
+	return wt.Path + " (" + wt.Branch + ", " + wt.CleanupStatus + ")"
 }
 
 func dash(s string) string {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
 // ErrUnknownTask is returned by a Controller for a task id it does not
@@ -78,9 +79,12 @@ type ChildSupervision struct {
 	ParentAgentID     string `json:"parent_agent_id"`
 	ChildAgentID      string `json:"child_agent_id"`
 	SupervisionTaskID string `json:"supervision_task_id"`
-	WorkspaceMode     string `json:"workspace_mode"` // inherit
-	CleanupOwner      string `json:"cleanup_owner"`  // supervision_task
-	FollowupTarget    string `json:"followup_target"`
+	WorkspaceMode     string `json:"workspace_mode"` // inherit or worktree
+	// Worktree is the task-owned worktree of a worktree-mode child: where
+	// it is and, once the task ended, whether it was removed or retained.
+	Worktree       *worktree.Info `json:"worktree,omitempty"`
+	CleanupOwner   string         `json:"cleanup_owner"` // supervision_task
+	FollowupTarget string         `json:"followup_target"`
 }
 
 // CommandInfo is the identity-carrying command metadata of a
