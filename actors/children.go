@@ -128,6 +128,7 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 	}
 	created := messages.AgentCreated{AgentID: id, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
 		Ownership: messages.OwnershipParentSupervised, ProfilePreset: PresetPrivateChild, ParentAgentID: a.id}
+	created.ExecutionRoot = a.state.ExecutionRoot // inherit: where this agent works
 	if wt := rec.Child.Worktree; wt != nil {
 		created.ExecutionRoot = wt.ExecRoot()
 	}

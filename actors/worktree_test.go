@@ -202,3 +202,32 @@ func TestWorktreeChildSurvivesCrash(t *testing.T) {
 		t.Fatalf("worktree after TaskStop = %+v, want retained with where.txt", out)
 	}
 }
+
+// TestWorktreeInheritedByGrandchild: a worktree-mode child's own inherit
+// child works in the same worktree, its parent's workspace.
+func TestWorktreeInheritedByGrandchild(t *testing.T) {
+	repo := gitRepo(t)
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("", worktreeSpawn("s1", "mid: delegate the check")),
+			testkit.Reply("Delegated."),
+		}, nil, inWorkspace(t, repo))
+	f.roles["mid"] = testkit.NewProvider(
+		testkit.Reply("", spawnCall("m1", "leaf: say where you are")),
+		testkit.Reply("Asked."),
+	)
+	f.roles["leaf"] = testkit.NewProvider(
+		testkit.Reply("", testkit.Call("l1", "ExecCommand", `{"cmd":"pwd"}`)),
+		testkit.Reply("Here."),
+	)
+	f.Prompt("main", "Delegate it.")
+	mid := spawned(t, f.Harness, "main", "s1")
+	leaf := spawned(t, f.Harness, mid.ChildAgentID, "m1")
+	if leaf.ChildSupervision.Worktree != nil {
+		t.Fatalf("the inherit grandchild got a worktree of its own: %+v", leaf.ChildSupervision.Worktree)
+	}
+	pwd := toolResult(t, f.Harness, leaf.ChildAgentID, "l1")
+	if !strings.Contains(pwd.Receipt, mid.ChildSupervision.Worktree.Path) {
+		t.Fatalf("the grandchild ran in %s, want its parent's worktree %s", pwd.Receipt, mid.ChildSupervision.Worktree.Path)
+	}
+}
