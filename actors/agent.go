@@ -628,6 +628,7 @@ func (a *agent) control(m *Control) *ControlResult {
 			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, "agent_stopped", "The operator stopped the agent during this turn.")
 		}
 		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
+		a.stopCommands()
 	case OpWake:
 		switch st {
 		case messages.StatusStopped:
@@ -642,6 +643,37 @@ func (a *agent) control(m *Control) *ControlResult {
 		a.controlChildren(m)
 	}
 	return &ControlResult{Status: a.state.Status}
+}
+
+// stopCommands stops the command tasks of an agent the operator stopped:
+// a stopped agent keeps nothing running and spending. Each goes through
+// TaskStop's path (its process group is killed and its end recorded
+// cancelled), in a goroutine, since recording the end needs this actor.
+// Its children are stopped by controlChildren instead: their supervision
+// tasks stay open for a resume.
+func (a *agent) stopCommands() {
+	rt := a.deps.rt
+	if rt == nil {
+		return
+	}
+	var ids []string
+	for _, r := range a.state.openTasks() {
+		if r.Child == nil {
+			ids = append(ids, r.TaskID)
+		}
+	}
+	tasks := rt.deps.ToolEnv.tasksOf(a.id)
+	if len(ids) == 0 || tasks == nil {
+		return
+	}
+	agentID := a.id
+	go func() {
+		for _, id := range ids {
+			if _, err := tasks.Stop(context.Background(), id); err != nil {
+				rt.deps.Log.Error().Err(err).Str("agent_id", agentID).Str("task_id", id).Msg("task of a stopped agent not stopped")
+			}
+		}
+	}()
 }
 
 func reasonOr(reason, def string) string {

@@ -338,3 +338,33 @@ func TestTurnLeavingTasksRunningAcknowledges(t *testing.T) {
 		t.Fatalf("closure = %+v, want waiting for the task result", term.Closure)
 	}
 }
+
+// TestOperatorStopEndsCommandTasks: an agent the operator stops keeps no
+// command running: its task ends cancelled and its process group is gone;
+// the end waits in its queue for a resume.
+func TestOperatorStopEndsCommandTasks(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: withTools(t)})
+	h.Provider.Script(
+		testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd":"sleep 300","yield_time_ms":50}`)),
+		testkit.Reply("It runs."),
+	)
+	h.Prompt("main", "Start the long job.")
+	rec := taskStarted(t, h, "main", 1)
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if !testkit.GroupLive(rec.Pgid) {
+		t.Fatalf("the command's group %d is not running", rec.Pgid)
+	}
+	if st, err := h.Runtime.Control(context.Background(), "main", actors.OpStop, "enough"); err != nil || st != messages.StatusStopped {
+		t.Fatalf("stop = %s, %v", st, err)
+	}
+	ended := decode[messages.TaskFinished](t, h.WaitEvent("main", testkit.OfType(messages.EventTaskFinished)))
+	if ended.TaskID != rec.TaskID || ended.Status != task.StatusCancelled {
+		t.Fatalf("task_finished = %+v, want %s cancelled", ended, rec.TaskID)
+	}
+	if testkit.GroupLive(rec.Pgid) {
+		t.Fatalf("the command's group %d outlived the stop", rec.Pgid)
+	}
+	if st, err := h.Runtime.State(context.Background(), "main"); err != nil || st.Status != messages.StatusStopped {
+		t.Fatalf("after the task's end the agent is %s (%v), want still stopped", st.Status, err)
+	}
+}
