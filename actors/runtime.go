@@ -227,7 +227,8 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 // are seen through their parents (AgentGet.active_children, TaskStatus),
 // not in listings. Active agents answer
 // themselves; a dormant agent is described by its snapshot header and
-// stays dormant (one without a usable header is activated to answer).
+// stays dormant (one without a usable header is activated to answer; a
+// private child is reached through its parent then, never started alone).
 func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 	streams, err := r.deps.Store.Streams(ctx)
 	if err != nil {
@@ -235,12 +236,12 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 	}
 	out := make([]AgentInfo, 0, len(streams))
 	for _, id := range streams {
-		if r.parentOf(id) != "" {
-			continue
-		}
 		in, err := r.listInfo(ctx, id)
 		if err != nil {
 			return nil, err
+		}
+		if in.Visibility == messages.VisibilityPrivate && in.ParentAgentID != "" {
+			continue // a private child, described by its own info
 		}
 		out = append(out, in)
 	}
