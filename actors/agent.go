@@ -77,6 +77,8 @@ type AgentDeps struct {
 	LoopBreakerRepeats int
 	// WorkItemReminder configures the stale work-item progress reminder.
 	WorkItemReminder WorkItemReminder
+	// Compaction configures conversation compaction (compaction.go).
+	Compaction Compaction
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).

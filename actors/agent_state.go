@@ -45,6 +45,10 @@ type AgentState struct {
 	TurnIndex uint64     `json:"turn_index"`
 	// Conversation is the replayable conversation the model sees.
 	Conversation []providers.Item `json:"conversation,omitempty"`
+	// ContextSummary is the digest of the compacted conversation (shown
+	// first); CompactedItems counts the items compacted (compaction.go).
+	ContextSummary string `json:"context_summary,omitempty"`
+	CompactedItems uint64 `json:"compacted_items,omitempty"`
 	// LastClosure is the closure of the last settled turn.
 	LastClosure *messages.Closure `json:"last_closure,omitempty"`
 
@@ -221,6 +225,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.ProfilePreset, s.ParentAgentID, s.ExecutionRoot = p.ProfilePreset, p.ParentAgentID, p.ExecutionRoot
 	case messages.AgentStateChanged:
 		s.Status = p.To
+	case messages.ConversationCompacted:
+		s.applyCompaction(p)
 	case messages.MessageAdmitted:
 		if p.Envelope.Kind == messages.KindSystemTick && p.Envelope.SourceRefs["wake_hint"] != "" {
 			s.PendingWakeHint = nil // taken as this SystemTick

@@ -98,6 +98,9 @@ func (a *agent) startTurn() bool {
 	}
 	index := a.state.TurnIndex + 1
 	payloads := []messages.Payload{}
+	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
+		payloads = append(payloads, cc)
+	}
 	if a.state.Status != messages.StatusAwakeRunning {
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeRunning, "processing "+string(env.Kind)))
 	}
@@ -233,7 +236,11 @@ func (a *agent) request() providers.Request {
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		names = append(names, s.Name)
 	}
-	conv := append([]providers.Item(nil), a.state.Conversation...)
+	conv := make([]providers.Item, 0, len(a.state.Conversation)+1)
+	if sum, ok := a.state.summaryItem(); ok {
+		conv = append(conv, sum)
+	}
+	conv = append(conv, a.state.Conversation...)
 	system := []providers.Block{{Text: a.identityBlock(), CacheBreakpoint: true}}
 	context := []providers.Block{{Text: a.contextBlock()}}
 	return providers.Request{

@@ -192,6 +192,20 @@ type TokenBudgetSet struct {
 	Reason      string `json:"reason,omitempty"`
 }
 
+// ConversationCompacted records that the oldest DroppedItems items of the
+// agent's replayable conversation leave the model's view, before the turn
+// that starts next: Summary, the runtime's digest of everything compacted
+// so far, takes their place. The conversation is cut only where an
+// exchange starts (a message or notification), never between tool calls
+// and their results. Token counts are the runtime's estimates.
+type ConversationCompacted struct {
+	DroppedItems   int    `json:"dropped_items"`
+	Summary        string `json:"summary"`
+	TokensBefore   int    `json:"estimated_tokens_before"`
+	TokensAfter    int    `json:"estimated_tokens_after"`
+	TotalCompacted uint64 `json:"total_compacted_items"`
+}
+
 // ChildUsageRecorded records tokens a private child agent (or one of its
 // own descendants) spent, counted against this agent's budget.
 // ChildTotalTokens is the child's lifetime total as it reported it;
@@ -267,6 +281,7 @@ func (TaskStarted) EventType() EventType              { return EventTaskStarted 
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
 func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
 func (TokenBudgetSet) EventType() EventType           { return EventTokenBudgetSet }
+func (ConversationCompacted) EventType() EventType    { return EventConversationCompacted }
 func (ChildUsageRecorded) EventType() EventType       { return EventChildUsageRecorded }
 func (SuspensionRequested) EventType() EventType      { return EventSuspensionRequested }
 func (SuspensionResumed) EventType() EventType        { return EventSuspensionResumed }

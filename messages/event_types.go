@@ -30,6 +30,7 @@ const (
 	EventAgentModelSet            EventType = "agent_model_set"
 	EventTokenBudgetSet           EventType = "token_budget_set"
 	EventChildUsageRecorded       EventType = "child_usage_recorded"
+	EventConversationCompacted    EventType = "conversation_compacted"
 
 	EventSuspensionRequested           EventType = "suspension_requested"
 	EventSuspensionResumed             EventType = "suspension_resumed"
@@ -71,6 +72,7 @@ var eventVersions = map[EventType]uint32{
 	EventAgentModelSet:            1,
 	EventTokenBudgetSet:           1,
 	EventChildUsageRecorded:       1,
+	EventConversationCompacted:    1,
 
 	EventSuspensionRequested:           1,
 	EventSuspensionResumed:             1,

@@ -210,6 +210,8 @@ func samplePayloads() []messages.Payload {
 			WorkItemID: "wi_42", Text: "Refunded order #12345.", TurnID: "turn_3", CreatedAt: until}},
 		messages.WorkItemRecheckConsumed{WorkItemID: "wi_42", RecheckAt: until, ConsumedAt: until.Add(time.Second)},
 		messages.WorkItemBound{TurnID: "turn_3", WorkItemID: "wi_42"},
+		messages.ConversationCompacted{DroppedItems: 42, Summary: "- from operator alice: Check the build.\n- you called ExecCommand({\"cmd\":\"make\"}) → ok",
+			TokensBefore: 98000, TokensAfter: 21000, TotalCompacted: 42},
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 func ItemText(it Item) string {
 	switch it.Kind {
 	case ItemMessage:
-		label := provenance(it)
+		label := Provenance(it)
 		if label == "" {
 			return it.Text
 		}
@@ -26,7 +26,9 @@ func ItemText(it Item) string {
 	return it.Text
 }
 
-func provenance(it Item) string {
+// Provenance is a message's label: its origin, authority and message id,
+// as the model sees it before the message's text.
+func Provenance(it Item) string {
 	var parts []string
 	if it.Origin != nil && it.Origin.Kind != "" {
 		from := "from " + string(it.Origin.Kind)

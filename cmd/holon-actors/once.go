@@ -77,9 +77,13 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	compaction, err := c.compaction()
+	if err != nil {
+		return err
+	}
 	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}, WorkItemReminder: c.workItemReminder()},
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}, WorkItemReminder: c.workItemReminder(), Compaction: compaction},
 		actors.RuntimeOptions{})
 	if err != nil {
 		return err

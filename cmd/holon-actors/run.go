@@ -68,6 +68,8 @@ type runCmd struct {
 	StaleRounds     int           `name:"work-item-stale-reminder-rounds" help:"Remind the model of its current work item after this many model rounds of a turn without a work-item update (negative: never)." env:"HOLON_WORK_ITEM_STALE_REMINDER_ROUNDS" default:"8" placeholder:"N"`
 	StaleCooldown   int           `name:"work-item-stale-reminder-cooldown-rounds" help:"Model rounds between two such reminders." env:"HOLON_WORK_ITEM_STALE_REMINDER_COOLDOWN_ROUNDS" default:"4" placeholder:"N"`
 	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
+	CompactTrigger  int           `name:"compaction-trigger-tokens" help:"Compact an agent's conversation before a turn once it is estimated above this many tokens (4 characters each; negative: never). The journal keeps everything." env:"HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS" default:"96000" placeholder:"N"`
+	CompactKeep     int           `name:"compaction-keep-tokens" help:"How much of the newest conversation a compaction keeps in view, in estimated tokens; the rest becomes a summary." env:"HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS" default:"24000" placeholder:"N"`
 }
 
 // notifier builds the webhook notifier, or nil when none is configured.
@@ -368,12 +370,16 @@ func (o *owner) start() error {
 	if err != nil {
 		return err
 	}
+	compaction, err := o.cmd.compaction()
+	if err != nil {
+		return err
+	}
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
 		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
 		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
-		WorkItemReminder: o.cmd.workItemReminder()}
+		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
@@ -554,6 +560,19 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// compaction maps the compaction flags onto the agents' config; a keep
+// budget that leaves nothing to compact is a usage error.
+func (c *runCmd) compaction() (actors.Compaction, error) {
+	if c.CompactTrigger >= 0 && c.CompactKeep >= c.CompactTrigger {
+		return actors.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d is not below --compaction-trigger-tokens %d: keep less than the trigger, or disable compaction with a negative trigger",
+			c.CompactKeep, c.CompactTrigger))
+	}
+	if c.CompactKeep <= 0 {
+		return actors.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d: give a positive number of tokens", c.CompactKeep))
+	}
+	return actors.Compaction{TriggerTokens: c.CompactTrigger, KeepTokens: c.CompactKeep}, nil
 }
 
 // workItemReminder maps the stale-reminder flags onto the agents' config.
