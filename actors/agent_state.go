@@ -47,8 +47,9 @@ type AgentState struct {
 	Conversation []providers.Item `json:"conversation,omitempty"`
 	// ContextSummary is the digest of the compacted conversation (shown
 	// first); CompactedItems counts the items compacted (compaction.go).
-	ContextSummary string `json:"context_summary,omitempty"`
-	CompactedItems uint64 `json:"compacted_items,omitempty"`
+	ContextSummary  string `json:"context_summary,omitempty"`
+	CompactedItems  uint64 `json:"compacted_items,omitempty"`
+	CompactedRounds int    `json:"compacted_rounds,omitempty"` // assistant rounds among them
 	// LastClosure is the closure of the last settled turn.
 	LastClosure *messages.Closure `json:"last_closure,omitempty"`
 

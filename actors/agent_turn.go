@@ -98,9 +98,6 @@ func (a *agent) startTurn() bool {
 	}
 	index := a.state.TurnIndex + 1
 	payloads := []messages.Payload{}
-	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
-		payloads = append(payloads, cc)
-	}
 	if a.state.Status != messages.StatusAwakeRunning {
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeRunning, "processing "+string(env.Kind)))
 	}
@@ -206,6 +203,9 @@ func (a *agent) startModel(c actor.Context) {
 	if a.stopRunaway() { // over budget or looping: the turn failed instead
 		return
 	}
+	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
+		a.mustPersist(cc)
+	}
 	start := a.deps.Clock.Now()
 	req := a.request()
 	buildMS := a.elapsedMS(start)
@@ -258,8 +258,9 @@ func (a *agent) request() providers.Request {
 				ContextFingerprint: digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
 			},
 		},
-		Conversation: conv,
-		Tools:        toolSpecs,
+		Conversation:    conv,
+		Tools:           toolSpecs,
+		CompactedRounds: a.state.CompactedRounds,
 	}
 }
 

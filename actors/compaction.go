@@ -12,11 +12,12 @@ import (
 // Conversation compaction. An agent that lives for days would otherwise
 // send its whole history every round until the model refuses it
 // (context_length_exceeded ends the turn, with no continuation), and keep
-// it all in memory and in every snapshot. Before a turn starts, when the
+// it all in memory and in every snapshot. Before a model round, when the
 // conversation's estimated size passes Compaction.TriggerTokens, its
-// oldest part leaves the model's view: the newest exchanges that fit in
-// KeepTokens stay, cut where an exchange starts (a message or
-// notification), never between tool calls and their results. A digest of
+// oldest part leaves the model's view: the newest items that fit in
+// KeepTokens stay, never cut between tool calls and their results; the
+// running turn's message stays in view even when older (a long turn keeps
+// its assignment). A digest of
 // what left, one line an item with its origin, joins the summary of
 // earlier compactions (bounded by SummaryChars, oldest lines first out).
 // The summary is the first item the model sees: evidence from the runtime,
@@ -68,22 +69,41 @@ func (s *AgentState) compaction(cfg Compaction) (messages.ConversationCompacted,
 		return messages.ConversationCompacted{}, false
 	}
 	cut := keepFrom(s.Conversation, cfg.KeepTokens)
-	if cut == 0 {
+	dropped, pinned := s.Conversation[:cut], ""
+	if m := s.turnMessage(); m >= 0 && m < cut {
+		pinned = s.Turn.MessageID
+		dropped = append(append([]providers.Item(nil), dropped[:m]...), dropped[m+1:]...)
+	}
+	if len(dropped) == 0 {
 		return messages.ConversationCompacted{}, false
 	}
-	dropped := s.Conversation[:cut]
 	return messages.ConversationCompacted{
-		DroppedItems:   cut,
-		Summary:        mergeSummary(s.ContextSummary, digestItems(dropped), cfg.SummaryChars),
-		TokensBefore:   total,
-		TokensAfter:    total - estimateTokens(dropped),
-		TotalCompacted: s.CompactedItems + uint64(cut),
+		DroppedItems:    cut,
+		PinnedMessageID: pinned,
+		Summary:         mergeSummary(s.ContextSummary, digestItems(dropped), cfg.SummaryChars),
+		TokensBefore:    total,
+		TokensAfter:     total - estimateTokens(dropped),
+		TotalCompacted:  s.CompactedItems + uint64(len(dropped)),
 	}, true
 }
 
-// keepFrom is the index of the first item kept: the earliest start of an
-// exchange whose suffix fits in keep tokens; len(conv) when none does
-// (everything goes, the new turn's message comes after).
+// turnMessage is the index of the running turn's message in the
+// conversation; -1 between turns (or once compacted away before).
+func (s *AgentState) turnMessage() int {
+	if s.Turn == nil {
+		return -1
+	}
+	for i := len(s.Conversation) - 1; i >= 0; i-- {
+		if it := s.Conversation[i]; it.Kind == providers.ItemMessage && it.MessageID == s.Turn.MessageID {
+			return i
+		}
+	}
+	return -1
+}
+
+// keepFrom is the index of the first item kept: the earliest cut point
+// whose suffix fits in keep tokens; len(conv) when none does (everything
+// goes).
 func keepFrom(conv []providers.Item, keep int) int {
 	cut, size := len(conv), 0
 	for i := len(conv) - 1; i >= 0; i-- {
@@ -91,23 +111,32 @@ func keepFrom(conv []providers.Item, keep int) int {
 		if size > keep {
 			break
 		}
-		if startsExchange(conv[i]) {
+		if cuttable(conv[i]) {
 			cut = i
 		}
 	}
 	return cut
 }
 
-// startsExchange reports whether the conversation may be cut just before
-// it: a message or a notification, which no tool call is waiting on.
-func startsExchange(it providers.Item) bool {
-	return it.Kind == providers.ItemMessage || it.Kind == providers.ItemNotification
-}
+// cuttable reports whether the conversation may be cut just before it:
+// anything but a tool result, which must follow its call.
+func cuttable(it providers.Item) bool { return it.Kind != providers.ItemToolResult }
 
-// applyCompaction drops the compacted items and keeps the summary.
+// applyCompaction drops the compacted items, except a pinned turn
+// message, and keeps the summary.
 func (s *AgentState) applyCompaction(p messages.ConversationCompacted) {
 	n := min(max(p.DroppedItems, 0), len(s.Conversation))
-	s.Conversation = append([]providers.Item(nil), s.Conversation[n:]...) // let the old ones go
+	kept := make([]providers.Item, 0, len(s.Conversation)-n+1) // a new array: the old items go
+	pinned := p.PinnedMessageID
+	for _, it := range s.Conversation[:n] {
+		switch {
+		case it.Kind == providers.ItemAssistant:
+			s.CompactedRounds++
+		case pinned != "" && it.Kind == providers.ItemMessage && it.MessageID == pinned:
+			kept, pinned = append(kept, it), "" // once
+		}
+	}
+	s.Conversation = append(kept, s.Conversation[n:]...)
 	s.ContextSummary, s.CompactedItems = p.Summary, p.TotalCompacted
 }
 

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,25 +31,27 @@ func conversationOf(turns int, size int) []providers.Item {
 	return conv
 }
 
-func TestKeepFromCutsAtExchanges(t *testing.T) {
+func TestKeepFromNeverSplitsABatch(t *testing.T) {
 	conv := conversationOf(5, 400) // each exchange ≈ 170 estimated tokens
-	for _, keep := range []int{0, 50, 150, 200, 400, 10_000} {
+	for keep := 0; keep <= 1000; keep += 10 {
 		cut := keepFrom(conv, keep)
-		if cut < len(conv) && conv[cut].Kind != providers.ItemMessage {
-			t.Errorf("keep %d: cut at item %d (%s), want a message", keep, cut, conv[cut].Kind)
+		if cut < len(conv) && conv[cut].Kind == providers.ItemToolResult {
+			t.Fatalf("keep %d: cut before a tool result (item %d)", keep, cut)
 		}
-		if size := estimateTokens(conv[cut:]); size > keep && cut < len(conv) {
-			t.Errorf("keep %d: kept %d estimated tokens", keep, size)
+		if cut < len(conv) && estimateTokens(conv[cut:]) > keep {
+			t.Fatalf("keep %d: kept %d estimated tokens", keep, estimateTokens(conv[cut:]))
+		}
+		for j := 0; j < cut; j++ { // no earlier cut point fits
+			if cuttable(conv[j]) && estimateTokens(conv[j:]) <= keep {
+				t.Fatalf("keep %d: cut %d, but %d fits too", keep, cut, j)
+			}
 		}
 	}
 	if cut := keepFrom(conv, 10_000); cut != 0 {
 		t.Errorf("keep all: cut %d, want 0", cut)
 	}
-	if cut := keepFrom(conv, 10); cut != len(conv) {
+	if cut := keepFrom(conv, 5); cut != len(conv) {
 		t.Errorf("keep almost nothing: cut %d, want everything (%d)", cut, len(conv))
-	}
-	if cut := keepFrom(conv, 400); cut != len(conv)-8 {
-		t.Errorf("keep 400: cut %d, want the last two exchanges (%d)", cut, len(conv)-8)
 	}
 }
 
@@ -60,42 +63,81 @@ func TestCompaction(t *testing.T) {
 	}
 	cfg.TriggerTokens = 800
 	cc, ok := s.compaction(cfg)
-	if !ok || cc.DroppedItems != 16 || cc.TotalCompacted != 16 || cc.TokensAfter >= cc.TokensBefore {
-		t.Fatalf("compaction = %+v, %v; want the first four exchanges (16 items)", cc, ok)
+	if !ok || cc.DroppedItems != keepFrom(s.Conversation, 400) || cc.TotalCompacted != uint64(cc.DroppedItems) ||
+		cc.PinnedMessageID != "" || cc.TokensAfter >= cc.TokensBefore || cc.TokensAfter > 400 {
+		t.Fatalf("compaction = %+v, %v", cc, ok)
 	}
 	for _, want := range []string{
 		"- [from operator alice; authority operator_instruction; message msg_a] Turn a xxx",
 		`- you called ExecCommand({"cmd":"make"})`,
 		"  → ExecCommand ok: build ok",
 		"  → ExecCommand error: build ok",
-		"- you: Done d.",
+		"- you: Done c.",
 	} {
 		if !strings.Contains(cc.Summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, cc.Summary)
 		}
 	}
-	if strings.Contains(cc.Summary, "Done e.") {
-		t.Errorf("summary has a kept exchange:\n%s", cc.Summary)
+	if strings.Contains(cc.Summary, "Done f.") {
+		t.Errorf("summary has the newest exchange:\n%s", cc.Summary)
 	}
 
+	n := len(s.Conversation)
 	s.applyCompaction(cc)
-	if len(s.Conversation) != 8 || s.Conversation[0].MessageID != "msg_e" || s.CompactedItems != 16 {
-		t.Fatalf("after compaction: %d items from %s, %d compacted", len(s.Conversation), s.Conversation[0].MessageID, s.CompactedItems)
+	if len(s.Conversation) != n-cc.DroppedItems || s.CompactedItems != cc.TotalCompacted || s.Conversation[0].Kind == providers.ItemToolResult {
+		t.Fatalf("after compaction: %d of %d items, first %s, %d compacted", len(s.Conversation), n, s.Conversation[0].Kind, s.CompactedItems)
 	}
 	item, ok := s.summaryItem()
 	if !ok || item.Authority != messages.AuthorityExternalEvidence || item.Origin.Kind != messages.OriginSystem ||
-		!strings.Contains(item.Text, "16 items no longer shown") || !strings.Contains(item.Text, cc.Summary) {
+		!strings.Contains(item.Text, fmt.Sprintf("%d items no longer shown", cc.TotalCompacted)) || !strings.Contains(item.Text, cc.Summary) {
 		t.Fatalf("summary item = %+v", item)
 	}
 
 	// A second compaction keeps the first one's summary ahead of its own.
 	s.Conversation = append(s.Conversation, conversationOf(4, 400)...)
 	cc2, ok := s.compaction(cfg)
-	if !ok || cc2.TotalCompacted != 16+uint64(cc2.DroppedItems) || !strings.HasPrefix(cc2.Summary, cc.Summary) {
+	if !ok || cc2.TotalCompacted != cc.TotalCompacted+uint64(cc2.DroppedItems) || !strings.HasPrefix(cc2.Summary, cc.Summary) {
 		t.Fatalf("second compaction = %+v", cc2)
 	}
 	if _, ok := s.compaction(Compaction{TriggerTokens: -1}); ok {
 		t.Error("compacted with compaction off")
+	}
+}
+
+// TestCompactionPinsTheTurnMessage: in a long turn the cut passes the
+// turn's own message, which stays in view, first after the summary.
+func TestCompactionPinsTheTurnMessage(t *testing.T) {
+	conv := exchange(0, "Assignment: "+strings.Repeat("a", 400))
+	for i := range 10 { // a long turn: many tool rounds
+		id := fmt.Sprintf("call_%d", i)
+		conv = append(conv,
+			providers.Item{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}},
+			providers.Item{Kind: providers.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: strings.Repeat("out ", 100)})
+	}
+	s := &AgentState{Conversation: conv, Turn: &TurnState{ID: "turn_1", MessageID: "msg_a"}}
+	cc, ok := s.compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
+	if !ok || cc.PinnedMessageID != "msg_a" || cc.TotalCompacted != uint64(cc.DroppedItems-1) || strings.Contains(cc.Summary, "Assignment") {
+		t.Fatalf("compaction = %+v, %v; want msg_a pinned and left out of the summary", cc, ok)
+	}
+	s.applyCompaction(cc)
+	if s.Conversation[0].MessageID != "msg_a" || s.Conversation[1].Kind != providers.ItemAssistant || len(s.Conversation) != len(conv)-cc.DroppedItems+1 {
+		t.Fatalf("after compaction: %+v", s.Conversation[:2])
+	}
+	// Compacting again keeps it pinned, once.
+	s.Conversation = append(s.Conversation, conv[4:14]...)
+	cc2, ok := s.compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
+	if !ok || cc2.PinnedMessageID != "msg_a" {
+		t.Fatalf("second compaction = %+v, %v", cc2, ok)
+	}
+	s.applyCompaction(cc2)
+	n := 0
+	for _, it := range s.Conversation {
+		if it.MessageID == "msg_a" {
+			n++
+		}
+	}
+	if n != 1 || s.Conversation[0].MessageID != "msg_a" {
+		t.Fatalf("the turn message is in view %d times after two compactions", n)
 	}
 }
 

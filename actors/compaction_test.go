@@ -55,8 +55,8 @@ func TestConversationCompaction(t *testing.T) {
 	if strings.Contains(fmt.Sprint(req.Conversation[1:]), "Task 1:") {
 		t.Error("the compacted first task is still in view")
 	}
-	if req.Conversation[1].Kind != providers.ItemMessage {
-		t.Errorf("the kept conversation starts with %+v, want a message", req.Conversation[1])
+	if req.Conversation[1].Kind == providers.ItemToolResult {
+		t.Errorf("the kept conversation starts with a tool result: %+v", req.Conversation[1])
 	}
 	calls := map[string]bool{}
 	for _, it := range req.Conversation {
@@ -81,5 +81,40 @@ func TestConversationCompaction(t *testing.T) {
 		len(after.Conversation) != len(before.Conversation) || after.CompactedItems != last.TotalCompacted {
 		t.Fatalf("after replay: %d items, %d compacted; before: %d items, %d compacted",
 			len(after.Conversation), after.CompactedItems, len(before.Conversation), before.CompactedItems)
+	}
+}
+
+// TestCompactionInALongTurn: a single turn of many tool rounds passes the
+// trigger; the compaction between two rounds keeps the turn's assignment
+// in view, right after the summary.
+func TestCompactionInALongTurn(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Deps: func(home string, d *actors.AgentDeps) {
+		withTools(t)(home, d)
+		d.Compaction = actors.Compaction{TriggerTokens: 1500, KeepTokens: 600}
+	}})
+	for i := range 12 {
+		h.Provider.Script(testkit.Reply("", testkit.Call(fmt.Sprintf("r%d", i), "ExecCommand",
+			fmt.Sprintf(`{"cmd":"echo check %d; head -c 1600 /dev/zero | tr '\\0' x"}`, i))))
+	}
+	h.Provider.Script(testkit.Reply("All rounds done."))
+	env := h.Prompt("main", "Assignment: run the twelve checks and report.")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	var pinned int
+	for _, ev := range h.Events("main") {
+		if ev.Type == messages.EventConversationCompacted && decode[messages.ConversationCompacted](t, ev).PinnedMessageID == env.ID {
+			pinned++
+		}
+	}
+	if pinned == 0 {
+		t.Fatal("no compaction inside the turn pinned its message")
+	}
+	reqs := h.Provider.Requests()
+	last := reqs[len(reqs)-1].Conversation
+	if len(last) < 2 || last[1].MessageID != env.ID || !strings.Contains(last[0].Text, "compacted by the runtime") {
+		t.Fatalf("the last round sees %d items, the second %+v; want the summary, then the assignment", len(last), last[1])
+	}
+	if n := len(last); n > 12 {
+		t.Errorf("the last round still sees %d items", n)
 	}
 }

@@ -193,17 +193,19 @@ type TokenBudgetSet struct {
 }
 
 // ConversationCompacted records that the oldest DroppedItems items of the
-// agent's replayable conversation leave the model's view, before the turn
-// that starts next: Summary, the runtime's digest of everything compacted
-// so far, takes their place. The conversation is cut only where an
-// exchange starts (a message or notification), never between tool calls
-// and their results. Token counts are the runtime's estimates.
+// agent's replayable conversation leave the model's view before its next
+// model round: Summary, the runtime's digest of everything compacted so
+// far, takes their place. The conversation is never cut between tool
+// calls and their results. PinnedMessageID, when set, is the running
+// turn's message, kept in view although older than the cut. Token counts
+// are the runtime's estimates.
 type ConversationCompacted struct {
-	DroppedItems   int    `json:"dropped_items"`
-	Summary        string `json:"summary"`
-	TokensBefore   int    `json:"estimated_tokens_before"`
-	TokensAfter    int    `json:"estimated_tokens_after"`
-	TotalCompacted uint64 `json:"total_compacted_items"`
+	DroppedItems    int    `json:"dropped_items"`
+	PinnedMessageID string `json:"pinned_message_id,omitempty"`
+	Summary         string `json:"summary"`
+	TokensBefore    int    `json:"estimated_tokens_before"`
+	TokensAfter     int    `json:"estimated_tokens_after"`
+	TotalCompacted  uint64 `json:"total_compacted_items"`
 }
 
 // ChildUsageRecorded records tokens a private child agent (or one of its

@@ -28,6 +28,22 @@ type Request struct {
 	Frame        PromptFrame `json:"frame"`
 	Conversation []Item      `json:"conversation"`
 	Tools        []ToolSpec  `json:"tools,omitempty"`
+	// CompactedRounds counts the assistant rounds the runtime compacted out
+	// of Conversation (its summary, the first item, stands for them).
+	CompactedRounds int `json:"compacted_rounds,omitempty"`
+}
+
+// Rounds is how many assistant rounds came before this request: those in
+// its conversation plus the compacted ones. A scripted provider picks its
+// step by it, so a replayed request gets the same answer.
+func Rounds(req Request) int {
+	n := req.CompactedRounds
+	for _, it := range req.Conversation {
+		if it.Kind == ItemAssistant {
+			n++
+		}
+	}
+	return n
 }
 
 // PromptFrame is the provider-neutral prompt of runtime-spec-v0 "Provider

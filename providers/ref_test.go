@@ -138,3 +138,16 @@ func TestSharedClientKeepsConnections(t *testing.T) {
 		t.Errorf("connections: %d for the first wave of %d, %d after the second; want no new ones", first, n, conns.Load())
 	}
 }
+
+func TestRounds(t *testing.T) {
+	req := providers.Request{Conversation: []providers.Item{
+		{Kind: providers.ItemMessage}, {Kind: providers.ItemAssistant}, {Kind: providers.ItemToolResult}, {Kind: providers.ItemAssistant},
+	}}
+	if got := providers.Rounds(req); got != 2 {
+		t.Errorf("Rounds = %d, want 2", got)
+	}
+	req.CompactedRounds = 5
+	if got := providers.Rounds(req); got != 7 {
+		t.Errorf("Rounds with 5 compacted = %d, want 7", got)
+	}
+}

@@ -70,12 +70,7 @@ func (p *Provider) Name() string { return "scripted" }
 
 // Complete implements providers.Provider.
 func (p *Provider) Complete(ctx context.Context, req providers.Request) (providers.Response, error) {
-	i := 0
-	for _, it := range req.Conversation {
-		if it.Kind == providers.ItemAssistant {
-			i++
-		}
-	}
+	i := providers.Rounds(req)
 	p.mu.Lock()
 	p.requests = append(p.requests, req)
 	var st Step

@@ -174,12 +174,7 @@ func (p *Provider) Complete(ctx context.Context, req providers.Request) (provide
 	if err := ctx.Err(); err != nil {
 		return providers.Response{}, &providers.Error{Provider: Name, Kind: providers.KindTimeout, Message: err.Error()}
 	}
-	round := 0
-	for _, it := range req.Conversation {
-		if it.Kind == providers.ItemAssistant {
-			round++
-		}
-	}
+	round := providers.Rounds(req)
 	s := p.script.forRequest(req)
 	st, ok := s.step(round)
 	if !ok {
