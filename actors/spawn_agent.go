@@ -222,7 +222,7 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 	if err != nil {
 		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
 	}
-	wt, err := worktree.Create(ctx, root.Dir(), worktreePath(env.Home, taskID), "holon/"+taskID)
+	wt, err := worktree.Create(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
 	switch {
 	case errors.Is(err, worktree.ErrNotRepository):
 		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", root.Dir()),
@@ -236,8 +236,14 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 }
 
 // worktreePath is where the worktree of task taskID lives: under the
-// runtime's home, outside every repository.
-func worktreePath(home, taskID string) string { return filepath.Join(home, "worktrees", taskID) }
+// runtime's home (or Worktrees), outside every repository.
+func (e ToolEnv) worktreePath(taskID string) string {
+	dir := e.Worktrees
+	if dir == "" {
+		dir = filepath.Join(e.Home, "worktrees")
+	}
+	return filepath.Join(dir, taskID)
+}
 
 func shortCommit(c string) string { return c[:min(len(c), 12)] }
 

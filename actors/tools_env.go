@@ -26,6 +26,10 @@ type ToolEnv struct {
 	// Workspace, when set, is every agent's execution root instead of its
 	// home. It must exist.
 	Workspace string
+	// Worktrees is where worktree-mode children's worktrees are made;
+	// empty means Home/worktrees. (once keeps them out of its throwaway
+	// home, so a retained worktree outlives the run.)
+	Worktrees string
 	// Budget bounds tool output; the zero value means BuiltinBudget().
 	Budget tools.Budget
 	// DefaultYield is how long a command runs inline before it is promoted

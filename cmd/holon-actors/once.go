@@ -83,7 +83,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget}, WorkItemReminder: c.workItemReminder(), Compaction: compaction},
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees")}, WorkItemReminder: c.workItemReminder(), Compaction: compaction},
 		actors.RuntimeOptions{})
 	if err != nil {
 		return err
