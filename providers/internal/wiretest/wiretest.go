@@ -6,6 +6,7 @@ package wiretest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
@@ -227,4 +228,43 @@ func (s *Server) Requests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.bodies)
+}
+
+// BenchRound compares one round through provider p with a bare net/http
+// round trip carrying the body p sent to srv, with the same headers, its
+// reply decoded into a generic value (the least a client does with it):
+// the sub-benchmarks transport and bare_http.
+func BenchRound(b *testing.B, srv *Server, p providers.Provider) {
+	ctx := context.Background()
+	req := Request()
+	if _, err := p.Complete(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	body, header, url := srv.Body(0), srv.Header(0).Clone(), srv.URL+srv.Path(0)
+	b.Run("transport", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := p.Complete(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("bare_http", func(b *testing.B) {
+		b.ReportAllocs()
+		client := srv.Client()
+		for b.Loop() {
+			r, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.Header = header
+			res, err := client.Do(r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var v map[string]any
+			_ = json.NewDecoder(res.Body).Decode(&v)
+			_ = res.Body.Close()
+		}
+	})
 }
