@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -61,6 +62,29 @@ func (p Post) Do(ctx context.Context, body []byte, accept string) (*http.Respons
 }
 
 var jsonType = []string{"application/json"}
+
+// UserAgent names this runtime to vendors.
+const UserAgent = "holon-actors"
+
+// Post is the endpoint's Post to path (joined to its base URL): its
+// client, its key kept secret, the runtime's User-Agent, and header
+// (credentials, API versions).
+func (e Endpoint) Post(path string, header http.Header) Post {
+	h := http.Header{"User-Agent": {UserAgent}}
+	for k, v := range header {
+		h[http.CanonicalHeaderKey(k)] = v
+	}
+	return Post{Provider: e.Ref.String(), URL: strings.TrimSuffix(e.BaseURL, "/") + path, Client: e.Client(), Header: h, Secret: e.APIKey}
+}
+
+// BearerAuth is the Authorization header of an endpoint's key; empty
+// without a key (a local server that needs none).
+func (e Endpoint) BearerAuth() http.Header {
+	if !e.APIKey.Present() {
+		return nil
+	}
+	return http.Header{"Authorization": {"Bearer " + e.APIKey.Reveal()}}
+}
 
 // JSON posts body and decodes the 2xx JSON reply into v. A reply that
 // cannot be read is a body failure; one that is not JSON of v's shape, or

@@ -115,3 +115,22 @@ func TestPostCanceled(t *testing.T) {
 		t.Fatalf("JSON on a canceled context = %v, want kind canceled", err)
 	}
 }
+
+func TestEndpointPost(t *testing.T) {
+	ep := providers.Endpoint{Ref: providers.ModelRef{Provider: "ollama", Model: "llama3.2"}, BaseURL: "http://127.0.0.1:11434/v1/"}
+	p := ep.Post("/chat/completions", ep.BearerAuth())
+	if p.URL != "http://127.0.0.1:11434/v1/chat/completions" || p.Provider != "ollama/llama3.2" || p.Client != providers.SharedClient() {
+		t.Errorf("Post = %+v", p)
+	}
+	if p.Header.Get("User-Agent") != providers.UserAgent || p.Header.Get("Authorization") != "" {
+		t.Errorf("headers without a key = %v", p.Header)
+	}
+	ep.BaseURL, ep.APIKey = "https://api.example.com/v1", postKey
+	p = ep.Post("/responses", ep.BearerAuth())
+	if p.URL != "https://api.example.com/v1/responses" || p.Header.Get("Authorization") != "Bearer "+postKey || p.Secret != postKey {
+		t.Errorf("Post with a key = %+v", p)
+	}
+	if h := ep.Post("/v1/messages", http.Header{"x-api-key": {"k"}}).Header; h.Get("X-Api-Key") != "k" {
+		t.Errorf("extra header not canonical: %v", h)
+	}
+}

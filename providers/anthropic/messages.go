@@ -14,9 +14,6 @@ import (
 // this transport's wire types follow (the one the SDK sent).
 const apiVersion = "2023-06-01"
 
-// userAgent names this runtime to the vendor.
-const userAgent = "holon-actors"
-
 // Messages is the anthropic/* transport.
 type Messages struct {
 	ep    providers.Endpoint
@@ -31,16 +28,11 @@ func New(ep providers.Endpoint) (*Messages, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Messages{ep: ep, tools: &providers.ToolCache{}}
-	h := http.Header{}
-	h.Set("User-Agent", userAgent)
-	h.Set("Anthropic-Version", apiVersion)
+	h := http.Header{"Anthropic-Version": {apiVersion}}
 	if ep.APIKey.Present() {
 		h.Set("X-Api-Key", ep.APIKey.Reveal())
 	}
-	p.post = providers.Post{Provider: p.Name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/v1/messages",
-		Client: ep.Client(), Header: h, Secret: ep.APIKey}
-	return p, nil
+	return &Messages{ep: ep, tools: &providers.ToolCache{}, post: ep.Post("/v1/messages", h)}, nil
 }
 
 // Name implements providers.Provider.

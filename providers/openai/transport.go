@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -22,17 +21,8 @@ func newTransport(ep providers.Endpoint, want providers.Transport) (*transport, 
 	if err != nil {
 		return nil, err
 	}
-	t := &transport{ep: ep, tools: &providers.ToolCache{}}
-	t.post = providers.Post{Provider: t.name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/responses",
-		Client: ep.Client(), Header: http.Header{"User-Agent": {userAgent}}, Secret: ep.APIKey}
-	if ep.APIKey.Present() {
-		t.post.Header.Set("Authorization", "Bearer "+ep.APIKey.Reveal())
-	}
-	return t, nil
+	return &transport{ep: ep, tools: &providers.ToolCache{}, post: ep.Post("/responses", ep.BearerAuth())}, nil
 }
-
-// userAgent names this runtime to the vendor.
-const userAgent = "holon-actors"
 
 func (t *transport) name() string { return t.ep.Ref.String() }
 

@@ -3,7 +3,6 @@ package openaichat
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -18,9 +17,6 @@ type Chat struct {
 	tools *providers.ToolCache
 }
 
-// userAgent names this runtime to the server.
-const userAgent = "holon-actors"
-
 // New returns the Chat Completions transport of ep; ep needs a BaseURL
 // unless its provider is "openai". A Transport other than
 // openai_chat_completions fails closed with KindUnsupported.
@@ -29,13 +25,7 @@ func New(ep providers.Endpoint) (*Chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Chat{ep: ep, tools: &providers.ToolCache{}}
-	p.post = providers.Post{Provider: p.Name(), URL: strings.TrimSuffix(ep.BaseURL, "/") + "/chat/completions",
-		Client: ep.Client(), Header: http.Header{"User-Agent": {userAgent}}, Secret: ep.APIKey}
-	if ep.APIKey.Present() {
-		p.post.Header.Set("Authorization", "Bearer "+ep.APIKey.Reveal())
-	}
-	return p, nil
+	return &Chat{ep: ep, tools: &providers.ToolCache{}, post: ep.Post("/chat/completions", ep.BearerAuth())}, nil
 }
 
 // Name implements providers.Provider.
