@@ -130,6 +130,9 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 		Ownership: messages.OwnershipParentSupervised, ProfilePreset: PresetPrivateChild, ParentAgentID: a.id}
 	created.ExecutionRoot = a.state.ExecutionRoot // inherit: where this agent works
 	if wt := rec.Child.Worktree; wt != nil {
+		if err := a.makeChildWorktree(rec, *wt); err != nil {
+			return nil, err
+		}
 		created.ExecutionRoot = wt.ExecRoot()
 	}
 	payloads := []messages.Payload{
@@ -242,6 +245,23 @@ func (a *agent) finishChild(m *childFinished) error {
 		text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
 }
 
+// makeChildWorktree makes the worktree SpawnAgent planned for the child
+// of task rec (again, when a restart finds its directory gone). One that
+// cannot be made fails the task: the child never runs outside it.
+func (a *agent) makeChildWorktree(rec *TaskRecord, wt worktree.Info) error {
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeCleanupTimeout)
+	defer cancel()
+	err := worktree.Make(ctx, wt)
+	if err == nil {
+		return nil
+	}
+	if ferr := a.finishChild(&childFinished{childID: rec.Child.ChildAgentID, status: task.StatusFailed,
+		text: "The child did not start: its worktree could not be made: " + err.Error()}); ferr != nil {
+		a.deps.Log.Error().Err(ferr).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("child task not ended")
+	}
+	return fmt.Errorf("make worktree of child %s: %w", rec.Child.ChildAgentID, err)
+}
+
 // cleanupWorktree ends the worktree of a finished child task: removed
 // when untouched, retained (and logged) otherwise. It never fails the
 // task's end; a git failure is recorded as cleanup_failed.
@@ -256,7 +276,8 @@ func (a *agent) cleanupWorktree(wt worktree.Info) worktree.Info {
 	return out
 }
 
-// worktreeCleanupTimeout bounds the git commands of one cleanup.
+// worktreeCleanupTimeout bounds the git commands of making or cleaning up
+// one worktree.
 const worktreeCleanupTimeout = time.Minute
 
 // worktreeText is the task_result's account of the child's worktree: ""

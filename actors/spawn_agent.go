@@ -207,8 +207,10 @@ func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
 	return sup
 }
 
-// makeWorktree creates the task-owned worktree of a worktree-mode child
-// from this agent's execution root; a refusal is the tool's failure.
+// makeWorktree plans the task-owned worktree of a worktree-mode child from
+// this agent's execution root; a refusal is the tool's failure. The
+// worktree is made with the child (ensureChild), after the task is
+// journaled, so a crash in between leaves no worktree nobody owns.
 func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info, *tools.Result) {
 	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
 		r := tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
@@ -222,7 +224,7 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 	if err != nil {
 		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
 	}
-	wt, err := worktree.Create(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
+	wt, err := worktree.Plan(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
 	switch {
 	case errors.Is(err, worktree.ErrNotRepository):
 		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", root.Dir()),

@@ -67,10 +67,20 @@ var (
 	ErrExists = errors.New("worktree: path or branch already exists")
 )
 
-// Create makes a worktree at path on a new branch, from the HEAD of the
-// repository that holds root. path must not exist; its parent directory
-// is created (0700).
+// Create plans a worktree (Plan) and makes it (Make).
 func Create(ctx context.Context, root, path, branch string) (Info, error) {
+	info, err := Plan(ctx, root, path, branch)
+	if err != nil {
+		return Info{}, err
+	}
+	return info, Make(ctx, info)
+}
+
+// Plan checks that a worktree can be made at path on a new branch from
+// the HEAD of the repository that holds root, and describes it, without
+// making it: path and branch must not exist yet. Make makes it later, from
+// the same commit whatever HEAD is then.
+func Plan(ctx context.Context, root, path, branch string) (Info, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return Info{}, fmt.Errorf("worktree root %s: %w", root, err)
@@ -96,13 +106,28 @@ func Create(ctx context.Context, root, path, branch string) (Info, error) {
 	if _, err := git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); err == nil {
 		return Info{}, fmt.Errorf("%w: branch %s", ErrExists, branch)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return Info{}, fmt.Errorf("worktree directory: %w", err)
-	}
-	if _, err := git(ctx, top, "worktree", "add", "--quiet", "-b", branch, path, base); err != nil {
-		return Info{}, fmt.Errorf("create worktree %s: %w", path, err)
-	}
 	return Info{RepoRoot: top, Path: path, Branch: branch, BaseCommit: base, Subdir: sub, CleanupStatus: StatusActive}, nil
+}
+
+// Make makes the worktree info describes, on its branch from its base
+// commit; one already made (its directory exists) is left as it is, so a
+// recovery may call it again. Its parent directory is created (0700).
+func Make(ctx context.Context, info Info) error {
+	if _, err := os.Stat(info.Path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(info.Path), 0o700); err != nil {
+		return fmt.Errorf("worktree directory: %w", err)
+	}
+	args := []string{"worktree", "add", "--quiet", "-b", info.Branch, info.Path, info.BaseCommit}
+	if _, err := git(ctx, info.RepoRoot, "rev-parse", "--verify", "--quiet", "refs/heads/"+info.Branch); err == nil {
+		_, _ = git(ctx, info.RepoRoot, "worktree", "prune") // made before, its directory lost since
+		args = []string{"worktree", "add", "--quiet", info.Path, info.Branch}
+	}
+	if _, err := git(ctx, info.RepoRoot, args...); err != nil {
+		return fmt.Errorf("create worktree %s: %w", info.Path, err)
+	}
+	return nil
 }
 
 // Cleanup ends the worktree of a finished task: a clean one (no changes,

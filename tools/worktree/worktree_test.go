@@ -185,3 +185,42 @@ func TestCreateRefusals(t *testing.T) {
 		t.Error("Create from a missing root succeeded")
 	}
 }
+
+// TestPlanThenMake: Plan makes nothing; Make makes the worktree from the
+// planned commit even after HEAD moved, is a no-op once made, and makes it
+// again on its branch when its directory was lost.
+func TestPlanThenMake(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t)
+	info, err := worktree.Plan(ctx, dir, filepath.Join(t.TempDir(), "wt", "task_9"), "holon/task_9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists(info.Path) || slices.Contains(branches(t, dir), info.Branch) {
+		t.Fatal("Plan made something")
+	}
+	write(t, filepath.Join(dir, "later.txt"), "later\n")
+	run(t, dir, "add", ".")
+	run(t, dir, "commit", "-q", "-m", "later")
+	if err := worktree.Make(ctx, info); err != nil {
+		t.Fatalf("Make: %v", err)
+	}
+	if exists(filepath.Join(info.Path, "later.txt")) || run(t, info.Path, "rev-parse", "HEAD") != info.BaseCommit {
+		t.Error("Make did not start from the planned commit")
+	}
+	write(t, filepath.Join(info.Path, "work.txt"), "w\n")
+	if err := worktree.Make(ctx, info); err != nil || !exists(filepath.Join(info.Path, "work.txt")) {
+		t.Fatalf("Make again = %v, or it touched the worktree", err)
+	}
+	if err := os.RemoveAll(info.Path); err != nil {
+		t.Fatal(err)
+	}
+	if err := worktree.Make(ctx, info); err != nil || !exists(filepath.Join(info.Path, "README")) {
+		t.Fatalf("Make after its directory was lost = %v", err)
+	}
+	bad := info
+	bad.Path, bad.Branch, bad.BaseCommit = filepath.Join(t.TempDir(), "wt"), "holon/bad", strings.Repeat("0", 40)
+	if err := worktree.Make(ctx, bad); err == nil {
+		t.Error("Make from a commit that does not exist succeeded")
+	}
+}
