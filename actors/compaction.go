@@ -122,6 +122,26 @@ func keepFrom(conv []providers.Item, keep int) int {
 // anything but a tool result, which must follow its call.
 func cuttable(it providers.Item) bool { return it.Kind != providers.ItemToolResult }
 
+// ContextInfo is an agent's context accounting: what the model sees of its
+// conversation, in the runtime's estimate, and what was compacted.
+type ContextInfo struct {
+	ConversationItems int    `json:"conversation_items"`
+	EstimatedTokens   int    `json:"estimated_tokens"` // 4 characters a token, the summary included
+	CompactedItems    uint64 `json:"compacted_items"`
+	CompactedRounds   int    `json:"compacted_rounds"`
+	SummaryChars      int    `json:"summary_chars"`
+}
+
+// Context is st's context accounting.
+func (st *AgentState) Context() ContextInfo {
+	in := ContextInfo{ConversationItems: len(st.Conversation), EstimatedTokens: estimateTokens(st.Conversation),
+		CompactedItems: st.CompactedItems, CompactedRounds: st.CompactedRounds, SummaryChars: len(st.ContextSummary)}
+	if sum, ok := st.summaryItem(); ok {
+		in.EstimatedTokens += estimateItem(sum)
+	}
+	return in
+}
+
 // applyCompaction drops the compacted items, except a pinned turn
 // message, and keeps the summary.
 func (s *AgentState) applyCompaction(p messages.ConversationCompacted) {

@@ -82,6 +82,11 @@ func TestConversationCompaction(t *testing.T) {
 		t.Fatalf("after replay: %d items, %d compacted; before: %d items, %d compacted",
 			len(after.Conversation), after.CompactedItems, len(before.Conversation), before.CompactedItems)
 	}
+	ci := after.Context()
+	if ci.CompactedItems != last.TotalCompacted || ci.ConversationItems != len(after.Conversation) || ci.SummaryChars != len(last.Summary) ||
+		ci.CompactedRounds == 0 || ci.EstimatedTokens <= 0 || ci.EstimatedTokens > 400+len(last.Summary) {
+		t.Errorf("context accounting = %+v", ci)
+	}
 }
 
 // TestCompactionInALongTurn: a single turn of many tool rounds passes the

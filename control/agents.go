@@ -25,6 +25,9 @@ type AgentSummary struct {
 	Sleep             *actors.SleepRecord `json:"sleep,omitempty"`
 	PendingWakeHint   *actors.WakeHint    `json:"pending_wake_hint,omitempty"`
 	PendingTimers     int                 `json:"pending_timers"`
+	// Context is what the model sees of the conversation, and what was
+	// compacted out of its view.
+	Context actors.ContextInfo `json:"context"`
 }
 
 // AgentStateSnapshot is the /state surface: the summary (the same as
@@ -51,7 +54,7 @@ func summarize(st actors.AgentState, in actors.AgentInfo) AgentSummary {
 	return AgentSummary{AgentInfo: in, TurnIndex: st.TurnIndex, TotalInputTokens: st.TotalInputTokens,
 		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds,
 		LastBriefAt: st.LastBriefAt, LastClosure: st.LastClosure, Sleep: st.Sleep,
-		PendingWakeHint: st.PendingWakeHint, PendingTimers: len(st.Timers)}
+		PendingWakeHint: st.PendingWakeHint, PendingTimers: len(st.Timers), Context: st.Context()}
 }
 
 // agentID reads {id} and checks the agent exists; ok is false after an

@@ -180,6 +180,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		{"turns", fmt.Sprint(st.TurnIndex)}, {"model rounds", fmt.Sprint(st.TotalModelRounds)},
 		{"tokens in/out", fmt.Sprintf("%d / %d", st.TotalInputTokens, st.TotalOutputTokens)},
 		{"token budget", describeBudget(st.TokenBudget)},
+		{"context", describeContext(st.Context)},
 		{"last event", fmt.Sprint(st.LastSeq)}}
 	if st.Visibility == messages.VisibilityPrivate && st.ParentAgentID != "" {
 		rows = append(rows, [2]string{"supervised by", st.ParentAgentID})
@@ -191,6 +192,15 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"last error", st.LastError})
 	}
 	return printRows(e, rows)
+}
+
+// describeContext is the context accounting in a line.
+func describeContext(c actors.ContextInfo) string {
+	s := fmt.Sprintf("%d items, ≈ %d tokens", c.ConversationItems, c.EstimatedTokens)
+	if c.CompactedItems > 0 {
+		s += fmt.Sprintf(" (%d earlier items compacted into a %d-character summary)", c.CompactedItems, c.SummaryChars)
+	}
+	return s
 }
 
 // agentsCmd groups the agent commands.
