@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/testkit"
 )
@@ -95,5 +99,50 @@ func TestTransportActor(t *testing.T) {
 	}
 	if _, err := p2.Complete(context.Background(), providers.Request{}); providers.KindOf(err) != providers.KindCanceled {
 		t.Fatalf("a call after shutdown = %v, want canceled at once", err)
+	}
+}
+
+// nopProvider answers at once: what a round through the transport actor
+// costs beyond the provider itself.
+type nopProvider struct{}
+
+func (nopProvider) Name() string { return "test/nop" }
+
+func (nopProvider) Complete(context.Context, providers.Request) (providers.Response, error) {
+	return providers.Response{Text: "ok"}, nil
+}
+
+// BenchmarkTransportHop measures a round through a candidate's transport
+// actor, and through a fallback chain over it, with a provider that
+// answers at once.
+//
+//	go test -run='^$' -bench=TransportHop -benchmem ./actors
+func BenchmarkTransportHop(b *testing.B) {
+	rt, err := actors.NewRuntime(actors.AgentDeps{Store: persistence.NewMemStore(), Log: zerolog.Nop()}, actors.RuntimeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	p, err := rt.Transport("test/nop", nopProvider{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	chain, err := providers.NewChain(providers.DefaultRetryPolicy(), []providers.Candidate{{Provider: p}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, req := context.Background(), providers.Request{AgentID: "bench"}
+	for _, bb := range []struct {
+		name string
+		p    providers.Provider
+	}{{"actor", p}, {"chain_and_actor", chain}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bb.p.Complete(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
