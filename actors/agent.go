@@ -631,6 +631,15 @@ func (a *agent) control(m *Control) *ControlResult {
 		}
 		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
 		a.stopCommands()
+	case OpInterrupt:
+		if t := a.state.Turn; t != nil && t.MessageID != m.KeepMessageID {
+			a.abandonStep()
+			summary := "The operator interrupted this turn; the agent goes on with its next message."
+			if m.Reason != "" && m.Reason != "operator interrupt" {
+				summary += " Reason: " + m.Reason + "."
+			}
+			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeTurnInterrupted, summary)
+		}
 	case OpWake:
 		switch st {
 		case messages.StatusStopped:
@@ -639,9 +648,9 @@ func (a *agent) control(m *Control) *ControlResult {
 			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator wake"))
 		}
 	default:
-		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop or wake", m.Op)}
+		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop, wake or interrupt", m.Op)}
 	}
-	if m.Op != OpWake {
+	if m.Op != OpWake && m.Op != OpInterrupt {
 		a.controlChildren(m)
 	}
 	return &ControlResult{Status: a.state.Status}
@@ -677,6 +686,10 @@ func (a *agent) stopCommands() {
 		}
 	}()
 }
+
+// codeTurnInterrupted is the failure code of a turn the operator
+// interrupted; like a stop, it notifies nobody.
+const codeTurnInterrupted = "turn_interrupted"
 
 func reasonOr(reason, def string) string {
 	if reason != "" {

@@ -38,12 +38,19 @@ const (
 	OpResume ControlOp = "resume"
 	OpStop   ControlOp = "stop"
 	OpWake   ControlOp = "wake"
+	// OpInterrupt ends the turn in flight at once (its model call and
+	// inline tools cancelled, its command tasks left running) and the
+	// agent goes on with its queue; the agent's status does not change.
+	OpInterrupt ControlOp = "interrupt"
 )
 
 // Control asks an agent to change its lifecycle; the reply is *ControlResult.
 type Control struct {
 	Op     ControlOp
 	Reason string
+	// KeepMessageID, with OpInterrupt, spares a turn that processes this
+	// message: the operator's own prompt, admitted just before.
+	KeepMessageID string
 }
 
 // Priority implements Prioritized: lifecycle commands come before work.

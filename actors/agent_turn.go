@@ -496,7 +496,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	summary := f.Summary
 	var notice []messages.Payload
 	n := a.operatorNotification(failureNotice(f.Code), summary, "")
-	if f.Code != "agent_stopped" && f.Code != codeSupervisionStopped { // whoever stopped it knows
+	if f.Code != "agent_stopped" && f.Code != codeSupervisionStopped && f.Code != codeTurnInterrupted { // whoever stopped it knows
 		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
 	}
 	payloads := []messages.Payload{

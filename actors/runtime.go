@@ -146,6 +146,17 @@ func (r *Runtime) Control(ctx context.Context, id string, op ControlOp, reason s
 	return cr.Status, cr.Err
 }
 
+// Interrupt ends agent id's turn in flight unless it processes message
+// keep ("" spares none), and returns its status.
+func (r *Runtime) Interrupt(ctx context.Context, id, keep, reason string) (messages.AgentStatus, error) {
+	res, err := r.ask(ctx, id, &Control{Op: OpInterrupt, Reason: reason, KeepMessageID: keep})
+	if err != nil {
+		return "", err
+	}
+	cr := res.(*ControlResult)
+	return cr.Status, cr.Err
+}
+
 // State returns a copy of agent id's state.
 func (r *Runtime) State(ctx context.Context, id string) (AgentState, error) {
 	res, err := r.ask(ctx, id, &GetState{})

@@ -321,6 +321,9 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
 // LifecycleRequest is the optional body of the lifecycle routes.
 type LifecycleRequest struct {
 	Reason string `json:"reason,omitempty"`
+	// KeepMessageID, for interrupt, spares the turn of this message (the
+	// operator's prompt admitted just before).
+	KeepMessageID string `json:"keep_message_id,omitempty"`
 }
 
 // LifecycleResponse answers a lifecycle command with the status after it.
@@ -339,7 +342,13 @@ func (s *Server) lifecycle(w http.ResponseWriter, r *http.Request) {
 	if req.Reason == "" {
 		req.Reason = "operator " + string(op)
 	}
-	st, err := s.cfg.Runtime.Control(r.Context(), id, op, req.Reason)
+	var st messages.AgentStatus
+	var err error
+	if op == actors.OpInterrupt {
+		st, err = s.cfg.Runtime.Interrupt(r.Context(), id, req.KeepMessageID, req.Reason)
+	} else {
+		st, err = s.cfg.Runtime.Control(r.Context(), id, op, req.Reason)
+	}
 	if err != nil {
 		writeError(w, runtimeError(err))
 		return

@@ -164,6 +164,14 @@ func (c *Client) Lifecycle(ctx context.Context, id string, op actors.ControlOp, 
 	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/"+string(op), LifecycleRequest{Reason: reason}, &out)
 }
 
+// Interrupt ends agent id's turn in flight unless it processes message
+// keep ("" spares none).
+func (c *Client) Interrupt(ctx context.Context, id, keep, reason string) (LifecycleResponse, error) {
+	var out LifecycleResponse
+	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/"+string(actors.OpInterrupt),
+		LifecycleRequest{Reason: reason, KeepMessageID: keep}, &out)
+}
+
 // Events returns one page of events after the cursor.
 func (c *Client) Events(ctx context.Context, id string, after uint64, limit int) (EventsPage, error) {
 	var out EventsPage

@@ -41,6 +41,7 @@ func (s *Server) table() []route {
 		{Route{"POST", "/control/agents/{id}/resume", "Resume a stopped or paused agent."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/pause", "Pause the agent after its current step."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
+		{Route{"POST", "/control/agents/{id}/interrupt", "End the agent's turn in flight now (keep_message_id spares the turn of that message); it goes on with its queue."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/model", "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model."}, s.setModel},
 		{Route{"POST", "/control/agents/{id}/budget", "Set the agent's token budget ({\"token_budget\": N}, 0 for unlimited; \"reset_spend\": true counts from zero again); its status shows the limit and the spend."}, s.setBudget},
 		{Route{"POST", "/control/agents/{id}/trigger", "Create, or return, the agent's external trigger capability (its URL is a secret)."}, s.ensureTrigger},

@@ -516,3 +516,36 @@ func TestModelOverride(t *testing.T) {
 		t.Fatalf("%d agent_model_set events, want 2", n)
 	}
 }
+
+// TestInterruptRoute: POST /control/agents/{id}/interrupt ends the turn in
+// flight unless keep_message_id names it; the operator's prompt sent with
+// it runs next.
+func TestInterruptRoute(t *testing.T) {
+	gate := make(chan struct{})
+	f := newFixture(t, testkit.Step{Text: "Done.", Gate: gate})
+	ctx := context.Background()
+	first, err := f.c.Prompt(ctx, "main", control.PromptRequest{Text: "A long job."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.h.Provider.Called
+	if res, err := f.c.Interrupt(ctx, "main", first.MessageID, ""); err != nil || res.Status != messages.StatusAwakeRunning {
+		t.Fatalf("interrupt sparing the turn = %+v, %v", res, err)
+	}
+	second, err := f.c.Prompt(ctx, "main", control.PromptRequest{Text: "Instead, this.", Priority: "next"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.c.Interrupt(ctx, "main", second.MessageID, "changed my mind"); err != nil {
+		t.Fatal(err)
+	}
+	ended := f.h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if !strings.Contains(string(ended.Payload), `"message_id":"`+first.MessageID+`"`) || !strings.Contains(string(ended.Payload), `"kind":"aborted"`) {
+		t.Fatalf("first turn ended %s", ended.Payload)
+	}
+	close(gate)
+	next := f.h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if !strings.Contains(string(next.Payload), `"message_id":"`+second.MessageID+`"`) {
+		t.Fatalf("second turn %s, want the interrupting prompt's", next.Payload)
+	}
+}

@@ -75,10 +75,11 @@ func printRows(e *env, rows [][2]string) error {
 
 // promptCmd is `holon-actors prompt`.
 type promptCmd struct {
-	Text     []string      `arg:"" help:"The prompt text."`
-	Priority string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
-	Wait     bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
-	Timeout  time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
+	Text      []string      `arg:"" help:"The prompt text."`
+	Priority  string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
+	Wait      bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
+	Timeout   time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
+	Interrupt bool          `help:"End the agent's turn in flight (aborted; its command tasks keep running) so this prompt runs next, instead of waiting behind it or joining it (interject)."`
 }
 
 // promptResult is the --json output of prompt.
@@ -98,9 +99,21 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: strings.Join(p.Text, " "), Priority: p.Priority})
+	priority := p.Priority
+	if p.Interrupt {
+		if priority != "normal" && priority != "next" {
+			return usage(fmt.Errorf("--interrupt runs the prompt next: drop --priority %s", priority))
+		}
+		priority = "next"
+	}
+	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: strings.Join(p.Text, " "), Priority: priority})
 	if err != nil {
 		return err
+	}
+	if p.Interrupt { // after the admission, sparing its own turn: nothing is lost in between
+		if _, err := c.Interrupt(ctx, id, res.MessageID, "the operator sent a prompt with --interrupt"); err != nil {
+			return fmt.Errorf("prompt %s admitted, but the turn in flight was not interrupted: %w", res.MessageID, err)
+		}
 	}
 	out := promptResult{PromptResponse: res}
 	if p.Wait {
@@ -205,18 +218,19 @@ func describeContext(c actors.ContextInfo) string {
 
 // agentsCmd groups the agent commands.
 type agentsCmd struct {
-	List     agentsListCmd     `cmd:"" help:"List the public agents."`
-	Create   agentsCreateCmd   `cmd:"" help:"Create a named agent."`
-	Status   statusCmd         `cmd:"" help:"Show an agent's summary."`
-	State    agentsStateCmd    `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
-	Stop     lifecycleCmd      `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
-	Resume   lifecycleCmd      `cmd:"" help:"Resume a stopped or paused agent."`
-	Pause    lifecycleCmd      `cmd:"" help:"Pause an agent after its current step."`
-	Wake     lifecycleCmd      `cmd:"" help:"Wake a sleeping agent."`
-	Model    agentsModelCmd    `cmd:"" help:"Show, set or clear an agent's model override."`
-	Budget   agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
-	Children agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
-	Trigger  agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+	List      agentsListCmd     `cmd:"" help:"List the public agents."`
+	Create    agentsCreateCmd   `cmd:"" help:"Create a named agent."`
+	Status    statusCmd         `cmd:"" help:"Show an agent's summary."`
+	State     agentsStateCmd    `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
+	Stop      lifecycleCmd      `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
+	Resume    lifecycleCmd      `cmd:"" help:"Resume a stopped or paused agent."`
+	Pause     lifecycleCmd      `cmd:"" help:"Pause an agent after its current step."`
+	Wake      lifecycleCmd      `cmd:"" help:"Wake a sleeping agent."`
+	Interrupt lifecycleCmd      `cmd:"" help:"End the agent's turn in flight now (aborted; command tasks keep running); it goes on with its queue."`
+	Model     agentsModelCmd    `cmd:"" help:"Show, set or clear an agent's model override."`
+	Budget    agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
+	Children  agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
+	Trigger   agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
 }
 
 type agentsTriggerCmd struct {
@@ -318,7 +332,7 @@ func (a *agentsStateCmd) Run(ctx context.Context, e *env) error {
 	return printJSON(e, st)
 }
 
-// lifecycleCmd is agents stop|resume|pause|wake.
+// lifecycleCmd is agents stop|resume|pause|wake|interrupt.
 type lifecycleCmd struct {
 	ID     string `arg:"" optional:"" help:"Agent id (default: --agent, else the default agent)."`
 	Reason string `help:"Why, for the journal."`
