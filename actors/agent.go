@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -724,7 +723,3 @@ func (a *agent) elapsedMS(start time.Time) int64 {
 	return a.deps.Clock.Since(start).Milliseconds()
 }
 
-// isStopErr reports a context error from a cancelled step.
-func isStopErr(err error) bool {
-	return errors.Is(err, context.Canceled)
-}

@@ -290,7 +290,9 @@ func TestChainCancelDuringBackoff(t *testing.T) {
 		_, err := ch.Complete(ctx, providers.Request{})
 		done <- err
 	}()
-	clock.BlockUntil(1) // the chain waits out its first backoff
+	if err := clock.BlockUntilContext(ctx, 1); err != nil { // the chain waits out its first backoff
+		t.Fatal(err)
+	}
 	cancel()
 	err := <-done
 	if providers.KindOf(err) != providers.KindCanceled || !errors.Is(err, context.Canceled) {

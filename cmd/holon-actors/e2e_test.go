@@ -239,13 +239,13 @@ func TestRunPromptTailAndCrashRecovery(t *testing.T) {
 	if code, _, errOut := client(t, home, "agents", "resume"); code != 0 {
 		t.Fatalf("resume = %d %s", code, errOut)
 	}
-	code, out, _ = client(t, home, "briefs")
+	_, out, _ = client(t, home, "briefs")
 	for deadline := time.Now().Add(e2eWait); !strings.Contains(out, "echo: kept across the crash"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("the queued prompt was not answered after resume; briefs:\n%s", out)
 		}
 		time.Sleep(20 * time.Millisecond) // polling another process
-		code, out, _ = client(t, home, "briefs")
+		_, out, _ = client(t, home, "briefs")
 	}
 	d.stop()
 	if _, err := os.Stat(filepath.Join(home, "run", cleanMarkerName)); err != nil {
