@@ -722,4 +722,3 @@ func (a *agent) copyState() AgentState {
 func (a *agent) elapsedMS(start time.Time) int64 {
 	return a.deps.Clock.Since(start).Milliseconds()
 }
-
