@@ -8,9 +8,13 @@ FUZZTIME ?= 10s
 build:
 	$(GO) build -o holon-actors ./cmd/holon-actors
 
-## test: vet, then every test with the race detector, uncached
+# staticcheck 2026.2.2, run from the module proxy (go.mod is not touched)
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+## test: vet and staticcheck, then every test with the race detector, uncached
 test:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -race -count=1 ./...
 
 ## fuzz-smoke: each fuzz target for FUZZTIME (go test fuzzes one package at a time)
@@ -20,6 +24,7 @@ fuzz-smoke:
 	$(GO) test -run='^$$' -fuzz=FuzzDecodeBody -fuzztime=$(FUZZTIME) ./control
 	$(GO) test -run='^$$' -fuzz=FuzzReadSSE -fuzztime=$(FUZZTIME) ./control
 	$(GO) test -run='^$$' -fuzz=FuzzCodexStream -fuzztime=$(FUZZTIME) ./providers/openai
+	$(GO) test -run='^$$' -fuzz=FuzzChatReply -fuzztime=$(FUZZTIME) ./providers/openaichat
 
 ## bench: the load generators with their default workloads, then the Go benchmarks
 bench:
