@@ -43,7 +43,14 @@ type TokenBudgetState struct {
 	ChildTokens map[string]uint64 `json:"child_tokens,omitempty"`
 	// DescendantTokens is the sum of ChildTokens.
 	DescendantTokens uint64 `json:"descendant_tokens,omitempty"`
+	// Warned is true once the spend passed BudgetWarnPercent of the limit
+	// and the operator was told; a new budget (token_budget_set) clears it.
+	Warned bool `json:"warned,omitempty"`
 }
+
+// BudgetWarnPercent is the share of its token budget after which an agent
+// warns its operator (and its model) once.
+const BudgetWarnPercent = 80
 
 // TokenBudgetInfo is the budget as status and list show it.
 type TokenBudgetInfo struct {
@@ -101,7 +108,7 @@ func applyBudgetDefault(in *AgentInfo, def uint64) {
 }
 
 func (s *AgentState) applyTokenBudgetSet(p messages.TokenBudgetSet) {
-	s.Budget.Set, s.Budget.LimitTokens = true, p.LimitTokens
+	s.Budget.Set, s.Budget.LimitTokens, s.Budget.Warned = true, p.LimitTokens, false
 	if p.ResetSpend {
 		s.Budget.SpendBase = s.lifetimeTokens()
 	}
@@ -209,8 +216,37 @@ func (a *agent) stopRunaway() bool {
 	}
 	if stop {
 		a.failTurnWith(messages.TerminalAborted, f)
+		return true
 	}
-	return stop
+	a.warnBudget()
+	return false
+}
+
+// warnBudget tells the operator, and the model at its next carrier, once
+// the spend passed BudgetWarnPercent of the limit: a soft threshold
+// before the hard stop. Once per budget: the warning is journaled.
+func (a *agent) warnBudget() {
+	info := AgentInfo{TokenBudget: a.state.budgetInfo()}
+	applyBudgetDefault(&info, a.deps.DefaultTokenBudget)
+	b := info.TokenBudget
+	if a.state.Budget.Warned || b.LimitTokens == 0 || b.Exhausted || b.SpentTokens*100 < b.LimitTokens*BudgetWarnPercent {
+		return
+	}
+	msg := fmt.Sprintf("Agent %s has spent %d of its %d-token budget (%d%%); it stops before the model round that would pass it. "+
+		"Raise it with `holon-actors agents budget %s --tokens N` if it should go on.", a.id, b.SpentTokens, b.LimitTokens,
+		b.SpentTokens*100/b.LimitTokens, a.id)
+	n := a.operatorNotification(messages.NotifyTokenBudgetWarning, msg, "")
+	err := a.persist(
+		messages.OperatorNotificationRequested{Notification: n},
+		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "budget.warning", Level: messages.LevelWarning,
+			Message: fmt.Sprintf("You have spent %d of your %d-token budget. Finish the most important work and report; "+
+				"you will be stopped when it is spent.", b.SpentTokens, b.LimitTokens)}},
+	)
+	if err != nil {
+		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("budget warning not recorded")
+		return
+	}
+	a.dispatchNotification(n)
 }
 
 // failureNotice is the operator notification reason of a failed turn.

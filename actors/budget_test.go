@@ -86,9 +86,27 @@ func TestTokenBudgetStopsBeforeTheRoundPastIt(t *testing.T) {
 		t.Fatalf("terminal = %+v", tt)
 	}
 	brief := decode[messages.BriefRecorded](t, h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded))).Brief
-	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("main", testkit.OfType(messages.EventOperatorNotificationRequested))).Notification
+	// A warning once past 80 % (220 of 250, before the third round), then
+	// the stop.
+	warn := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("main", testkit.NthOfType(messages.EventOperatorNotificationRequested, 1))).Notification
+	n := decode[messages.OperatorNotificationRequested](t, h.WaitEvent("main", testkit.NthOfType(messages.EventOperatorNotificationRequested, 2))).Notification
 	if brief.Kind != messages.BriefFailure || brief.Text != f.Summary || n.Reason != messages.NotifyTokenBudget {
 		t.Fatalf("brief = %+v, notification = %+v", brief, n)
+	}
+	if warn.Reason != messages.NotifyTokenBudgetWarning || !strings.Contains(warn.Message, "spent 220 of its 250-token budget (88%)") {
+		t.Fatalf("warning = %+v", warn)
+	}
+	if n := countType(h.Events("main"), messages.EventOperatorNotificationRequested); n != 2 {
+		t.Fatalf("%d operator notifications, want the warning and the stop", n)
+	}
+	queued := false
+	for _, ev := range h.Events("main") {
+		if ev.Type == messages.EventSystemNotificationQueued && strings.Contains(string(ev.Payload), "budget.warning") {
+			queued = true
+		}
+	}
+	if !queued {
+		t.Error("the model was not told its budget is nearly spent")
 	}
 	want := actors.TokenBudgetInfo{LimitTokens: 250, SpentTokens: 330, Source: actors.BudgetSourceAgent, Exhausted: true}
 	if got := budgetOf(t, h, "main"); got != want {

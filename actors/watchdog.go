@@ -26,8 +26,14 @@ type WatchdogState struct {
 // noteStallReport marks the current closure reported when the agent's own
 // stall notification is applied.
 func (s *AgentState) noteStallReport(n messages.OperatorNotification) {
-	if n.Reason == messages.NotifyAgentStalled && n.RequestedByAgentID == s.ID {
+	if n.RequestedByAgentID != s.ID {
+		return
+	}
+	switch n.Reason {
+	case messages.NotifyAgentStalled:
 		s.Watchdog.ReportedTurn = s.TurnIndex
+	case messages.NotifyTokenBudgetWarning:
+		s.Budget.Warned = true // budget.go: once per budget
 	}
 }
 

@@ -45,6 +45,7 @@ const (
 	NotifyChildNotification   = "child_notification"
 	NotifyLoopBreaker         = "loop_breaker"
 	NotifyTokenBudget         = "token_budget_exhausted"
+	NotifyTokenBudgetWarning  = "token_budget_warning"
 	NotifyAgentStalled        = "agent_stalled"
 )
 
