@@ -104,9 +104,15 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 	ctx := r.Context()
 	tick := s.cfg.Clock.NewTicker(keepAlive)
 	defer tick.Stop()
-	replayed := true // events already in the journal when the stream opened
+	// Events up to opened were in the journal when the stream opened (the
+	// subscription came first, so none after it is missed): replayed.
+	opened, err := s.cfg.Store.HighestSeq(ctx, id)
+	if err != nil {
+		s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
+		return
+	}
 	for {
-		n, err := s.sendEvents(ctx, w, id, &after, replayed)
+		n, err := s.sendEvents(ctx, w, id, &after, opened)
 		if err != nil {
 			s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
 			return
@@ -117,7 +123,6 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 			}
 			continue // there may be more than one page
 		}
-		replayed = false
 		select {
 		case <-ctx.Done():
 			return
@@ -130,14 +135,15 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 	}
 }
 
-// sendEvents writes the next page of events after *after and moves it.
-func (s *Server) sendEvents(ctx context.Context, w http.ResponseWriter, id string, after *uint64, replayed bool) (int, error) {
+// sendEvents writes the next page of events after *after and moves it;
+// those up to opened are marked replayed.
+func (s *Server) sendEvents(ctx context.Context, w http.ResponseWriter, id string, after *uint64, opened uint64) (int, error) {
 	evs, err := s.cfg.Store.Read(ctx, id, *after+1, ^uint64(0), MaxPageLimit)
 	if err != nil {
 		return 0, err
 	}
 	for _, ev := range evs {
-		data, err := json.Marshal(NewStreamEvent(ev, replayed))
+		data, err := json.Marshal(NewStreamEvent(ev, ev.Seq <= opened))
 		if err != nil {
 			return 0, err
 		}
