@@ -626,7 +626,7 @@ func (a *agent) control(m *Control) *ControlResult {
 	case OpStop:
 		if a.state.Turn != nil {
 			a.abandonStep()
-			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, "agent_stopped", "The operator stopped the agent during this turn.")
+			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeAgentStopped, "The operator stopped the agent during this turn.")
 		}
 		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
 		a.stopCommands()
@@ -686,9 +686,11 @@ func (a *agent) stopCommands() {
 	}()
 }
 
-// codeTurnInterrupted is the failure code of a turn the operator
-// interrupted; like a stop, it notifies nobody.
-const codeTurnInterrupted = "turn_interrupted"
+// The failure codes of turns the operator ended (operatorCaused).
+const (
+	codeAgentStopped    = "agent_stopped"
+	codeTurnInterrupted = "turn_interrupted"
+)
 
 func reasonOr(reason, def string) string {
 	if reason != "" {

@@ -315,7 +315,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		// audit only
 	case messages.OperatorNotificationRequested:
 		s.applyOperatorNotification(p.Notification)
-		s.noteStallReport(p.Notification)
+		s.noteOwnNotification(p.Notification)
 	case messages.OperatorNotificationDelivery:
 		s.applyNotificationDelivery(p)
 	case messages.SystemNotificationQueued:

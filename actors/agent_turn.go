@@ -482,6 +482,16 @@ func (a *agent) finishTurn() {
 	a.armScheduled(work)
 }
 
+// operatorCaused reports a failure code of a turn its operator (or its
+// supervising parent) ended: nobody is notified of those.
+func operatorCaused(code string) bool {
+	switch code {
+	case codeAgentStopped, codeSupervisionStopped, codeTurnInterrupted:
+		return true
+	}
+	return false
+}
+
 // failTurn settles the turn in flight as failed: a runtime_error with the
 // failure artifact, the terminal record and an operator-facing failure
 // brief, in one batch.
@@ -496,7 +506,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	summary := f.Summary
 	var notice []messages.Payload
 	n := a.operatorNotification(failureNotice(f.Code), summary, "")
-	if f.Code != "agent_stopped" && f.Code != codeSupervisionStopped && f.Code != codeTurnInterrupted { // whoever stopped it knows
+	if !operatorCaused(f.Code) { // whoever stopped it knows
 		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
 	}
 	payloads := []messages.Payload{

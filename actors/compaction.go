@@ -3,7 +3,6 @@ package actors
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -213,9 +212,9 @@ func digestItems(items []providers.Item) string {
 func firstLine(s string, n int) string {
 	for line := range strings.SplitSeq(s, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			if utf8.RuneCountInString(line) > n {
-				r := []rune(line)
-				return string(r[:n-1]) + "…"
+			if _, whole := cutRunes(line, n); !whole {
+				cut, _ := cutRunes(line, n-1)
+				return cut + "…"
 			}
 			return line
 		}

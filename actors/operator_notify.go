@@ -49,6 +49,21 @@ func (a *agent) operatorNotification(reason, message, suspensionID string) messa
 	return n
 }
 
+// noteOwnNotification records, as the agent's own notification is
+// applied, the once-only reports it stands for: the current closure's
+// stall (watchdog.go) and the budget warning (budget.go).
+func (s *AgentState) noteOwnNotification(n messages.OperatorNotification) {
+	if n.RequestedByAgentID != s.ID {
+		return
+	}
+	switch n.Reason {
+	case messages.NotifyAgentStalled:
+		s.Watchdog.ReportedTurn = s.TurnIndex
+	case messages.NotifyTokenBudgetWarning:
+		s.Budget.Warned = true
+	}
+}
+
 // newNotification is agent id's notification to the primary operator.
 func newNotification(id, reason, message string, at time.Time) messages.OperatorNotification {
 	return messages.OperatorNotification{

@@ -152,13 +152,6 @@ func (t *transportActor) unpark(w *worker) bool {
 	return false
 }
 
-// idleWorkers is how many workers wait for a call.
-func (t *transportActor) idleWorkers() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.idle)
-}
-
 // serve runs one call under a context that ends with its caller's or
 // with the actor, and replies.
 func (t *transportActor) serve(m *transportCall) {

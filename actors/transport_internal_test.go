@@ -30,6 +30,13 @@ func (g *gateProvider) Complete(ctx context.Context, _ providers.Request) (provi
 	}
 }
 
+// idleWorkers is how many workers wait for a call.
+func (t *transportActor) idleWorkers() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.idle)
+}
+
 // spawnTransportActor starts a transport actor for p on its own actor
 // system and returns it and its PID; the actor stops (its workers with
 // it) and the system shuts down with the test.

@@ -23,20 +23,6 @@ type WatchdogState struct {
 	ReportedTurn uint64 `json:"reported_turn,omitempty"`
 }
 
-// noteStallReport marks the current closure reported when the agent's own
-// stall notification is applied.
-func (s *AgentState) noteStallReport(n messages.OperatorNotification) {
-	if n.RequestedByAgentID != s.ID {
-		return
-	}
-	switch n.Reason {
-	case messages.NotifyAgentStalled:
-		s.Watchdog.ReportedTurn = s.TurnIndex
-	case messages.NotifyTokenBudgetWarning:
-		s.Budget.Warned = true // budget.go: once per budget
-	}
-}
-
 // impossibleWait returns what the last closure waits for when nothing can
 // bring it; "" when the wait can end (or the agent is not waiting).
 func (s *AgentState) impossibleWait() string {

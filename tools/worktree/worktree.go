@@ -57,24 +57,15 @@ type Info struct {
 func (i Info) ExecRoot() string { return filepath.Join(i.Path, i.Subdir) }
 
 var (
-	// ErrNotRepository is returned by Create when the parent's root is
+	// ErrNotRepository is returned by Plan when the parent's root is
 	// not inside a git working tree.
 	ErrNotRepository = errors.New("worktree: not inside a git repository")
-	// ErrNoCommits is returned by Create for a repository without a
+	// ErrNoCommits is returned by Plan for a repository without a
 	// commit to branch from.
 	ErrNoCommits = errors.New("worktree: the repository has no commit yet")
-	// ErrExists is returned by Create when path or branch already exist.
+	// ErrExists is returned by Plan when path or branch already exist.
 	ErrExists = errors.New("worktree: path or branch already exists")
 )
-
-// Create plans a worktree (Plan) and makes it (Make).
-func Create(ctx context.Context, root, path, branch string) (Info, error) {
-	info, err := Plan(ctx, root, path, branch)
-	if err != nil {
-		return Info{}, err
-	}
-	return info, Make(ctx, info)
-}
 
 // Plan checks that a worktree can be made at path on a new branch from
 // the HEAD of the repository that holds root, and describes it, without

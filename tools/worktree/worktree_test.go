@@ -50,9 +50,12 @@ func write(t *testing.T, path, text string) {
 
 func create(t *testing.T, root string) worktree.Info {
 	t.Helper()
-	info, err := worktree.Create(context.Background(), root, filepath.Join(t.TempDir(), "wt", "task_1"), "holon/task_1")
+	info, err := worktree.Plan(context.Background(), root, filepath.Join(t.TempDir(), "wt", "task_1"), "holon/task_1")
+	if err == nil {
+		err = worktree.Make(context.Background(), info)
+	}
 	if err != nil {
-		t.Fatalf("Create: %v", err)
+		t.Fatalf("Plan and Make: %v", err)
 	}
 	return info
 }
@@ -165,24 +168,24 @@ func TestCleanupAfterDirectoryRemoved(t *testing.T) {
 func TestCreateRefusals(t *testing.T) {
 	ctx := context.Background()
 	plain := t.TempDir()
-	if _, err := worktree.Create(ctx, plain, filepath.Join(t.TempDir(), "wt"), "holon/x"); !errors.Is(err, worktree.ErrNotRepository) {
-		t.Errorf("Create outside a repository = %v, want ErrNotRepository", err)
+	if _, err := worktree.Plan(ctx, plain, filepath.Join(t.TempDir(), "wt"), "holon/x"); !errors.Is(err, worktree.ErrNotRepository) {
+		t.Errorf("Plan outside a repository = %v, want ErrNotRepository", err)
 	}
 	empty := t.TempDir()
 	run(t, empty, "init", "-q")
-	if _, err := worktree.Create(ctx, empty, filepath.Join(t.TempDir(), "wt"), "holon/x"); !errors.Is(err, worktree.ErrNoCommits) {
-		t.Errorf("Create in a repository without commits = %v, want ErrNoCommits", err)
+	if _, err := worktree.Plan(ctx, empty, filepath.Join(t.TempDir(), "wt"), "holon/x"); !errors.Is(err, worktree.ErrNoCommits) {
+		t.Errorf("Plan in a repository without commits = %v, want ErrNoCommits", err)
 	}
 	dir := repo(t)
 	info := create(t, dir)
-	if _, err := worktree.Create(ctx, dir, info.Path, "holon/other"); !errors.Is(err, worktree.ErrExists) {
-		t.Errorf("Create at an existing path = %v, want ErrExists", err)
+	if _, err := worktree.Plan(ctx, dir, info.Path, "holon/other"); !errors.Is(err, worktree.ErrExists) {
+		t.Errorf("Plan at an existing path = %v, want ErrExists", err)
 	}
-	if _, err := worktree.Create(ctx, dir, filepath.Join(t.TempDir(), "wt2"), info.Branch); !errors.Is(err, worktree.ErrExists) {
-		t.Errorf("Create with an existing branch = %v, want ErrExists", err)
+	if _, err := worktree.Plan(ctx, dir, filepath.Join(t.TempDir(), "wt2"), info.Branch); !errors.Is(err, worktree.ErrExists) {
+		t.Errorf("Plan with an existing branch = %v, want ErrExists", err)
 	}
-	if _, err := worktree.Create(ctx, filepath.Join(plain, "missing"), filepath.Join(t.TempDir(), "wt3"), "holon/y"); err == nil {
-		t.Error("Create from a missing root succeeded")
+	if _, err := worktree.Plan(ctx, filepath.Join(plain, "missing"), filepath.Join(t.TempDir(), "wt3"), "holon/y"); err == nil {
+		t.Error("Plan from a missing root succeeded")
 	}
 }
 
