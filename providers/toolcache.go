@@ -9,14 +9,27 @@ import (
 // maxCachedTools bounds a ToolCache; past it the cache starts over.
 const maxCachedTools = 4096
 
-// ToolCache keeps each tool's wire encoding, keyed by everything that goes
-// into it: the schema mode, name, description and parameters. An agent
+// ToolCache keeps each tool's wire encoding by schema mode and name, with
+// the description and parameters it was made from: a tool whose spec
+// changed is encoded again. An agent
 // sends the same catalog every round, and emitting a schema (decode,
 // rewrite, encode) costs more than the rest of a request together. A
 // transport keeps one; it is safe for concurrent use.
 type ToolCache struct {
 	mu    sync.Mutex
-	tools map[string]json.RawMessage
+	tools map[toolKey]cachedTool
+}
+
+// toolKey names a cached tool; the rest of its spec is compared on lookup
+// (no key is built from the schema on the hot path).
+type toolKey struct {
+	mode SchemaMode
+	name string
+}
+
+type cachedTool struct {
+	description, parameters string
+	encoded                 json.RawMessage
 }
 
 // ToolEncoder turns a tool and its schema, emitted in the cache's mode,
@@ -32,11 +45,12 @@ func (c *ToolCache) Encode(specs []ToolSpec, mode SchemaMode, enc ToolEncoder) (
 	}
 	out := make([]json.RawMessage, 0, len(specs))
 	for _, s := range specs {
-		key := string(mode) + "\x00" + s.Name + "\x00" + s.Description + "\x00" + string(s.Parameters)
+		key := toolKey{mode, s.Name}
 		c.mu.Lock()
-		b, ok := c.tools[key]
+		hit, ok := c.tools[key]
 		c.mu.Unlock()
-		if !ok {
+		b := hit.encoded
+		if !ok || hit.description != s.Description || hit.parameters != string(s.Parameters) {
 			schema, err := EmitSchemaJSON(s.Parameters, mode)
 			if err == nil {
 				b, err = enc(s, schema)
@@ -44,7 +58,7 @@ func (c *ToolCache) Encode(specs []ToolSpec, mode SchemaMode, enc ToolEncoder) (
 			if err != nil {
 				return nil, fmt.Errorf("tool %s: %w", s.Name, err)
 			}
-			c.put(key, b)
+			c.put(key, cachedTool{description: s.Description, parameters: string(s.Parameters), encoded: b})
 		}
 		out = append(out, b)
 	}
@@ -58,11 +72,11 @@ func (c *ToolCache) Len() int {
 	return len(c.tools)
 }
 
-func (c *ToolCache) put(key string, b json.RawMessage) {
+func (c *ToolCache) put(key toolKey, t cachedTool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tools == nil || len(c.tools) >= maxCachedTools {
-		c.tools = map[string]json.RawMessage{}
+		c.tools = map[toolKey]cachedTool{}
 	}
-	c.tools[key] = b
+	c.tools[key] = t
 }
