@@ -254,3 +254,36 @@ func TestModelRetryHorizon(t *testing.T) {
 		t.Fatalf("the vendor saw %d requests for %d retries, want one more than the retries", n, len(delays))
 	}
 }
+
+// TestModelRetryEndsWithTheTurn: a turn interrupted (or stopped) while
+// it waits on a model retry takes the retry with it: no timer is left in
+// the state, and when the timer service's fire still comes, nothing calls
+// the model again.
+func TestModelRetryEndsWithTheTurn(t *testing.T) {
+	vendor, p := newLimitedOpenAI(t, 1, "")
+	h := retryHarness(t, p)
+	ctx := context.Background()
+	h.Prompt("main", "Hello")
+	h.WaitEvent("main", testkit.OfType(messages.EventModelRetryScheduled))
+	waitArmed(t, h, 1)
+	if _, err := h.Runtime.Interrupt(ctx, "main", "", "operator interrupt"); err != nil {
+		t.Fatal(err)
+	}
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalAborted {
+		t.Fatalf("turn = %+v, want aborted by the interrupt", tt)
+	}
+	st, err := h.Runtime.State(ctx, "main")
+	if err != nil || len(st.Timers) != 0 || st.Info().ModelRetry != nil {
+		t.Fatalf("state after the interrupt: timers %v, retry %+v (%v); want neither", st.Timers, st.Info().ModelRetry, err)
+	}
+	h.Clock.Advance(time.Hour) // the service's fire, if armed, finds no timer
+	h.Prompt("main", "ping")   // a later turn proves the agent went on
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+	if n := vendor.count(); n != 2 {
+		t.Fatalf("the vendor saw %d requests, want 2 (the 429 and the ping)", n)
+	}
+	if n := countType(h.Events("main"), messages.EventTimerFired); n != 0 {
+		t.Fatalf("%d timer_fired events after the interrupt, want 0", n)
+	}
+}
