@@ -78,6 +78,9 @@ type AgentDeps struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction (compaction.go).
 	Compaction Compaction
+	// ModelRetry configures the durable retry of retryable model failures
+	// (model_retry_policy.go); the zero value fails such turns at once.
+	ModelRetry ModelRetry
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -225,6 +228,9 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.info())
 	case *SetModel:
 		c.Respond(a.setModel(m))
+	case *RetryModel:
+		c.Respond(a.retryModel(m))
+		a.advance(c)
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:

@@ -105,6 +105,9 @@ type TimerState struct {
 	// Purpose and WorkItemID mark a work item's timer (work_queue.go).
 	Purpose    messages.TimerPurpose `json:"purpose,omitempty"`
 	WorkItemID string                `json:"work_item_id,omitempty"`
+	// ModelRetry marks the timer a turn's model retry waits on
+	// (model_retry.go).
+	ModelRetry bool `json:"model_retry,omitempty"`
 }
 
 // SleepRecord is the last sleep of the agent.
@@ -154,6 +157,9 @@ type TurnState struct {
 	Loop LoopState `json:"loop,omitzero"`
 	// Work is the turn's work-item binding and progress (work_items.go).
 	Work *TurnWork `json:"work,omitempty"`
+	// Retry is the turn's run of model retries after retryable failures
+	// (model_retry.go); a completed round ends it.
+	Retry *ModelRetryState `json:"retry,omitempty"`
 }
 
 // Queue is four FIFO bands of admitted envelopes; Next returns the first
@@ -249,6 +255,9 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.noteWorkTickStart(p)
 		s.applyProcessingStarted(p, ev.At)
 	case messages.ProviderRoundCompleted:
+		if s.Turn != nil {
+			s.Turn.Retry = nil
+		}
 		s.TotalInputTokens += p.TokenUsage.InputTokens
 		s.TotalOutputTokens += p.TokenUsage.OutputTokens
 		s.TotalModelRounds++
@@ -265,6 +274,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
 		s.noteWorkTurnEnd(p, ev.At)
+		s.dropModelRetryTimer()
 		s.Turn = nil
 		s.TurnIndex = p.TurnIndex
 		c := p.Closure
@@ -286,7 +296,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		if r, ok := s.Suspensions[p.SuspensionID]; ok {
 			r.DeadlineTimerID = p.TimerID
 		}
+	case messages.ModelRetryScheduled:
+		s.applyModelRetryScheduled(p)
 	case messages.TimerFired:
+		s.releaseModelRetry(p.TimerID)
 		delete(s.Timers, p.TimerID)
 		if len(s.Timers) == 0 {
 			s.Timers = nil
@@ -454,6 +467,9 @@ type AgentInfo struct {
 	Active bool `json:"active"`
 	// TokenBudget is the agent's token limit and spend (budget.go).
 	TokenBudget TokenBudgetInfo `json:"token_budget"`
+	// ModelRetry is the turn's model retry waiting on its timer, if any
+	// (model_retry.go).
+	ModelRetry *ModelRetryInfo `json:"model_retry,omitempty"`
 }
 
 // info returns s's AgentInfo.
@@ -465,7 +481,8 @@ func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo()}
+		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo(),
+		ModelRetry: s.modelRetryInfo()}
 }
 
 // snapshot encodes s for the snapshot store.

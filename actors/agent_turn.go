@@ -50,6 +50,8 @@ func (a *agent) advance(c actor.Context) {
 			a.finishSuspend()
 		case t.AwaitingModel && t.Sleep != nil:
 			a.finishSleep()
+		case t.AwaitingModel && t.Retry.pending():
+			return // waiting for the model retry's timer
 		case t.AwaitingModel:
 			a.spliceInterjects()
 			a.spliceCritical()
@@ -333,6 +335,9 @@ func (a *agent) modelFinished(m *stepDone) {
 		// runtime_error, for operators and `once --json`.
 		f := providers.FailureOf(m.err)
 		f.Message, f.Summary = text, text
+		if a.retryModelRound(m.err, &f) {
+			return
+		}
 		a.failTurnWith(messages.TerminalAborted, f)
 		return
 	}
@@ -486,7 +491,7 @@ func (a *agent) finishTurn() {
 // supervising parent) ended: nobody is notified of those.
 func operatorCaused(code string) bool {
 	switch code {
-	case codeAgentStopped, codeSupervisionStopped, codeTurnInterrupted:
+	case codeAgentStopped, codeSupervisionStopped, codeTurnInterrupted, codeModelRetryCancelled:
 		return true
 	}
 	return false

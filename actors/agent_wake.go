@@ -35,6 +35,10 @@ func (a *agent) timerFired(f TimerFire) {
 		a.suspensionDeadline(f, ts)
 		return
 	}
+	if ts.ModelRetry {
+		a.modelRetryDue(f)
+		return
+	}
 	if ts.Purpose != "" {
 		a.workItemTimerFired(f, ts)
 		return

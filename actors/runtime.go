@@ -193,6 +193,18 @@ func (r *Runtime) SetModel(ctx context.Context, id, model, reason string) (Agent
 	return out.Info, out.Err
 }
 
+// RetryModel makes agent id try its waiting model round now, or with
+// cancel gives the retry up and fails the turn with its last failure. An
+// agent with no retry waiting answers an error wrapping ErrNoModelRetry.
+func (r *Runtime) RetryModel(ctx context.Context, id string, cancel bool) (AgentInfo, error) {
+	res, err := r.ask(ctx, id, &RetryModel{Cancel: cancel})
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	out := res.(*RetryModelResult)
+	return out.Info, out.Err
+}
+
 // Info returns agent id's AgentInfo, activating it if needed.
 func (r *Runtime) Info(ctx context.Context, id string) (AgentInfo, error) {
 	res, err := r.ask(ctx, id, &GetInfo{})

@@ -181,6 +181,10 @@ func present(p messages.Payload) Presentation {
 	case messages.SystemNotificationQueued:
 		return Presentation{Visibility: VisibilityTrace, Category: CategoryRuntime, Title: "System notification",
 			Body: p.Notification.Message, Summary: fmt.Sprintf("%s %s: %s", p.Notification.Level, p.Notification.Kind, oneLine(p.Notification.Message))}
+	case messages.ModelRetryScheduled:
+		return Presentation{Visibility: VisibilityProgress, Category: CategoryWaiting, Title: "Model retry",
+			Body: p.Failure.Message, Summary: fmt.Sprintf("retrying at %s, attempt %d: %s", p.DueAt.UTC().Format(time.RFC3339),
+				p.Attempt+1, oneLine(p.Failure.Summary))}
 	case messages.ProviderRoundCompleted:
 		return Presentation{Visibility: VisibilityTrace, Category: CategoryTrace, Title: "Provider round",
 			Summary: fmt.Sprintf("%s round %d: %d in / %d out tokens, %d ms", p.Provider, p.Round,

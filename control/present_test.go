@@ -42,6 +42,10 @@ func TestPresentOperatorLoop(t *testing.T) {
 			Message: "Deploy to production?\nAnswer with: holon-actors respond main susp_1 <value>", Reason: messages.NotifySuspensionRequested,
 			CreatedAt: at}},
 			control.VisibilityProgress, "main: Deploy to production?"},
+		{"model retry", messages.ModelRetryScheduled{TurnID: "turn_1", Round: 1, Attempt: 2, TimerID: "tmr_1", DueAt: expires,
+			FirstFailedAt: at, Failure: messages.Failure{Category: messages.FailureTransport, Code: "rate_limited",
+				Message: "openai/gpt-5: rate_limited: HTTP 429", Summary: "The model call to openai/gpt-5 failed (rate_limited)."}},
+			control.VisibilityProgress, "retrying at 2026-11-22T07:00:00Z, attempt 3: The model call to openai/gpt-5 failed (rate_limited)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

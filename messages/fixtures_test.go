@@ -212,6 +212,9 @@ func samplePayloads() []messages.Payload {
 		messages.WorkItemBound{TurnID: "turn_3", WorkItemID: "wi_42"},
 		messages.ConversationCompacted{DroppedItems: 42, Summary: "- from operator alice: Check the build.\n- you called ExecCommand({\"cmd\":\"make\"}) → ok",
 			TokensBefore: 98000, TokensAfter: 21000, TotalCompacted: 42},
+		messages.ModelRetryScheduled{TurnID: "turn_3", Round: 2, Attempt: 3, TimerID: "tmr_7", DueAt: until,
+			FirstFailedAt: t0, Failure: messages.Failure{Category: messages.FailureTransport, Code: "rate_limited",
+				Message: "openai/gpt-5: rate_limited: HTTP 429", Summary: "The model provider is rate limiting requests."}},
 	}
 }
 

@@ -201,6 +201,9 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 	if len(st.ActiveChildren) > 0 {
 		rows = append(rows, [2]string{"active children", strings.Join(st.ActiveChildren, ", ")})
 	}
+	if st.ModelRetry != nil {
+		rows = append(rows, [2]string{"model retry", describeModelRetry(st.ModelRetry)})
+	}
 	if st.LastError != "" {
 		rows = append(rows, [2]string{"last error", st.LastError})
 	}
@@ -228,6 +231,7 @@ type agentsCmd struct {
 	Wake      lifecycleCmd      `cmd:"" help:"Wake a sleeping agent."`
 	Interrupt lifecycleCmd      `cmd:"" help:"End the agent's turn in flight now (aborted; command tasks keep running); it goes on with its queue."`
 	Model     agentsModelCmd    `cmd:"" help:"Show, set or clear an agent's model override."`
+	Retry     agentsRetryCmd    `cmd:"" help:"Run the model retry an agent's turn waits on now (after a rate limit, overload or connection failure), or --cancel it."`
 	Budget    agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
 	Children  agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
 	Trigger   agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`

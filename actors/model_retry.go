@@ -1,0 +1,153 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// ErrNoModelRetry is returned by RetryModel when the agent has no model
+// retry waiting.
+var ErrNoModelRetry = errors.New("no model retry scheduled")
+
+// ModelRetryState is a turn's run of durable model retries: how many
+// rounds failed, since when, the last failure, and the timer the next try
+// waits on ("" once it fired: the round is being tried again).
+type ModelRetryState struct {
+	Attempt       int              `json:"attempt"`
+	FirstFailedAt time.Time        `json:"first_failed_at"`
+	DueAt         time.Time        `json:"due_at"`
+	TimerID       string           `json:"timer_id,omitempty"`
+	Failure       messages.Failure `json:"failure"`
+}
+
+// pending reports a retry waiting on its timer.
+func (r *ModelRetryState) pending() bool { return r != nil && r.TimerID != "" }
+
+// ModelRetryInfo is the pending retry as status shows it: "retrying at
+// DueAt, attempt Attempt". Attempt numbers the model call waiting to run:
+// 2 for the first retry of the failed round.
+type ModelRetryInfo struct {
+	DueAt         time.Time `json:"due_at"`
+	Attempt       int       `json:"attempt"`
+	FirstFailedAt time.Time `json:"first_failed_at"`
+	FailureCode   string    `json:"failure_code"`
+	Summary       string    `json:"summary"`
+}
+
+// modelRetryInfo is the pending retry of s's turn, nil when none waits.
+func (s *AgentState) modelRetryInfo() *ModelRetryInfo {
+	if s.Turn == nil || !s.Turn.Retry.pending() {
+		return nil
+	}
+	r := s.Turn.Retry
+	return &ModelRetryInfo{DueAt: r.DueAt, Attempt: r.Attempt + 1, FirstFailedAt: r.FirstFailedAt,
+		FailureCode: r.Failure.Code, Summary: r.Failure.Summary}
+}
+
+// applyModelRetryScheduled opens (or continues) the turn's retry run and
+// records its timer.
+func (s *AgentState) applyModelRetryScheduled(p messages.ModelRetryScheduled) {
+	if s.Turn == nil || s.Turn.ID != p.TurnID {
+		return
+	}
+	s.Turn.Retry = &ModelRetryState{Attempt: p.Attempt, FirstFailedAt: p.FirstFailedAt, DueAt: p.DueAt,
+		TimerID: p.TimerID, Failure: p.Failure}
+	if s.Timers == nil {
+		s.Timers = make(map[string]TimerState)
+	}
+	s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: fmt.Sprintf("model retry, attempt %d", p.Attempt+1), ModelRetry: true}
+}
+
+// releaseModelRetry notes that the retry timer id fired: the round is
+// tried again.
+func (s *AgentState) releaseModelRetry(id string) {
+	if s.Turn != nil && s.Turn.Retry != nil && s.Turn.Retry.TimerID == id {
+		s.Turn.Retry.TimerID = ""
+	}
+}
+
+// dropModelRetryTimer forgets the pending retry timer of a turn that ends
+// without it: its fire, if it still comes, finds nothing.
+func (s *AgentState) dropModelRetryTimer() {
+	if s.Turn != nil && s.Turn.Retry.pending() {
+		delete(s.Timers, s.Turn.Retry.TimerID)
+		if len(s.Timers) == 0 {
+			s.Timers = nil
+		}
+	}
+}
+
+// retryModelRound decides whether the failed round err (journaled as f)
+// is tried again later. If so it journals model_retry_scheduled, arms the
+// timer and returns true: the turn stays open, waiting. Otherwise f gains
+// the story of the run, if there was one, and the caller fails the turn.
+func (a *agent) retryModelRound(err error, f *messages.Failure) bool {
+	t, now := a.state.Turn, a.deps.Clock.Now()
+	d := decideModelRetry(a.deps.ModelRetry, t.Retry, modelFailureOf(err), retryEnv{Now: now, Jitter: a.deps.ModelRetry.Jitter})
+	if d.Verdict != retryScheduled {
+		if d.Attempt > 1 {
+			f.Summary = fmt.Sprintf("%s Gave up after %d attempts over %v.", f.Summary, d.Attempt, now.Sub(d.FirstFailedAt).Round(time.Second))
+			f.Message = f.Summary
+		}
+		return false
+	}
+	ev := messages.ModelRetryScheduled{TurnID: t.ID, Round: t.Round + 1, Attempt: d.Attempt, TimerID: messages.NewID("tmr"),
+		DueAt: d.DueAt, FirstFailedAt: d.FirstFailedAt, Failure: *f}
+	a.mustPersist(ev)
+	a.armTimer(ev.TimerID, ev.DueAt)
+	a.deps.Log.Info().Str("agent_id", a.id).Str("turn_id", t.ID).Int("attempt", d.Attempt).Str("failure_code", f.Code).
+		Time("due_at", d.DueAt).Msg("model round failed, retry scheduled")
+	return true
+}
+
+// modelRetryDue applies the fire of a retry timer: the round runs again
+// as soon as the agent may take steps.
+func (a *agent) modelRetryDue(f TimerFire) {
+	a.mustPersist(messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID})
+}
+
+// RetryModel asks an agent to try its waiting model round now, or with
+// Cancel to give up and fail the turn with the last failure. The reply is
+// *RetryModelResult; without a pending retry its Err wraps ErrNoModelRetry
+// and nothing changes.
+type RetryModel struct {
+	Cancel bool
+}
+
+// Priority implements Prioritized: like lifecycle commands, before work.
+func (*RetryModel) Priority() messages.Priority { return messages.PriorityInterject }
+
+// RetryModelResult answers RetryModel with the agent's info after it.
+type RetryModelResult struct {
+	Info AgentInfo
+	Err  error
+}
+
+// codeModelRetryCancelled is the failure code of a turn whose retry the
+// operator cancelled.
+const codeModelRetryCancelled = "model_retry_cancelled"
+
+// retryModel fires the pending retry now (the timer service's own fire, if
+// it still comes, finds no timer), or cancels it by failing the turn.
+func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
+	t := a.state.Turn
+	if t == nil || !t.Retry.pending() {
+		return &RetryModelResult{Err: fmt.Errorf("%w for agent %s: it is not waiting to retry a model call", ErrNoModelRetry, a.id)}
+	}
+	id := t.Retry.TimerID
+	if m.Cancel {
+		last := t.Retry.Failure
+		summary := fmt.Sprintf("The operator cancelled the model retry (attempt %d); the turn failed with: %s", t.Retry.Attempt+1, last.Summary)
+		a.failTurnWith(messages.TerminalAborted, messages.Failure{Category: messages.FailureRuntime, Code: codeModelRetryCancelled,
+			Message: summary, Summary: summary, Details: last.Details})
+	} else if err := a.persist(messages.TimerFired{TimerID: id, FireID: TimerFireID(id, a.deps.Clock.Now())}); err != nil {
+		return &RetryModelResult{Err: err}
+	}
+	if a.deps.timers != nil {
+		a.deps.sys.Root.Send(a.deps.timers, &CancelTimer{AgentID: a.id, TimerID: id})
+	}
+	return &RetryModelResult{Info: a.info()}
+}
