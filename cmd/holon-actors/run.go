@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -339,6 +340,7 @@ type owner struct {
 	loopRepeats int
 
 	socket            string
+	instance          string // control.InstanceEnv of the agents' commands
 	store             *persistence.BadgerStore
 	rt                *actors.Runtime
 	srv               *control.Server
@@ -374,9 +376,14 @@ func (o *owner) start() error {
 	if err != nil {
 		return err
 	}
+	// Every command the agents run carries this run's instance marker, so
+	// the control API knows it for a tool process even once it has left
+	// the runtime's process tree.
+	o.instance = rand.Text()
+	cmdEnv := append(actors.CommandEnv(os.Environ()), control.InstanceEnv+"="+o.instance)
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
+		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: cmdEnv},
 		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
 		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction}
@@ -429,8 +436,8 @@ func (o *owner) serve() error {
 	}
 	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
 		DefaultAgentID: o.cmd.DefaultAgent, Triggers: triggers, Advertise: o.cmd.Advertise,
-		PublicIngress: o.cmd.PublicIngress,
-		Shutdown:      func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
+		PublicIngress: o.cmd.PublicIngress, Instance: o.instance,
+		Shutdown: func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
 	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
 	if tl != nil {
