@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"os/user"
+	"strconv"
 	"sync"
 )
 
@@ -60,14 +62,47 @@ func (c callers) toolProcess(p peer) string {
 // identified is a connection's caller, worked out once, on its first
 // request.
 type identified struct {
-	peer peer
-	tool string // why the caller is a tool process; "" when it is not
+	peer    peer
+	tool    string // why the caller is a tool process; "" when it is not
+	surface surface
+}
+
+// surface is the listener a connection came in on.
+type surface int
+
+const (
+	surfaceUnknown surface = iota // a handler called without a listener
+	surfaceSocket                 // the unix socket: the peer's uid vouches
+	surfaceTCP                    // TCP: the control token vouches
+)
+
+// operator is who acts through this connection, as the audit trail
+// records it (responded_by): derived from how the caller authenticated,
+// never from what it says. On the socket, the peer's user
+// ("operator:alice"); on TCP, the token's holder ("operator:token").
+func (id identified) operator() string {
+	switch {
+	case id.surface == surfaceTCP:
+		return "operator:token"
+	case id.surface == surfaceSocket && id.peer.known:
+		return "operator:" + userName(id.peer.uid)
+	}
+	return "operator"
+}
+
+// userName is uid's login name, or "uid:<n>" when it has none.
+func userName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "uid:" + strconv.Itoa(uid)
 }
 
 // connCaller sits in a connection's context and identifies its caller on
 // first use, in the connection's goroutine rather than the accept loop.
 type connCaller struct {
 	conn    net.Conn
+	surface surface
 	callers callers
 	once    sync.Once
 	id      identified
@@ -75,9 +110,14 @@ type connCaller struct {
 
 type connCallerKey struct{}
 
-// connContext records c in ctx for callerOf.
-func (c callers) connContext(ctx context.Context, conn net.Conn) context.Context {
-	return context.WithValue(ctx, connCallerKey{}, &connCaller{conn: conn, callers: c})
+// unixContext and tcpContext record a connection in its context for
+// callerOf.
+func (c callers) unixContext(ctx context.Context, conn net.Conn) context.Context {
+	return context.WithValue(ctx, connCallerKey{}, &connCaller{conn: conn, surface: surfaceSocket, callers: c})
+}
+
+func (c callers) tcpContext(ctx context.Context, conn net.Conn) context.Context {
+	return context.WithValue(ctx, connCallerKey{}, &connCaller{conn: conn, surface: surfaceTCP, callers: c})
 }
 
 // callerOf identifies r's caller; the zero value when its connection was
@@ -88,7 +128,7 @@ func callerOf(r *http.Request) identified {
 		return identified{}
 	}
 	cc.once.Do(func() {
-		cc.id.peer = identify(cc.conn)
+		cc.id.peer, cc.id.surface = identify(cc.conn), cc.surface
 		cc.id.tool = cc.callers.toolProcess(cc.id.peer)
 	})
 	return cc.id

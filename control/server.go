@@ -149,7 +149,7 @@ func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
 // Serve serves the API on the unix socket listener l until Close; callers
 // of another uid, and the runtime's own tool processes, are refused. It returns http.ErrServerClosed after Close.
 func (s *Server) Serve(l net.Listener) error {
-	return s.serve(l, s.gate.unix(s), s.gate.callers.connContext)
+	return s.serve(l, s.gate.unix(s), s.gate.callers.unixContext)
 }
 
 // ServeTCP serves the API on the TCP listener l with auth's checks (check
@@ -157,7 +157,7 @@ func (s *Server) Serve(l net.Listener) error {
 // processes are refused, as on the socket, when the kernel tells which
 // local process holds the client's end.
 func (s *Server) ServeTCP(l net.Listener, auth TCPAuth) error {
-	return s.serve(l, s.gate.tcp(auth, s), s.gate.callers.connContext)
+	return s.serve(l, s.gate.tcp(auth, s), s.gate.callers.tcpContext)
 }
 
 func (s *Server) serve(l net.Listener, h http.Handler, connCtx func(context.Context, net.Conn) context.Context) error {

@@ -135,7 +135,7 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 	if code, out, _ := client(t, home, "--json", "suspensions", "list"); code != 0 || !strings.Contains(out, id) {
 		t.Fatalf("after the command's answer, suspensions list = %d %q; want %s still open", code, out, id)
 	}
-	if code, out, errOut := client(t, home, "respond", "main", id, "no"); code != 0 || !strings.Contains(out, `responded with "no"`) {
+	if code, out, errOut := client(t, home, "respond", "main", id, "no"); code != 0 || !strings.Contains(out, `responded with "no" (Keep it) by `+currentOperator(t)) {
 		t.Fatalf("the operator's respond = %d %q %q", code, out, errOut)
 	}
 	d.stop()
