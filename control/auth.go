@@ -45,13 +45,14 @@ const MinTokenLen = 32
 // TCPAuth configures the TCP listener's checks.
 type TCPAuth struct {
 	Access Access
-	// Token, when set, must come in "Authorization: Bearer <token>" on
-	// every request. Required by every mode but local.
+	// Token must come in "Authorization: Bearer <token>" on every
+	// request but the public ones. Required by every mode: a listener on
+	// loopback is still open to every local user.
 	Token string
 }
 
 // CheckListen validates a TCP listen address against the access mode and
-// token before anything is bound: off-loopback needs a token, local must
+// token before anything is bound: every mode needs a token, local must
 // bind loopback.
 func (a TCPAuth) CheckListen(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
@@ -62,8 +63,8 @@ func (a TCPAuth) CheckListen(addr string) error {
 	switch {
 	case a.Access == AccessLocal && !loop:
 		return fmt.Errorf("access local binds loopback only, not %q: use --access lan or tailnet with a token", host)
-	case a.Access != AccessLocal && a.Token == "":
-		return fmt.Errorf("access %s needs a control token: pass --token-file (or HOLON_CONTROL_TOKEN)", a.Access)
+	case a.Token == "":
+		return fmt.Errorf("the TCP listener (access %s) needs a control token, even on loopback where every local user reaches it: pass --token-file (or HOLON_CONTROL_TOKEN), or let run generate one", a.Access)
 	case a.Token != "" && len(a.Token) < MinTokenLen:
 		return fmt.Errorf("the control token is %d characters, want at least %d (e.g. openssl rand -hex 32)", len(a.Token), MinTokenLen)
 	}
@@ -103,8 +104,8 @@ func (g *gate) refuseToolProcess(w http.ResponseWriter, r *http.Request) bool {
 
 // tcp wraps h with the TCP listener's checks, in order: the token is never
 // accepted in the query; public routes pass; the runtime's own tool
-// processes are refused; a token, when configured, is required in the
-// Authorization header and compared in constant time; in local mode
+// processes are refused; the token is required in the Authorization
+// header and compared in constant time; in local mode
 // callers, Host and Origin must be loopback.
 func (g *gate) tcp(a TCPAuth, h http.Handler) http.Handler {
 	var want [32]byte

@@ -153,10 +153,14 @@ func (s *Server) Serve(l net.Listener) error {
 }
 
 // ServeTCP serves the API on the TCP listener l with auth's checks (check
-// the address first with auth.CheckListen). The runtime's own tool
+// the address first with auth.CheckListen: ServeTCP refuses to serve
+// what it refuses, a listener without a token included). The runtime's own tool
 // processes are refused, as on the socket, when the kernel tells which
 // local process holds the client's end.
 func (s *Server) ServeTCP(l net.Listener, auth TCPAuth) error {
+	if err := auth.CheckListen(l.Addr().String()); err != nil {
+		return fmt.Errorf("serve TCP: %w", err)
+	}
 	return s.serve(l, s.gate.tcp(auth, s), s.gate.callers.tcpContext)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,9 +25,9 @@ var operatorBodies = map[string]string{
 }
 
 // operatorRouteCalls is a shell script that calls every route but the
-// public ones through socket with curl, appending "METHOD PATH STATUS"
-// lines to out.
-func operatorRouteCalls(socket, out string) string {
+// public ones with curl, appending "METHOD PATH STATUS" lines to out;
+// target gives curl's arguments that reach a path.
+func operatorRouteCalls(out string, target func(path string) string) string {
 	var b strings.Builder
 	for _, rt := range control.NewServer(control.Config{}).Routes() {
 		if strings.HasPrefix(rt.Pattern, "/triggers/") || strings.HasPrefix(rt.Pattern, "/ingress/") {
@@ -37,14 +38,28 @@ func operatorRouteCalls(socket, out string) string {
 		if body == "" {
 			body = "{}"
 		}
-		fmt.Fprintf(&b, "printf '%%s %%s ' %s %s >> %q; curl -s -o /dev/null -w '%%{http_code}\\n' -X %s --unix-socket %q -H 'Content-Type: application/json'",
-			rt.Method, path, out, rt.Method, socket)
+		fmt.Fprintf(&b, "printf '%%s %%s ' %s %s >> %q; curl -s -o /dev/null -w '%%{http_code}\\n' -X %s -H 'Content-Type: application/json'",
+			rt.Method, path, out, rt.Method)
 		if rt.Method != "GET" {
 			fmt.Fprintf(&b, " --data '%s'", body)
 		}
-		fmt.Fprintf(&b, " http://holon%s >> %q\n", path, out)
+		fmt.Fprintf(&b, " %s >> %q\n", target(path), out)
 	}
 	return b.String()
+}
+
+// overSocket reaches path through the control socket.
+func overSocket(socket string) func(string) string {
+	return func(path string) string { return fmt.Sprintf("--unix-socket %q http://holon%s", socket, path) }
+}
+
+// overTCPWithStolenToken reaches path on the runtime's TCP listener with
+// the token and address read from the runtime's files, as an agent's
+// command that can read them would.
+func overTCPWithStolenToken(home string) (prelude string, target func(string) string) {
+	prelude = fmt.Sprintf(`addr=$(sed -n 's/.*"http_addr": "\([^"]*\)".*/\1/p' %q); tok=$(cat %q)`+"\n",
+		filepath.Join(home, "run", "runtime.json"), filepath.Join(home, "run", control.TokenFileName))
+	return prelude, func(path string) string { return `-H "Authorization: Bearer $tok" "http://$addr` + path + `"` }
 }
 
 // execStep is a scripted model step calling ExecCommand with cmd.
@@ -54,7 +69,8 @@ func execStep(cmd string, yieldMS int) string {
 }
 
 // TestAgentCannotActAsItsOperator: an agent whose command curls every
-// operator route of its own runtime's socket gets 403 on each, and none
+// operator route of its own runtime, through the socket and over TCP with
+// the token it read from disk, gets 403 on each, and none
 // of them changes anything: no agent created, no budget, model or status
 // change, no work item, no trigger, no shutdown. A command left running in
 // the background cannot answer the agent's own question either; the
@@ -72,8 +88,10 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 		`curl -s -o /dev/null -w '%%{http_code}' -X POST --unix-socket %q -H 'Content-Type: application/json' `+
 		`--data '{"value": "yes"}' "http://holon/control/agents/main/suspensions/$(cat %q)/respond" > %q`,
 		gate, socket, gate, answer)
+	prelude, tcp := overTCPWithStolenToken(home)
+	calls := operatorRouteCalls(results, overSocket(socket)) + prelude + operatorRouteCalls(results, tcp)
 	script := writeScript(t, `{"steps": [
-		`+execStep(operatorRouteCalls(socket, results), 30000)+`,
+		`+execStep(calls, 60000)+`,
 		{"text": "Tried."},
 		`+execStep(selfAnswer, 50)+`,
 		{"text": "Asking.", "tool_calls": [{"name": "RequestOperatorInput", "arguments": {
@@ -81,7 +99,7 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 			"choices": [{"value": "yes", "label": "Delete it"}, {"value": "no", "label": "Keep it"}]}}]},
 		{"text": "Keeping the database."}
 	], "then": "echo"}`)
-	d := startRun(t, home, "--model", "scripted", "--script", script)
+	d := startRun(t, home, "--model", "scripted", "--script", script, "--listen", "127.0.0.1:0")
 	if code, out, errOut := client(t, home, "prompt", "--wait", "take over"); code != 0 || !strings.Contains(out, "Tried.") {
 		t.Fatalf("prompt --wait = %d %q %q", code, out, errOut)
 	}
@@ -90,7 +108,7 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) < 25 {
+	if len(lines) < 50 {
 		t.Fatalf("the command called only %d routes:\n%s", len(lines), b)
 	}
 	for _, l := range lines {
@@ -139,4 +157,99 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 		t.Fatalf("the operator's respond = %d %q %q", code, out, errOut)
 	}
 	d.stop()
+}
+
+// TestRunTCPGeneratesAToken: a TCP listener started without a token gets
+// one generated into $HOLON_HOME/run/control.token (0600), required on
+// every operator route; the next start reuses it.
+func TestRunTCPGeneratesAToken(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	tokenFile := filepath.Join(home, "run", control.TokenFileName)
+	get := func(addr, token string) int {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/agents/list", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	var first string
+	for run := range 2 {
+		d := startRun(t, home, "--listen", "127.0.0.1:0")
+		fi, err := os.Stat(tokenFile)
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("run %d: token file %v, %v; want it 0600", run, fi, err)
+		}
+		tok, err := control.ReadTokenFile(tokenFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			first = tok
+		} else if tok != first {
+			t.Fatal("the second start made a new token: clients holding the first one are locked out")
+		}
+		code, out, _ := client(t, home, "--json", "daemon", "status")
+		var st daemonStatus
+		if code != 0 || json.Unmarshal([]byte(out), &st) != nil || st.HTTPAddr == "" {
+			t.Fatalf("daemon status = %d %s", code, out)
+		}
+		if code := get(st.HTTPAddr, ""); code != http.StatusUnauthorized {
+			t.Fatalf("run %d: GET without the token = %d, want 401", run, code)
+		}
+		if code := get(st.HTTPAddr, tok); code != http.StatusOK {
+			t.Fatalf("run %d: GET with the generated token = %d, want 200", run, code)
+		}
+		d.stop()
+	}
+	if err := os.Chmod(tokenFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := client(t, home, "run", "--listen", "127.0.0.1:0"); code != exitUsage || !strings.Contains(errOut, "chmod 600") {
+		t.Fatalf("run with a world-readable token file = %d %q; want a refusal saying chmod 600", code, errOut)
+	}
+}
+
+// TestRunKeepsControlOutOfExecutionRoots: a --workspace that holds the
+// control socket and token, or a --token-file where agents work, is
+// refused before anything starts.
+func TestRunKeepsControlOutOfExecutionRoots(t *testing.T) {
+	parent := t.TempDir()
+	home := filepath.Join(parent, "home")
+	if err := os.MkdirAll(filepath.Join(home, "agents", "main"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	inProject := filepath.Join(project, "token")
+	inAgentHome := filepath.Join(home, "agents", "main", "token")
+	for _, p := range []string{inProject, inAgentHome} {
+		if err := os.WriteFile(p, []byte(strings.Repeat("t", 40)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"workspace is the home", []string{"--workspace", home}, "holds the runtime's control socket"},
+		{"workspace holds the home", []string{"--workspace", parent}, "holds the runtime's control socket"},
+		{"token file in the workspace", []string{"--workspace", project, "--listen", "127.0.0.1:0", "--token-file", inProject}, "where agents work"},
+		{"token file in an agent's home", []string{"--listen", "127.0.0.1:0", "--token-file", inAgentHome}, "where agents work"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := client(t, home, append([]string{"run"}, tt.args...)...)
+			if code != exitUsage || !strings.Contains(errOut, tt.want) {
+				t.Fatalf("run %v = %d %q; want a usage error saying %q", tt.args, code, errOut, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(home, "run", "control.sock")); err == nil {
+				t.Fatal("a refused start made the control socket")
+			}
+		})
+	}
 }

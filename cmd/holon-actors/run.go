@@ -130,8 +130,10 @@ func (c *runCmd) listenAddr() string {
 	return ""
 }
 
-// tcpAuth reads the token and checks the TCP options before anything starts.
-func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
+// tcpAuth reads the token and checks the TCP options before anything
+// starts. A local listener without a token gets one generated into
+// $HOLON_HOME/run/control.token (0600); every other mode needs one given.
+func (c *runCmd) tcpAuth(home string) (control.TCPAuth, error) {
 	if c.Listen != "" && (c.Host != "" || c.Port != 0) {
 		return control.TCPAuth{}, usage(errors.New("give either --listen or --host/--port, not both"))
 	}
@@ -147,18 +149,80 @@ func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
 		if c.Token != "" {
 			return auth, usage(errors.New("give either --token-file or --token (HOLON_CONTROL_TOKEN), not both"))
 		}
-		b, err := os.ReadFile(c.TokenFile)
-		if err != nil {
-			return auth, usage(fmt.Errorf("read --token-file: %w", err))
+		if auth.Token, err = control.ReadTokenFile(c.TokenFile); err != nil {
+			return auth, usage(fmt.Errorf("--token-file: %w", err))
 		}
-		auth.Token = strings.TrimSpace(string(b))
 	}
-	if addr := c.listenAddr(); addr != "" {
-		if err := auth.CheckListen(addr); err != nil {
-			return auth, usage(err)
+	addr := c.listenAddr()
+	if addr == "" {
+		return auth, nil
+	}
+	if auth.Token == "" && access == control.AccessLocal {
+		if auth.Token, err = generatedToken(home); err != nil {
+			return auth, err
 		}
+	}
+	if err := auth.CheckListen(addr); err != nil {
+		return auth, usage(err)
 	}
 	return auth, nil
+}
+
+// checkExecRoots keeps the control socket and token out of the agents'
+// execution roots: a --workspace that holds $HOLON_HOME/run, or a
+// --token-file inside the workspace or an agent's home, is refused.
+func (c *runCmd) checkExecRoots(home string) error {
+	run := realPath(persistence.RunDir(home))
+	if c.Workspace != "" {
+		ws := realPath(c.Workspace)
+		if within(ws, run) || within(run, ws) {
+			return usage(fmt.Errorf("--workspace %s holds the runtime's control socket and token (%s), which agents' commands and patches would reach: "+
+				"choose a project directory outside %s, or a --home outside the workspace", c.Workspace, run, home))
+		}
+	}
+	if c.TokenFile != "" {
+		tf := realPath(c.TokenFile)
+		for _, root := range []string{c.Workspace, filepath.Join(home, "agents"), filepath.Join(home, "worktrees")} {
+			if root != "" && within(realPath(root), tf) {
+				return usage(fmt.Errorf("--token-file %s is inside %s, where agents work: keep it outside every execution root (e.g. in %s)",
+					c.TokenFile, root, run))
+			}
+		}
+	}
+	return nil
+}
+
+// realPath is path absolute with the symlinks of its existing part
+// resolved.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return filepath.Join(realPath(filepath.Dir(abs)), filepath.Base(abs))
+}
+
+// within reports whether path is dir or lies under it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// generatedToken is the token of $HOLON_HOME/run/control.token, made on
+// first use.
+func generatedToken(home string) (string, error) {
+	run := persistence.RunDir(home)
+	if err := os.MkdirAll(run, 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", run, err)
+	}
+	tok, _, err := control.LoadOrCreateToken(filepath.Join(run, control.TokenFileName))
+	if err != nil {
+		return "", usage(fmt.Errorf("%w (or pass --token-file)", err))
+	}
+	return tok, nil
 }
 
 // modelConfig merges the config file with the flags and environment,
@@ -288,7 +352,10 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	auth, err := c.tcpAuth()
+	if err := c.checkExecRoots(home); err != nil {
+		return err
+	}
+	auth, err := c.tcpAuth(home)
 	if err != nil {
 		return err
 	}
@@ -441,8 +508,11 @@ func (o *owner) serve() error {
 	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
 	if tl != nil {
-		o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access)).Bool("token", o.auth.Token != "").
-			Msg("control API on TCP")
+		ev := o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access))
+		if o.cmd.TokenFile == "" && o.cmd.Token == "" {
+			ev = ev.Str("token_file", filepath.Join(o.runDir(), control.TokenFileName))
+		}
+		ev.Msg("control API on TCP")
 		go func() { o.served <- o.srv.ServeTCP(tl, o.auth) }()
 	}
 	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr,
