@@ -82,8 +82,9 @@ func isLoopbackHost(host string) bool {
 // gate is the checks in front of the API: who the caller is, and on
 // TCP the token.
 type gate struct {
-	callers callers
-	log     zerolog.Logger
+	callers  callers
+	failures *failures // wrong TCP tokens per peer
+	log      zerolog.Logger
 }
 
 // refuseToolProcess answers 403, and reports true, when r comes from one
@@ -104,14 +105,11 @@ func (g *gate) refuseToolProcess(w http.ResponseWriter, r *http.Request) bool {
 
 // tcp wraps h with the TCP listener's checks, in order: the token is never
 // accepted in the query; public routes pass; the runtime's own tool
-// processes are refused; the token is required in the Authorization
-// header and compared in constant time; in local mode
+// processes are refused; a peer past its wrong tokens waits (429); the
+// token is required in the Authorization header and compared in constant time; in local mode
 // callers, Host and Origin must be loopback.
 func (g *gate) tcp(a TCPAuth, h http.Handler) http.Handler {
-	var want [32]byte
-	if a.Token != "" {
-		want = sha256.Sum256([]byte(a.Token))
-	}
+	want := sha256.Sum256([]byte(a.Token)) // ServeTCP refuses an empty token
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if q.Has("token") || q.Has("access_token") {
@@ -126,7 +124,16 @@ func (g *gate) tcp(a TCPAuth, h http.Handler) http.Handler {
 		if g.refuseToolProcess(w, r) {
 			return
 		}
-		if a.Token != "" && !bearerOK(r, want) {
+		peer := failKey(r)
+		if d := g.failures.wait(peer); d > 0 {
+			g.log.Warn().Str("peer", peer).Str("path", r.URL.Path).Dur("retry_after", d).Msg("control request refused: too many wrong tokens")
+			tooManyFailures(w, peer, d)
+			return
+		}
+		if !bearerOK(r, want) {
+			g.failures.fail(peer)
+			g.log.Warn().Str("peer", peer).Str("remote_addr", r.RemoteAddr).Str("method", r.Method).Str("path", r.URL.Path).
+				Msg("control request with a missing or wrong token")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="holon-actors"`)
 			writeError(w, errorf(http.StatusUnauthorized, KindUnauthorized, "send Authorization: Bearer <control token>",
 				"missing or wrong control token"))

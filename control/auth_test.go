@@ -103,6 +103,7 @@ func TestTCPAuthorizationMatrix(t *testing.T) {
 				t.Errorf("GET %s with the token = %d, want 200", path, resp.StatusCode)
 			}
 		}
+		f.h.Clock.Advance(control.FailEvery * control.FailBurst) // the wrong tokens' allowance refills: 401s, not 429s
 	}
 	if resp := tcpDo(t, http.MethodPost, base+"/control/runtime/shutdown"); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("shutdown without token = %d", resp.StatusCode)

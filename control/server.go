@@ -108,7 +108,7 @@ func NewServer(cfg Config) *Server {
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst),
-		gate: &gate{callers: newCallers(cfg.Instance), log: cfg.Log}}
+		gate: &gate{callers: newCallers(cfg.Instance), failures: newFailures(cfg.Clock), log: cfg.Log}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

@@ -161,7 +161,8 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 
 // TestRunTCPGeneratesAToken: a TCP listener started without a token gets
 // one generated into $HOLON_HOME/run/control.token (0600), required on
-// every operator route; the next start reuses it.
+// every operator route; the next start reuses it; wrong tokens are logged
+// and, past FailBurst, answered 429.
 func TestRunTCPGeneratesAToken(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	tokenFile := filepath.Join(home, "run", control.TokenFileName)
@@ -203,6 +204,17 @@ func TestRunTCPGeneratesAToken(t *testing.T) {
 		}
 		if code := get(st.HTTPAddr, tok); code != http.StatusOK {
 			t.Fatalf("run %d: GET with the generated token = %d, want 200", run, code)
+		}
+		if run == 1 { // a guesser is slowed down, and logged
+			for range control.FailBurst {
+				get(st.HTTPAddr, strings.Repeat("g", len(tok)))
+			}
+			if code := get(st.HTTPAddr, tok); code != http.StatusTooManyRequests {
+				t.Fatalf("the right token after %d wrong ones = %d, want 429", control.FailBurst, code)
+			}
+			if !strings.Contains(d.output(), "missing or wrong token") {
+				t.Fatalf("the wrong tokens are not logged:\n%s", d.output())
+			}
 		}
 		d.stop()
 	}
