@@ -56,8 +56,8 @@ type runCmd struct {
 	Listen          string        `help:"Also serve the control API on TCP at HOST:PORT (off by default)." env:"HOLON_LISTEN" placeholder:"HOST:PORT"`
 	Host            string        `help:"TCP host, with --port (instead of --listen)." placeholder:"HOST"`
 	Port            int           `help:"TCP port, with --host (default host 127.0.0.1)." placeholder:"PORT"`
-	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded; token required), lan or tailnet (token required)." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
-	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters; e.g. openssl rand -hex 32)." type:"path" placeholder:"FILE"`
+	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded), lan or tailnet. Every listener needs a token; local generates one when none is given." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
+	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters, mode 0600, outside the execution roots; e.g. openssl rand -hex 32). Default with --access local: $HOLON_HOME/run/control.token, generated at first start." type:"path" placeholder:"FILE"`
 	Token           string        `help:"The TCP control token itself (prefer --token-file: a flag is visible to other local users)." env:"HOLON_CONTROL_TOKEN" placeholder:"TOKEN"`
 	PublicIngress   bool          `name:"public-ingress" help:"Accept untrusted channel/webhook input without a token at POST /ingress/agents/{id}/messages (admitted as external evidence, rate limited)." env:"HOLON_PUBLIC_INGRESS"`
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
