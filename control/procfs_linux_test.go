@@ -170,3 +170,47 @@ func TestTCPPeer(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkIdentifyTCP is the once-per-connection cost of finding the
+// local process behind a loopback TCP client.
+func BenchmarkIdentifyTCP(b *testing.B) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	c, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	s, err := l.Accept()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if p := identify(s); !p.known {
+			b.Fatal("the loopback client was not identified")
+		}
+	}
+}
+
+// BenchmarkToolProcessCheck is the once-per-connection cost of the
+// ancestry and marker checks for a caller that is not a tool process.
+func BenchmarkToolProcessCheck(b *testing.B) {
+	p := exec.Command("sleep", "30")
+	if err := p.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = p.Process.Kill(); _ = p.Wait() }()
+	c := newCallers("bench")
+	c.self = -1 // nobody's ancestor: the whole chain is walked
+	b.ReportAllocs()
+	for b.Loop() {
+		if why := c.toolProcess(peer{known: true, pids: []int{p.Process.Pid}}); why != "" {
+			b.Fatal(why)
+		}
+	}
+}

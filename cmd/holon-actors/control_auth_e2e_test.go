@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,6 +79,9 @@ func execStep(cmd string, yieldMS int) string {
 func TestAgentCannotActAsItsOperator(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc: tool processes are not recognised on this platform")
+	}
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not installed: the agent's command uses it")
 	}
 	home := filepath.Join(t.TempDir(), "home")
 	socket := filepath.Join(home, "run", "control.sock")
@@ -263,5 +267,44 @@ func TestRunKeepsControlOutOfExecutionRoots(t *testing.T) {
 				t.Fatal("a refused start made the control socket")
 			}
 		})
+	}
+}
+
+func TestWithin(t *testing.T) {
+	tests := []struct {
+		dir, path string
+		want      bool
+	}{
+		{"/srv/holon", "/srv/holon", true},
+		{"/srv/holon", "/srv/holon/run/control.sock", true},
+		{"/srv", "/srv/holon/run", true},
+		{"/srv/holon/agents", "/srv/holon/run", false},
+		{"/srv/holon", "/srv/holon-other/run", false},
+		{"/srv/holon/run", "/srv/holon", false},
+		{"/srv/holon", "/srv/holon/..run", true}, // a name starting with two dots is inside
+	}
+	for _, tt := range tests {
+		if got := within(tt.dir, tt.path); got != tt.want {
+			t.Errorf("within(%s, %s) = %v, want %v", tt.dir, tt.path, got, tt.want)
+		}
+	}
+}
+
+// TestRealPathResolvesLinks: a workspace reached through a symlink is
+// compared by where it points, even below a part that does not exist yet.
+func TestRealPathResolvesLinks(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "home"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "home"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := realPath(filepath.Join(link, "run", "control.sock")), filepath.Join(dir, "home", "run", "control.sock"); got != want {
+		t.Fatalf("realPath = %s, want %s", got, want)
 	}
 }
