@@ -1,7 +1,6 @@
 package control
 
 import (
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+
+	"github.com/rs/zerolog"
 )
 
 // Access is how the TCP listener may be reached (runtime-spec "daemon"
@@ -44,13 +45,14 @@ const MinTokenLen = 32
 // TCPAuth configures the TCP listener's checks.
 type TCPAuth struct {
 	Access Access
-	// Token, when set, must come in "Authorization: Bearer <token>" on
-	// every request. Required by every mode but local.
+	// Token must come in "Authorization: Bearer <token>" on every
+	// request but the public ones. Required by every mode: a listener on
+	// loopback is still open to every local user.
 	Token string
 }
 
 // CheckListen validates a TCP listen address against the access mode and
-// token before anything is bound: off-loopback needs a token, local must
+// token before anything is bound: every mode needs a token, local must
 // bind loopback.
 func (a TCPAuth) CheckListen(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
@@ -61,8 +63,8 @@ func (a TCPAuth) CheckListen(addr string) error {
 	switch {
 	case a.Access == AccessLocal && !loop:
 		return fmt.Errorf("access local binds loopback only, not %q: use --access lan or tailnet with a token", host)
-	case a.Access != AccessLocal && a.Token == "":
-		return fmt.Errorf("access %s needs a control token: pass --token-file (or HOLON_CONTROL_TOKEN)", a.Access)
+	case a.Token == "":
+		return fmt.Errorf("the TCP listener (access %s) needs a control token, even on loopback where every local user reaches it: pass --token-file (or HOLON_CONTROL_TOKEN), or let run generate one", a.Access)
 	case a.Token != "" && len(a.Token) < MinTokenLen:
 		return fmt.Errorf("the control token is %d characters, want at least %d (e.g. openssl rand -hex 32)", len(a.Token), MinTokenLen)
 	}
@@ -77,15 +79,37 @@ func isLoopbackHost(host string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// guardTCP wraps h with the TCP listener's checks, in order: the token is
-// never accepted in the query; a token, when configured, is required in
-// the Authorization header and compared in constant time; in local mode
-// callers, Host and Origin must be loopback.
-func guardTCP(a TCPAuth, h http.Handler) http.Handler {
-	var want [32]byte
-	if a.Token != "" {
-		want = sha256.Sum256([]byte(a.Token))
+// gate is the checks in front of the API: who the caller is, and on
+// TCP the token.
+type gate struct {
+	callers  callers
+	failures *failures // wrong TCP tokens per peer
+	log      zerolog.Logger
+}
+
+// refuseToolProcess answers 403, and reports true, when r comes from one
+// of the runtime's tool processes and is not for a public route.
+func (g *gate) refuseToolProcess(w http.ResponseWriter, r *http.Request) bool {
+	if isPublic(r.URL.Path) {
+		return false
 	}
+	c := callerOf(r)
+	if c.tool == "" {
+		return false
+	}
+	g.log.Warn().Ints("peer_pids", c.peer.pids).Str("method", r.Method).Str("path", r.URL.Path).
+		Msg("control request from a tool process refused")
+	writeError(w, toolProcessError(c.tool))
+	return true
+}
+
+// tcp wraps h with the TCP listener's checks, in order: the token is never
+// accepted in the query; public routes pass; the runtime's own tool
+// processes are refused; a peer past its wrong tokens waits (429); the
+// token is required in the Authorization header and compared in constant time; in local mode
+// callers, Host and Origin must be loopback.
+func (g *gate) tcp(a TCPAuth, h http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(a.Token)) // ServeTCP refuses an empty token
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		if q.Has("token") || q.Has("access_token") {
@@ -97,7 +121,19 @@ func guardTCP(a TCPAuth, h http.Handler) http.Handler {
 			h.ServeHTTP(w, r) // capability in the path, or public ingress: rate-limited, never operator authority
 			return
 		}
-		if a.Token != "" && !bearerOK(r, want) {
+		if g.refuseToolProcess(w, r) {
+			return
+		}
+		peer := failKey(r)
+		if d := g.failures.wait(peer); d > 0 {
+			g.log.Warn().Str("peer", peer).Str("path", r.URL.Path).Dur("retry_after", d).Msg("control request refused: too many wrong tokens")
+			tooManyFailures(w, peer, d)
+			return
+		}
+		if !bearerOK(r, want) {
+			g.failures.fail(peer)
+			g.log.Warn().Str("peer", peer).Str("remote_addr", r.RemoteAddr).Str("method", r.Method).Str("path", r.URL.Path).
+				Msg("control request with a missing or wrong token")
 			w.Header().Set("WWW-Authenticate", `Bearer realm="holon-actors"`)
 			writeError(w, errorf(http.StatusUnauthorized, KindUnauthorized, "send Authorization: Bearer <control token>",
 				"missing or wrong control token"))
@@ -156,33 +192,21 @@ func checkLocal(r *http.Request) *Error {
 	return nil
 }
 
-// peerUIDKey carries the unix peer's uid in a request's context.
-type peerUIDKey struct{}
-
-// unixConnContext records the peer uid of a unix socket connection, where
-// the platform tells it (peerUID).
-func unixConnContext(ctx context.Context, c net.Conn) context.Context {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
-		return ctx
-	}
-	if uid, ok := peerUID(uc); ok {
-		return context.WithValue(ctx, peerUIDKey{}, uid)
-	}
-	return ctx
-}
-
-// guardUnix refuses callers on the socket whose uid is neither ours nor
-// root's (the socket's 0600 mode already keeps them out; this is the
-// second fence). Where the platform does not tell the peer's uid, the
-// file mode is the only fence.
-func guardUnix(h http.Handler) http.Handler {
+// unix wraps h with the socket's checks: callers whose uid is neither
+// ours nor root's are refused (the socket's 0600 mode already keeps them
+// out; this is the second fence), and so are the runtime's own tool
+// processes on every route but the public ones. Where the platform does
+// not tell the peer, the file mode is the only fence.
+func (g *gate) unix(h http.Handler) http.Handler {
 	self := os.Getuid()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		uid, ok := r.Context().Value(peerUIDKey{}).(int)
-		if ok && uid != self && uid != 0 {
+		p := callerOf(r).peer
+		if p.known && p.uid != self && p.uid != 0 {
 			writeError(w, errorf(http.StatusForbidden, KindUnauthorized, "run the client as the user that runs the runtime",
-				"caller uid %d may not use this runtime's socket", uid))
+				"caller uid %d may not use this runtime's socket", p.uid))
+			return
+		}
+		if g.refuseToolProcess(w, r) {
 			return
 		}
 		h.ServeHTTP(w, r)

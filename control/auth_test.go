@@ -103,6 +103,7 @@ func TestTCPAuthorizationMatrix(t *testing.T) {
 				t.Errorf("GET %s with the token = %d, want 200", path, resp.StatusCode)
 			}
 		}
+		f.h.Clock.Advance(control.FailEvery * control.FailBurst) // the wrong tokens' allowance refills: 401s, not 429s
 	}
 	if resp := tcpDo(t, http.MethodPost, base+"/control/runtime/shutdown"); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("shutdown without token = %d", resp.StatusCode)
@@ -114,25 +115,43 @@ func TestTCPAuthorizationMatrix(t *testing.T) {
 	}
 }
 
-// TestTCPLocalMode: without a token, local mode serves loopback callers
-// that address it as loopback, and refuses rebinding tricks.
+// TestTCPLocalMode: local mode serves loopback callers that bring the
+// token and address it as loopback, and refuses rebinding tricks.
 func TestTCPLocalMode(t *testing.T) {
 	f := newFixture(t)
-	base := serveTCP(t, f, control.TCPAuth{Access: control.AccessLocal})
-	if resp := tcpDo(t, "GET", base+"/agents/list"); resp.StatusCode != http.StatusOK {
+	base := serveTCP(t, f, control.TCPAuth{Access: control.AccessLocal, Token: testToken})
+	auth := []string{"Authorization", "Bearer " + testToken}
+	if resp := tcpDo(t, "GET", base+"/agents/list", auth...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("loopback GET = %d", resp.StatusCode)
+	}
+	if resp := tcpDo(t, "GET", base+"/agents/list"); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("loopback GET without the token = %d, want 401: every local user reaches a loopback port", resp.StatusCode)
 	}
 	for name, hdr := range map[string][]string{
 		"foreign Host":   {"Host", "evil.example:80"},
 		"foreign Origin": {"Origin", "https://evil.example"},
 		"null Origin":    {"Origin", "null"},
 	} {
-		if resp := tcpDo(t, "GET", base+"/agents/list", hdr...); resp.StatusCode != http.StatusForbidden {
+		if resp := tcpDo(t, "GET", base+"/agents/list", append(hdr, auth...)...); resp.StatusCode != http.StatusForbidden {
 			t.Errorf("%s = %d, want 403", name, resp.StatusCode)
 		}
 	}
-	if resp := tcpDo(t, "GET", base+"/agents/list", "Origin", "http://localhost:3000"); resp.StatusCode != http.StatusOK {
+	if resp := tcpDo(t, "GET", base+"/agents/list", append([]string{"Origin", "http://localhost:3000"}, auth...)...); resp.StatusCode != http.StatusOK {
 		t.Errorf("loopback Origin = %d, want 200", resp.StatusCode)
+	}
+}
+
+// TestServeTCPRefusesNoToken: a TCP listener without a token is not
+// served, whatever the access mode.
+func TestServeTCPRefusesNoToken(t *testing.T) {
+	f := newFixture(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := f.srv.ServeTCP(l, control.TCPAuth{Access: control.AccessLocal}); err == nil || !strings.Contains(err.Error(), "needs a control token") {
+		t.Fatalf("ServeTCP without a token = %v, want a refusal naming the token", err)
 	}
 }
 
@@ -142,14 +161,15 @@ func TestCheckListen(t *testing.T) {
 		addr    string
 		wantErr string
 	}{
-		{control.TCPAuth{Access: control.AccessLocal}, "127.0.0.1:7878", ""},
-		{control.TCPAuth{Access: control.AccessLocal}, "[::1]:7878", ""},
+		{control.TCPAuth{Access: control.AccessLocal, Token: testToken}, "127.0.0.1:7878", ""},
+		{control.TCPAuth{Access: control.AccessLocal, Token: testToken}, "[::1]:7878", ""},
+		{control.TCPAuth{Access: control.AccessLocal}, "127.0.0.1:7878", "needs a control token"},
 		{control.TCPAuth{Access: control.AccessLocal}, "0.0.0.0:7878", "loopback only"},
 		{control.TCPAuth{Access: control.AccessLAN}, "0.0.0.0:7878", "needs a control token"},
 		{control.TCPAuth{Access: control.AccessTunnel}, "127.0.0.1:7878", "needs a control token"},
 		{control.TCPAuth{Access: control.AccessLAN, Token: "short"}, "0.0.0.0:7878", "at least 32"},
 		{control.TCPAuth{Access: control.AccessTailnet, Token: testToken}, "100.64.0.1:7878", ""},
-		{control.TCPAuth{Access: control.AccessLocal}, "7878", "host:port"},
+		{control.TCPAuth{Access: control.AccessLocal, Token: testToken}, "7878", "host:port"},
 	}
 	for _, tt := range tests {
 		err := tt.auth.CheckListen(tt.addr)

@@ -6,9 +6,15 @@
 // pages or Server-Sent Events with their provenance and operator
 // presentation, and has the Go client the CLI uses.
 //
-// Answers and cancellations of suspensions are operator routes: they need
-// the socket or the TCP control token, and nothing under the public
-// prefixes (/triggers/, /ingress/) reaches them.
+// Every route but the public ones (/triggers/, /ingress/) is the
+// operator's: it needs the socket or the TCP control token, and it refuses
+// the runtime's own tool processes (403 tool_process), whichever way they
+// come in: a caller the runtime started (its pid has the runtime among its
+// ancestors, read from /proc) or one carrying the run's InstanceEnv. The
+// caller is identified once per connection, by SO_PEERCRED on the socket
+// and, on TCP, by the local process holding the client's end. Answers and
+// cancellations of suspensions record responded_by from that surface,
+// never from the body. Wrong TCP tokens are limited per peer (429).
 //
 // control imports actors, messages and persistence; only cmd imports it.
 // It holds no agent state of its own: every answer comes from the runtime

@@ -36,6 +36,7 @@ func (e *Error) Error() string {
 const (
 	KindBadRequest     = "bad_request"
 	KindUnauthorized   = "unauthorized"
+	KindToolProcess    = "tool_process"
 	KindNotFound       = "not_found"
 	KindConflict       = "conflict"
 	KindTooLarge       = "request_too_large"

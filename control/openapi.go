@@ -41,7 +41,9 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	doc := map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "holon-actors control API", "version": "1",
-			"description": "JSON over HTTP on $HOLON_HOME/run/control.sock (and TCP when enabled). Errors are {\"error\":{\"kind\",\"message\",\"hint\"}}, plus \"valid_choices\" on an invalid_answer."},
+			"description": "JSON over HTTP on $HOLON_HOME/run/control.sock (and TCP when enabled). Errors are {\"error\":{\"kind\",\"message\",\"hint\"}}, plus \"valid_choices\" on an invalid_answer. " +
+				"Every route but /triggers/ and /ingress/ is the operator's: the runtime's own tool processes get 403 tool_process; " +
+				"on TCP it needs Authorization: Bearer <control token> (401), and a peer past 10 wrong tokens gets 429 with Retry-After."},
 		"paths": paths,
 		"components": map[string]any{"schemas": map[string]any{"Error": map[string]any{
 			"type": "object", "required": []string{"error"},

@@ -4,5 +4,5 @@ package control
 
 import "net"
 
-// peerUID is not implemented off Linux: the socket's 0600 mode is the fence.
-func peerUID(*net.UnixConn) (int, bool) { return 0, false }
+// peerCred is not implemented off Linux: the socket's 0600 mode is the fence.
+func peerCred(*net.UnixConn) (pid, uid int, ok bool) { return 0, 0, false }

@@ -50,7 +50,7 @@ func (s *Server) table() []route {
 		{Route{"DELETE", "/control/agents/{id}/trigger", "Revoke the agent's external trigger."}, s.revokeTrigger},
 		{Route{"GET", "/agents/{id}/suspensions", "The agent's questions to the operator, open and recently closed, newest first; ?state=open for the open ones."}, s.forAgent(s.agentSuspensions)},
 		{Route{"GET", "/suspensions", "Every agent's open questions to the operator, oldest first: what a reconnecting client has to answer."}, s.openSuspensions},
-		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/respond", "Answer a suspension ({\"value\": …, \"responded_by\", \"metadata\"}); the first valid answer resumes the agent, the same answer again gets the same response."}, s.respond},
+		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/respond", "Answer a suspension ({\"value\": …, \"metadata\"}); responded_by is recorded from how the caller authenticated and refused in the body; the first valid answer resumes the agent, the same answer again gets the same response."}, s.respond},
 		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/cancel", "Withdraw a suspension's question; the agent resumes and is told so."}, s.cancelSuspension},
 		{Route{"GET", "/agents/{id}/notifications", "The operator notifications recorded by or for the agent, newest first, with their delivery status."}, s.forAgent(s.agentNotifications)},
 		{Route{"GET", "/agents/{id}/children", "The private children the agent supervises through running tasks (add ?all=true for the finished ones it remembers): supervision task, status, live child_observability and the child_supervision projection."}, s.forAgent(s.agentChildren)},

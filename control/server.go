@@ -60,6 +60,10 @@ type Config struct {
 	// together (requests per second, burst); 0 means 50/s, burst 100.
 	PublicRate  float64
 	PublicBurst int
+	// Instance, when set, is the value of InstanceEnv in the environment
+	// of the agents' commands: a caller carrying it is refused like one the
+	// runtime started.
+	Instance string
 	// LastFailure, when set, reports the last startup or shutdown failure
 	// the owner recorded.
 	LastFailure func() *Failure
@@ -88,6 +92,7 @@ type Server struct {
 	shutdown sync.Once
 
 	public *limiters
+	gate   *gate
 
 	mu      sync.Mutex
 	servers []*http.Server // guarded by mu
@@ -102,7 +107,8 @@ func NewServer(cfg Config) *Server {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst)}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst),
+		gate: &gate{callers: newCallers(cfg.Instance), failures: newFailures(cfg.Clock), log: cfg.Log}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s
@@ -141,15 +147,21 @@ func (r *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
 func (r *statusRecorder) WriteHeader(code int)        { r.status = code }
 
 // Serve serves the API on the unix socket listener l until Close; callers
-// of another uid are refused. It returns http.ErrServerClosed after Close.
+// of another uid, and the runtime's own tool processes, are refused. It returns http.ErrServerClosed after Close.
 func (s *Server) Serve(l net.Listener) error {
-	return s.serve(l, guardUnix(s), unixConnContext)
+	return s.serve(l, s.gate.unix(s), s.gate.callers.unixContext)
 }
 
 // ServeTCP serves the API on the TCP listener l with auth's checks (check
-// the address first with auth.CheckListen).
+// the address first with auth.CheckListen: ServeTCP refuses to serve
+// what it refuses, a listener without a token included). The runtime's own tool
+// processes are refused, as on the socket, when the kernel tells which
+// local process holds the client's end.
 func (s *Server) ServeTCP(l net.Listener, auth TCPAuth) error {
-	return s.serve(l, guardTCP(auth, s), nil)
+	if err := auth.CheckListen(l.Addr().String()); err != nil {
+		return fmt.Errorf("serve TCP: %w", err)
+	}
+	return s.serve(l, s.gate.tcp(auth, s), s.gate.callers.tcpContext)
 }
 
 func (s *Server) serve(l net.Listener, h http.Handler, connCtx func(context.Context, net.Conn) context.Context) error {

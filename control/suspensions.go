@@ -19,9 +19,13 @@ type SuspensionList struct {
 // RespondRequest is the body of POST
 // /control/agents/{id}/suspensions/{suspension_id}/respond. Value is any
 // JSON the suspension's response type accepts: a choice's value, "yes" or
-// "no", a non-empty string, or an object of form fields.
+// "no", a non-empty string, or an object of form fields. Who answered
+// is not part of it: the server records it from how the caller
+// authenticated.
 type RespondRequest struct {
-	Value       json.RawMessage `json:"value"`
+	Value json.RawMessage `json:"value"`
+	// RespondedBy is refused when set (400): responded_by is derived from
+	// the authenticated surface, never taken from the request.
 	RespondedBy string          `json:"responded_by,omitempty"`
 	Metadata    json.RawMessage `json:"metadata,omitempty"`
 }
@@ -29,9 +33,15 @@ type RespondRequest struct {
 // CancelSuspensionRequest is the optional body of POST
 // /control/agents/{id}/suspensions/{suspension_id}/cancel.
 type CancelSuspensionRequest struct {
+	// RespondedBy is refused when set (400), as in RespondRequest.
 	RespondedBy string `json:"responded_by,omitempty"`
 	Reason      string `json:"reason,omitempty"`
 }
+
+// errClaimedResponder refuses a body that names who answers.
+var errClaimedResponder = errorf(http.StatusBadRequest, KindBadRequest,
+	"remove responded_by: the runtime records the operator from how the request authenticated (your user on the socket, the token on TCP)",
+	"responded_by is not taken from the request body")
 
 // SuspensionResponse answers an accepted answer or cancellation: the body
 // of RFC-0025 §8, with agent_id for intent_id. choice_label and
@@ -105,16 +115,21 @@ func (s *Server) openSuspensions(w http.ResponseWriter, r *http.Request) {
 }
 
 // respond answers a suspension. Only operator-authenticated listeners
-// reach it: the socket, or TCP with the control token.
+// reach it: the socket, or TCP with the control token; responded_by is
+// the operator they authenticated.
 func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 	var req RespondRequest
 	id, ok := s.bodyForAgent(w, r, &req)
 	if !ok {
 		return
 	}
+	if req.RespondedBy != "" {
+		writeError(w, errClaimedResponder)
+		return
+	}
 	sid := r.PathValue("suspension_id")
 	res, err := s.cfg.Runtime.Respond(r.Context(), id, actors.Answer{SuspensionID: sid, Value: req.Value,
-		RespondedBy: req.RespondedBy, Metadata: req.Metadata})
+		RespondedBy: callerOf(r).operator(), Metadata: req.Metadata})
 	if err != nil {
 		writeError(w, suspensionError(err, id, sid))
 		return
@@ -128,11 +143,15 @@ func (s *Server) cancelSuspension(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if req.RespondedBy != "" {
+		writeError(w, errClaimedResponder)
+		return
+	}
 	sid := r.PathValue("suspension_id")
 	if req.Reason == "" {
 		req.Reason = "cancelled by the operator"
 	}
-	res, err := s.cfg.Runtime.CancelSuspension(r.Context(), id, sid, req.RespondedBy, req.Reason)
+	res, err := s.cfg.Runtime.CancelSuspension(r.Context(), id, sid, callerOf(r).operator(), req.Reason)
 	if err != nil {
 		writeError(w, suspensionError(err, id, sid))
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os/user"
 	"slices"
 	"strings"
 	"sync"
@@ -156,14 +157,14 @@ func TestRespondMatrix(t *testing.T) {
 
 			// Invalid: 422 with the valid choices; the question stays open.
 			for _, bad := range []string{tt.invalid, `null`} {
-				code, body := f.post(t, path, `{"value": `+bad+`, "responded_by": "alice"}`)
+				code, body := f.post(t, path, `{"value": `+bad+`}`)
 				e := errorBody(t, body)
 				if code != http.StatusUnprocessableEntity || e.Kind != control.KindInvalidAnswer || e.Hint == "" ||
 					!slices.Equal(e.ValidChoices, tt.validChoices) {
 					t.Fatalf("answer %s = %d %s; want 422 invalid_answer with valid_choices %v", bad, code, body, tt.validChoices)
 				}
 			}
-			if code, body := f.post(t, path, `{"responded_by": "alice"}`); code != http.StatusUnprocessableEntity {
+			if code, body := f.post(t, path, `{}`); code != http.StatusUnprocessableEntity {
 				t.Fatalf("answer without a value = %d %s, want 422", code, body)
 			}
 			if open, err := f.c.Suspensions(context.Background(), "main", true); err != nil || len(open) != 1 {
@@ -171,7 +172,7 @@ func TestRespondMatrix(t *testing.T) {
 			}
 
 			// Valid: the RFC's body.
-			answer := `{"value": ` + tt.valid + `, "responded_by": "alice", "metadata": {"channel": "cli"}}`
+			answer := `{"value": ` + tt.valid + `, "metadata": {"channel": "cli"}}`
 			code, first := f.post(t, path, answer)
 			if code != http.StatusOK {
 				t.Fatalf("answer %s = %d %s, want 200", tt.valid, code, first)
@@ -182,7 +183,7 @@ func TestRespondMatrix(t *testing.T) {
 			}
 			if res.AgentID != "main" || res.SuspensionID != s.ID || res.Resolution != messages.ResolutionResponded ||
 				compactJSON(t, string(res.Value)) != compactJSON(t, tt.valid) || res.ChoiceLabel != tt.label ||
-				res.ChoiceDescription != tt.desc || res.RespondedBy != "alice" || res.RespondedAt.IsZero() {
+				res.ChoiceDescription != tt.desc || res.RespondedBy != socketOperator(t) || res.RespondedAt.IsZero() {
 				t.Fatalf("answer body %s", first)
 			}
 			for _, key := range []string{"agent_id", "suspension_id", "resolution", "value", "responded_by", "responded_at"} {
@@ -196,7 +197,7 @@ func TestRespondMatrix(t *testing.T) {
 			if code, again := f.post(t, path, answer); code != http.StatusOK || again != first {
 				t.Fatalf("repeated answer = %d %s, want the first answer's 200 %s", code, again, first)
 			}
-			code, body := f.post(t, path, `{"value": `+tt.different+`, "responded_by": "bob"}`)
+			code, body := f.post(t, path, `{"value": `+tt.different+`}`)
 			if e := errorBody(t, body); code != http.StatusConflict || e.Kind != control.KindConflict || e.Hint == "" {
 				t.Fatalf("a different answer = %d %s, want 409 conflict", code, body)
 			}
@@ -272,21 +273,7 @@ func TestRespondNeedsTheControlToken(t *testing.T) {
 	f, s := suspendedFixture(t, refund)
 	base := serveTCP(t, f, control.TCPAuth{Access: control.AccessTunnel, Token: testToken})
 	send := func(path string, header ...string) (int, string) {
-		req, err := http.NewRequest("POST", base+path, strings.NewReader(`{"value": "approve", "responded_by": "mallory"}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var b bytes.Buffer
-		_, _ = b.ReadFrom(resp.Body)
-		return resp.StatusCode, b.String()
+		return postTCP(t, base+path, `{"value": "approve"}`, header...)
 	}
 	respond, cancel := respondPath("main", s.ID), "/control/agents/main/suspensions/"+s.ID+"/cancel"
 	for _, path := range []string{respond, cancel} {
@@ -305,8 +292,14 @@ func TestRespondNeedsTheControlToken(t *testing.T) {
 	if resumed(t, f, "main", s.ID) != 0 {
 		t.Fatal("an unauthenticated request resolved the suspension")
 	}
-	if code, body := send(respond, "Authorization", "Bearer "+testToken); code != http.StatusOK {
-		t.Fatalf("POST %s with the token = %d %s, want 200", respond, code, body)
+	if code, body := postTCP(t, base+respond, `{"value": "approve", "responded_by": "mallory"}`, "Authorization", "Bearer "+testToken); code != http.StatusBadRequest ||
+		!strings.Contains(body, "responded_by is not taken from the request") || resumed(t, f, "main", s.ID) != 0 {
+		t.Fatalf("POST %s with the token claiming who answers = %d %s, want 400 and nothing resolved", respond, code, body)
+	}
+	code, body := send(respond, "Authorization", "Bearer "+testToken)
+	var res control.SuspensionResponse
+	if code != http.StatusOK || json.Unmarshal([]byte(body), &res) != nil || res.RespondedBy != "operator:token" {
+		t.Fatalf("POST %s with the token = %d %s, want 200 answered by operator:token", respond, code, body)
 	}
 }
 
@@ -362,7 +355,7 @@ func TestConcurrentAnswers(t *testing.T) {
 			c := control.NewUnixClient(f.sock)
 			defer c.Close()
 			<-start
-			_, err := c.Respond(context.Background(), "main", s.ID, control.RespondRequest{Value: json.RawMessage(`"` + value + `"`), RespondedBy: value + "-er"})
+			_, err := c.Respond(context.Background(), "main", s.ID, control.RespondRequest{Value: json.RawMessage(`"` + value + `"`)})
 			var e *control.Error
 			switch {
 			case err == nil:
@@ -393,12 +386,12 @@ func TestCancelSuspension(t *testing.T) {
 	if st, err := f.c.RuntimeStatus(ctx); err != nil || st.Activity.WaitingAgentCount != 1 || st.Activity.State != "waiting" {
 		t.Fatalf("runtime activity = %+v, %v; want the suspended agent waiting", st.Activity, err)
 	}
-	res, err := f.c.CancelSuspension(ctx, "main", s.ID, control.CancelSuspensionRequest{RespondedBy: "alice", Reason: "handled by phone"})
+	res, err := f.c.CancelSuspension(ctx, "main", s.ID, control.CancelSuspensionRequest{Reason: "handled by phone"})
 	if err != nil || res.AgentID != "main" || res.SuspensionID != s.ID || res.Resolution != messages.ResolutionCancelled ||
-		res.RespondedBy != "alice" || res.RespondedAt.IsZero() {
+		res.RespondedBy != socketOperator(t) || res.RespondedAt.IsZero() {
 		t.Fatalf("cancel = %+v, %v", res, err)
 	}
-	_, err = f.c.Respond(ctx, "main", s.ID, control.RespondRequest{Value: json.RawMessage(`"approve"`), RespondedBy: "bob"})
+	_, err = f.c.Respond(ctx, "main", s.ID, control.RespondRequest{Value: json.RawMessage(`"approve"`)})
 	apiError(t, err, http.StatusConflict, control.KindConflict)
 	all, err := f.c.Suspensions(ctx, "main", false)
 	if err != nil || len(all) != 1 || all[0].Resolution != messages.ResolutionCancelled {
@@ -458,5 +451,63 @@ func TestListSuspensionsAndNotifications(t *testing.T) {
 	resp, body = f.raw(t, "GET", "/agents/main/notifications", "")
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"agent_id": "main"`) || !strings.Contains(body, `"notifications"`) {
 		t.Fatalf("GET notifications = %d %s", resp.StatusCode, body)
+	}
+}
+
+// socketOperator is who answers over the socket: this test's user.
+func socketOperator(t *testing.T) string {
+	t.Helper()
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "operator:" + u.Username
+}
+
+// postTCP posts body to url with header pairs and returns the answer.
+func postTCP(t *testing.T, url, body string, header ...string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(resp.Body)
+	return resp.StatusCode, b.String()
+}
+
+// TestRespondedByIsNotTakenFromTheBody: an answer or a cancellation that
+// names who answers is refused with 400 and changes nothing; the answer
+// without it is recorded, in the journal too, as the socket's operator.
+func TestRespondedByIsNotTakenFromTheBody(t *testing.T) {
+	f, s := suspendedFixture(t, refund)
+	path := respondPath("main", s.ID)
+	for p, body := range map[string]string{
+		path: `{"value": "approve", "responded_by": "operator"}`,
+		"/control/agents/main/suspensions/" + s.ID + "/cancel": `{"responded_by": "alice", "reason": "x"}`,
+	} {
+		code, out := f.post(t, p, body)
+		if e := errorBody(t, out); code != http.StatusBadRequest || e.Kind != control.KindBadRequest ||
+			!strings.Contains(e.Message, "responded_by") || !strings.Contains(e.Hint, "remove responded_by") {
+			t.Fatalf("POST %s %s = %d %s, want 400 saying responded_by is not taken from the body", p, body, code, out)
+		}
+	}
+	if open, err := f.c.Suspensions(context.Background(), "main", true); err != nil || len(open) != 1 || resumed(t, f, "main", s.ID) != 0 {
+		t.Fatalf("after refused claims the open suspensions are %+v, %v; want the question still open", open, err)
+	}
+	if code, out := f.post(t, path, `{"value": "approve"}`); code != http.StatusOK {
+		t.Fatalf("answer = %d %s", code, out)
+	}
+	all, err := f.c.Suspensions(context.Background(), "main", false)
+	if err != nil || len(all) != 1 || all[0].RespondedBy != socketOperator(t) {
+		t.Fatalf("the journal's suspension = %+v, %v; want responded_by %s", all, err, socketOperator(t))
 	}
 }

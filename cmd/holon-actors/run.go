@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -55,8 +56,8 @@ type runCmd struct {
 	Listen          string        `help:"Also serve the control API on TCP at HOST:PORT (off by default)." env:"HOLON_LISTEN" placeholder:"HOST:PORT"`
 	Host            string        `help:"TCP host, with --port (instead of --listen)." placeholder:"HOST"`
 	Port            int           `help:"TCP port, with --host (default host 127.0.0.1)." placeholder:"PORT"`
-	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded; token required), lan or tailnet (token required)." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
-	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters; e.g. openssl rand -hex 32)." type:"path" placeholder:"FILE"`
+	Access          string        `help:"Who may reach the TCP listener: local (loopback only), tunnel (loopback, forwarded), lan or tailnet. Every listener needs a token; local generates one when none is given." default:"local" enum:"local,tunnel,lan,tailnet" env:"HOLON_ACCESS"`
+	TokenFile       string        `name:"token-file" help:"File holding the TCP control token (at least 32 characters, mode 0600, outside the execution roots; e.g. openssl rand -hex 32). Default with --access local: $HOLON_HOME/run/control.token, generated at first start." type:"path" placeholder:"FILE"`
 	Token           string        `help:"The TCP control token itself (prefer --token-file: a flag is visible to other local users)." env:"HOLON_CONTROL_TOKEN" placeholder:"TOKEN"`
 	PublicIngress   bool          `name:"public-ingress" help:"Accept untrusted channel/webhook input without a token at POST /ingress/agents/{id}/messages (admitted as external evidence, rate limited)." env:"HOLON_PUBLIC_INGRESS"`
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
@@ -132,8 +133,10 @@ func (c *runCmd) listenAddr() string {
 	return ""
 }
 
-// tcpAuth reads the token and checks the TCP options before anything starts.
-func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
+// tcpAuth reads the token and checks the TCP options before anything
+// starts. A local listener without a token gets one generated into
+// $HOLON_HOME/run/control.token (0600); every other mode needs one given.
+func (c *runCmd) tcpAuth(home string) (control.TCPAuth, error) {
 	if c.Listen != "" && (c.Host != "" || c.Port != 0) {
 		return control.TCPAuth{}, usage(errors.New("give either --listen or --host/--port, not both"))
 	}
@@ -149,18 +152,80 @@ func (c *runCmd) tcpAuth() (control.TCPAuth, error) {
 		if c.Token != "" {
 			return auth, usage(errors.New("give either --token-file or --token (HOLON_CONTROL_TOKEN), not both"))
 		}
-		b, err := os.ReadFile(c.TokenFile)
-		if err != nil {
-			return auth, usage(fmt.Errorf("read --token-file: %w", err))
+		if auth.Token, err = control.ReadTokenFile(c.TokenFile); err != nil {
+			return auth, usage(fmt.Errorf("--token-file: %w", err))
 		}
-		auth.Token = strings.TrimSpace(string(b))
 	}
-	if addr := c.listenAddr(); addr != "" {
-		if err := auth.CheckListen(addr); err != nil {
-			return auth, usage(err)
+	addr := c.listenAddr()
+	if addr == "" {
+		return auth, nil
+	}
+	if auth.Token == "" && access == control.AccessLocal {
+		if auth.Token, err = generatedToken(home); err != nil {
+			return auth, err
 		}
+	}
+	if err := auth.CheckListen(addr); err != nil {
+		return auth, usage(err)
 	}
 	return auth, nil
+}
+
+// checkExecRoots keeps the control socket and token out of the agents'
+// execution roots: a --workspace that holds $HOLON_HOME/run, or a
+// --token-file inside the workspace or an agent's home, is refused.
+func (c *runCmd) checkExecRoots(home string) error {
+	run := realPath(persistence.RunDir(home))
+	if c.Workspace != "" {
+		ws := realPath(c.Workspace)
+		if within(ws, run) || within(run, ws) {
+			return usage(fmt.Errorf("--workspace %s holds the runtime's control socket and token (%s), which agents' commands and patches would reach: "+
+				"choose a project directory outside %s, or a --home outside the workspace", c.Workspace, run, home))
+		}
+	}
+	if c.TokenFile != "" {
+		tf := realPath(c.TokenFile)
+		for _, root := range []string{c.Workspace, filepath.Join(home, "agents"), filepath.Join(home, "worktrees")} {
+			if root != "" && within(realPath(root), tf) {
+				return usage(fmt.Errorf("--token-file %s is inside %s, where agents work: keep it outside every execution root (e.g. in %s)",
+					c.TokenFile, root, run))
+			}
+		}
+	}
+	return nil
+}
+
+// realPath is path absolute with the symlinks of its existing part
+// resolved.
+func realPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return filepath.Join(realPath(filepath.Dir(abs)), filepath.Base(abs))
+}
+
+// within reports whether path is dir or lies under it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// generatedToken is the token of $HOLON_HOME/run/control.token, made on
+// first use.
+func generatedToken(home string) (string, error) {
+	run := persistence.RunDir(home)
+	if err := os.MkdirAll(run, 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", run, err)
+	}
+	tok, _, err := control.LoadOrCreateToken(filepath.Join(run, control.TokenFileName))
+	if err != nil {
+		return "", usage(fmt.Errorf("%w (or pass --token-file)", err))
+	}
+	return tok, nil
 }
 
 // modelConfig merges the config file with the flags and environment,
@@ -290,7 +355,10 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	auth, err := c.tcpAuth()
+	if err := c.checkExecRoots(home); err != nil {
+		return err
+	}
+	auth, err := c.tcpAuth(home)
 	if err != nil {
 		return err
 	}
@@ -342,6 +410,7 @@ type owner struct {
 	loopRepeats int
 
 	socket            string
+	instance          string // control.InstanceEnv of the agents' commands
 	store             *persistence.BadgerStore
 	rt                *actors.Runtime
 	srv               *control.Server
@@ -381,9 +450,14 @@ func (o *owner) start() error {
 	if err != nil {
 		return err
 	}
+	// Every command the agents run carries this run's instance marker, so
+	// the control API knows it for a tool process even once it has left
+	// the runtime's process tree.
+	o.instance = rand.Text()
+	cmdEnv := append(actors.CommandEnv(os.Environ()), control.InstanceEnv+"="+o.instance)
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
+		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: cmdEnv},
 		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
 		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction, ModelRetry: retry}
@@ -436,13 +510,16 @@ func (o *owner) serve() error {
 	}
 	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
 		DefaultAgentID: o.cmd.DefaultAgent, Triggers: triggers, Advertise: o.cmd.Advertise,
-		PublicIngress: o.cmd.PublicIngress,
-		Shutdown:      func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
+		PublicIngress: o.cmd.PublicIngress, Instance: o.instance,
+		Shutdown: func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
 	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
 	if tl != nil {
-		o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access)).Bool("token", o.auth.Token != "").
-			Msg("control API on TCP")
+		ev := o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access))
+		if o.cmd.TokenFile == "" && o.cmd.Token == "" {
+			ev = ev.Str("token_file", filepath.Join(o.runDir(), control.TokenFileName))
+		}
+		ev.Msg("control API on TCP")
 		go func() { o.served <- o.srv.ServeTCP(tl, o.auth) }()
 	}
 	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/user"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -122,7 +121,6 @@ type respondCmd struct {
 	AgentID      string `arg:"" name:"agent" help:"The suspended agent's id."`
 	SuspensionID string `arg:"" name:"suspension-id" help:"The suspension to answer (see holon-actors suspensions list)."`
 	Value        string `arg:"" help:"The answer: a choice's value, yes or no, or text. With --json-value, JSON (a form's object of fields)."`
-	By           string `help:"Who answers, for the audit trail (default: your user name)." placeholder:"NAME"`
 	JSONValue    bool   `name:"json-value" help:"Parse the value as JSON instead of sending it as a string."`
 }
 
@@ -137,7 +135,7 @@ func (r *respondCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	res, err := c.Respond(ctx, r.AgentID, r.SuspensionID, control.RespondRequest{Value: value, RespondedBy: operatorName(r.By)})
+	res, err := c.Respond(ctx, r.AgentID, r.SuspensionID, control.RespondRequest{Value: value})
 	if err != nil {
 		return err
 	}
@@ -160,7 +158,6 @@ type suspensionsCancelCmd struct {
 	AgentID      string `arg:"" name:"agent" help:"The suspended agent's id."`
 	SuspensionID string `arg:"" name:"suspension-id" help:"The suspension to withdraw."`
 	Reason       string `help:"Why, for the agent and the journal."`
-	By           string `help:"Who cancels, for the audit trail (default: your user name)." placeholder:"NAME"`
 }
 
 // Run withdraws the question.
@@ -171,7 +168,7 @@ func (s *suspensionsCancelCmd) Run(ctx context.Context, e *env) error {
 	}
 	defer c.Close()
 	res, err := c.CancelSuspension(ctx, s.AgentID, s.SuspensionID,
-		control.CancelSuspensionRequest{RespondedBy: operatorName(s.By), Reason: s.Reason})
+		control.CancelSuspensionRequest{Reason: s.Reason})
 	if err != nil {
 		return err
 	}
@@ -185,17 +182,6 @@ func printResolution(e *env, res control.SuspensionResponse) error {
 	}
 	_, err := fmt.Fprintf(e.stdout, "%s: %s\n", res.AgentID, res)
 	return err
-}
-
-// operatorName is by, else the user's login name, else "operator".
-func operatorName(by string) string {
-	if by != "" {
-		return by
-	}
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
-	}
-	return "operator"
 }
 
 // notificationsCmd is `holon-actors notifications`.
