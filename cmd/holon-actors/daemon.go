@@ -206,39 +206,10 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 	}
 }
 
-// childArgs are the arguments of the background `run`.
+// childArgs are the arguments of the background `run`: every flag of
+// `run` as this command line set it (see forwardArgs), logging to the file.
 func (c *daemonStartCmd) childArgs(home string) []string {
-	args := []string{"--home", home, "run", "--log-file",
-		"--default-agent", c.DefaultAgent, "--shutdown-timeout", c.ShutdownTimeout.String(), "--log-level", c.LogLevel,
-		"--system-prompt", c.SystemPrompt}
-	if c.Model != "" {
-		args = append(args, "--model", c.Model)
-	}
-	if c.Script != "" {
-		args = append(args, "--script", c.Script)
-	}
-	if len(c.Fallback) > 0 {
-		args = append(args, "--fallback", strings.Join(c.Fallback, ","))
-	}
-	if c.Config != "" {
-		args = append(args, "--config", c.Config)
-	}
-	if addr := c.listenAddr(); addr != "" {
-		args = append(args, "--listen", addr, "--access", c.Access)
-	}
-	if c.TokenFile != "" {
-		args = append(args, "--token-file", c.TokenFile)
-	}
-	if c.Advertise != "" {
-		args = append(args, "--advertise", c.Advertise)
-	}
-	if c.PublicIngress {
-		args = append(args, "--public-ingress")
-	}
-	if c.Workspace != "" {
-		args = append(args, "--workspace", c.Workspace)
-	}
-	return args
+	return append([]string{"--home", home, "run", "--log-file"}, c.forwardArgs()...)
 }
 
 // daemonStopCmd is `holon-actors daemon stop`.
@@ -337,8 +308,12 @@ func isZombieChild(pid int) bool {
 // runtime configuration to compare with: without one, status has nothing
 // to match the running runtime's fingerprint against.
 func (c *runCmd) configGiven() bool {
-	return c.Model != "" || c.Script != "" || len(c.Fallback) > 0 || c.Config != "" || c.listenAddr() != "" ||
-		c.Advertise != "" || c.PublicIngress || c.TokenFile != "" || c.Token != "" || c.Workspace != ""
+	for _, f := range c.runFlags() {
+		if !operational[f.name] && f.set && !f.atDefault {
+			return true
+		}
+	}
+	return false
 }
 
 // daemonStatusCmd is `holon-actors daemon status`.

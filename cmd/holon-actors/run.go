@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,13 +104,7 @@ type runtimeFile struct {
 
 // fingerprint identifies the effective configuration, so a second start
 // can tell "already running like this" from "running differently".
-func (c *runCmd) fingerprint() string {
-	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
-	b, _ := json.Marshal([]string{c.Model, strings.Join(c.Fallback, ","), c.Config, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
-		c.Advertise, strconv.FormatBool(c.PublicIngress), hex.EncodeToString(tok[:8]), c.Workspace})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
+func (c *runCmd) fingerprint() string { return configFingerprint(c.runFlags()) }
 
 // listenAddr is the TCP address asked for, "" for none.
 func (c *runCmd) listenAddr() string {
