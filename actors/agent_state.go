@@ -39,6 +39,10 @@ type AgentState struct {
 	// Recent remembers the ids of recently admitted messages so a repeated
 	// delivery of the same envelope is acknowledged, not admitted twice.
 	Recent []string `json:"recent,omitempty"`
+	// RecentSeqs are the event_seqs of the newest len(RecentSeqs) entries
+	// of Recent, their message_admitted events (shorter than Recent only
+	// in a state restored from a snapshot older than this field).
+	RecentSeqs []uint64 `json:"recent_seqs,omitempty"`
 
 	// Turn is the turn in flight, nil between turns.
 	Turn      *TurnState `json:"turn,omitempty"`
@@ -205,6 +209,32 @@ func (q *Queue) Remove(id string) (messages.MessageEnvelope, bool) {
 // recentLimit bounds the admission dedupe window.
 const recentLimit = 256
 
+// rememberAdmitted keeps id and its admission's seq among the recent ones.
+func (s *AgentState) rememberAdmitted(id string, seq uint64) {
+	s.Recent = append(s.Recent, id)
+	s.RecentSeqs = append(s.RecentSeqs, seq)
+	if len(s.Recent) > recentLimit {
+		s.Recent = slices.Clone(s.Recent[len(s.Recent)-recentLimit:])
+	}
+	if len(s.RecentSeqs) > recentLimit {
+		s.RecentSeqs = slices.Clone(s.RecentSeqs[len(s.RecentSeqs)-recentLimit:])
+	}
+}
+
+// admittedSeq is the event_seq of the admission of the recent message id;
+// ok is false when id is not recent. A message remembered by a snapshot
+// older than RecentSeqs answers the last seq, as before the field.
+func (s *AgentState) admittedSeq(id string) (seq uint64, ok bool) {
+	i := slices.Index(s.Recent, id)
+	if i < 0 {
+		return 0, false
+	}
+	if j := i - (len(s.Recent) - len(s.RecentSeqs)); j >= 0 {
+		return s.RecentSeqs[j], true
+	}
+	return s.LastSeq, true
+}
+
 // apply changes s by one durable event. It is the only function that
 // changes AgentState, and it must be deterministic: it reads nothing but s
 // and ev. Unknown payloads are an error: the closed event set guarantees
@@ -233,10 +263,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 			s.PendingWakeHint = nil // taken as this SystemTick
 		}
 		s.Queue.Push(p.Envelope)
-		s.Recent = append(s.Recent, p.Envelope.ID)
-		if len(s.Recent) > recentLimit {
-			s.Recent = slices.Clone(s.Recent[len(s.Recent)-recentLimit:])
-		}
+		s.rememberAdmitted(p.Envelope.ID, ev.Seq)
 	case messages.MessageDropped:
 		s.Queue.Remove(p.MessageID)
 	case messages.AgentModelSet:

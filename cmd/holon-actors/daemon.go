@@ -166,6 +166,9 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 		return 0, fmt.Errorf("open %s: %w", p.stderrFile, err)
 	}
 	defer errf.Close()
+	if err := c.checkDefaultAgent(); err != nil {
+		return 0, err
+	}
 	if _, err := c.tcpAuth(); err != nil { // refuse bad TCP and model options before launching
 		return 0, err
 	}

@@ -48,6 +48,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if c.MaxTurns < 1 {
 		return usage(fmt.Errorf("--max-turns %d: want at least 1", c.MaxTurns))
 	}
+	if strings.TrimSpace(strings.Join(c.Text, " ")) == "" {
+		return usage(errors.New("the prompt is empty or only whitespace: give its text"))
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err

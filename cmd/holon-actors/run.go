@@ -265,6 +265,9 @@ func (m *modelProvider) wrap(ref string, p providers.Provider) (providers.Provid
 
 // Run owns the runtime until a signal or a shutdown request.
 func (c *runCmd) Run(ctx context.Context, e *env) error {
+	if err := c.checkDefaultAgent(); err != nil {
+		return err
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err
@@ -382,9 +385,6 @@ func (o *owner) start() error {
 	}
 	if len(recovered) > 0 {
 		o.log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
-	}
-	if err := actors.ValidateAgentID(o.cmd.DefaultAgent); err != nil {
-		return usage(fmt.Errorf("--default-agent: %w", err))
 	}
 	if err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); err != nil {
 		return fmt.Errorf("start the default agent: %w", err)

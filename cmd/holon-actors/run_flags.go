@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/holon-actors/holon-actors/actors"
 )
 
 // runFlag is one flag of `run` with the value a command line gave it.
@@ -98,4 +100,13 @@ func configFingerprint(flags []runFlag) string {
 	b, _ := json.Marshal(parts)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
+}
+
+// checkDefaultAgent refuses a --default-agent outside the agent id rule
+// before anything starts.
+func (c *runCmd) checkDefaultAgent() error {
+	if err := actors.ValidateAgentID(c.DefaultAgent); err != nil {
+		return usage(fmt.Errorf("--default-agent: %w", err))
+	}
+	return nil
 }
