@@ -68,6 +68,11 @@ type AgentState struct {
 	LastProgressBrief string `json:"last_progress_brief,omitempty"`
 	LastResultBrief   string `json:"last_result_brief,omitempty"`
 	LastError         string `json:"last_error,omitempty"`
+	// LastErrorAt is when LastError happened (nil in states from snapshots
+	// older than the field); LastErrorResolvedAt is when a later turn
+	// completed without a failure, nil while the error stands.
+	LastErrorAt         *time.Time `json:"last_error_at,omitempty"`
+	LastErrorResolvedAt *time.Time `json:"last_error_resolved_at,omitempty"`
 
 	// Timers are the agent's pending timers by id; a fire removes one, so
 	// each fire is applied once.
@@ -296,12 +301,14 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.TurnIndex = p.TurnIndex
 		c := p.Closure
 		s.LastClosure = &c
+		s.resolveLastError(p, ev.At)
 	case messages.BriefRecorded:
 		at := ev.At
 		s.LastBriefAt = &at
 		s.applyBrief(p.Brief)
 	case messages.RuntimeError:
-		s.LastError = p.Failure.Message
+		at := ev.At
+		s.LastError, s.LastErrorAt, s.LastErrorResolvedAt = p.Failure.Message, &at, nil
 	case messages.AgentSlept:
 		s.Sleep = &SleepRecord{At: ev.At, Reason: p.Reason, ExpectedWake: p.ExpectedWake, Until: p.Until}
 	case messages.TimerScheduled:
@@ -470,17 +477,32 @@ type AgentInfo struct {
 	Queued        int                  `json:"queued"`
 	TurnInFlight  bool                 `json:"turn_in_flight"`
 	LastError     string               `json:"last_error,omitempty"`
-	Model         string               `json:"model,omitempty"` // the override; "" is the default
+	// LastErrorAt and LastErrorResolvedAt: see AgentState.
+	LastErrorAt         *time.Time `json:"last_error_at,omitempty"`
+	LastErrorResolvedAt *time.Time `json:"last_error_resolved_at,omitempty"`
+	Model               string     `json:"model,omitempty"` // the override; "" is the default
 	// OpenSuspensions are the ids of questions waiting for the operator.
 	OpenSuspensions []string `json:"open_suspensions,omitempty"`
 	// ActiveChildren are the ids of the private children it supervises
 	// through running tasks (inspect them with `agents status <id>`).
 	ActiveChildren []string `json:"active_children,omitempty"`
+	// RunningTasks counts its background tasks still running (commands and
+	// supervised children) whose results it waits for.
+	RunningTasks int `json:"running_tasks,omitempty"`
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
 	// TokenBudget is the agent's token limit and spend (budget.go).
 	TokenBudget TokenBudgetInfo `json:"token_budget"`
+}
+
+// resolveLastError marks the standing LastError resolved when turn t
+// completed without a failure.
+func (s *AgentState) resolveLastError(t messages.TurnTerminal, at time.Time) {
+	if s.LastError == "" || s.LastErrorResolvedAt != nil || t.Kind != messages.TerminalCompleted || t.Closure.Outcome == messages.OutcomeFailed {
+		return
+	}
+	s.LastErrorResolvedAt = &at
 }
 
 // info returns s's AgentInfo.
@@ -491,8 +513,8 @@ func (s *AgentState) Info() AgentInfo { return s.info() }
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
-		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo()}
+		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
+		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), RunningTasks: len(s.openTasks()), TokenBudget: s.budgetInfo()}
 }
 
 // snapshot encodes s for the snapshot store.

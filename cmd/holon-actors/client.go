@@ -207,7 +207,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"active children", strings.Join(st.ActiveChildren, ", ")})
 	}
 	if st.LastError != "" {
-		rows = append(rows, [2]string{"last error", st.LastError})
+		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
 	return printRows(e, rows)
 }

@@ -67,6 +67,7 @@ type runCmd struct {
 	StaleCooldown   int           `name:"work-item-stale-reminder-cooldown-rounds" help:"Model rounds between two such reminders." env:"HOLON_WORK_ITEM_STALE_REMINDER_COOLDOWN_ROUNDS" default:"4" placeholder:"N"`
 	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
 	CompactTrigger  int           `name:"compaction-trigger-tokens" help:"Compact an agent's conversation before a turn once it is estimated above this many tokens (4 characters each; negative: never). The journal keeps everything." env:"HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS" default:"96000" placeholder:"N"`
+	DiskReserve     int64         `name:"disk-reserve-mib" help:"Free space, in MiB, the data directory's file system must keep: below it the journal refuses writes (agents wait, nothing is half-written) and the runtime reports itself unhealthy." env:"HOLON_DISK_RESERVE_MIB" default:"64" placeholder:"MIB"`
 	CompactKeep     int           `name:"compaction-keep-tokens" help:"How much of the newest conversation a compaction keeps in view, in estimated tokens; the rest becomes a summary." env:"HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS" default:"24000" placeholder:"N"`
 }
 
@@ -351,12 +352,15 @@ func (o *owner) start() error {
 	}
 	so := persistence.DefaultOptions(persistence.DataDir(o.home))
 	so.Logger = slogOf(o.log)
+	so.MinFreeBytes = o.cmd.DiskReserve << 20
+	ran := previousRun(o.home)
 	store, err := persistence.Open(so)
 	if err != nil {
 		return err
 	}
 	o.store = store
-	o.noteUncleanExit() // we own the home now
+	o.noteUncleanExit(ran) // we own the home now
+	o.noteDiskReserve()
 	budget, err := actors.BuiltinBudget()
 	if err != nil {
 		return usage(err)
@@ -437,17 +441,6 @@ func (o *owner) serve() error {
 	}
 	_ = os.Remove(filepath.Join(o.runDir(), failureFileName)) // a healthy start clears the last failure
 	return nil
-}
-
-// noteUncleanExit logs when the previous run ended without its clean
-// shutdown marker, and removes the marker for this run.
-func (o *owner) noteUncleanExit() {
-	marker := filepath.Join(o.runDir(), cleanMarkerName)
-	_, prev := os.Stat(filepath.Join(o.runDir(), runtimeFileName))
-	if _, err := os.Stat(marker); errors.Is(err, os.ErrNotExist) && prev == nil {
-		o.log.Warn().Msg("the previous run did not shut down cleanly; recovering from the journal")
-	}
-	_ = os.Remove(marker)
 }
 
 // drainAndStop stops taking requests, lets turns in flight finish within
