@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -574,8 +575,8 @@ func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	case env.AgentID != a.id:
 		res.Err = fmt.Errorf("%w: %q sent to %q", ErrWrongAgent, env.AgentID, a.id)
 		return res
-	case containsID(a.state.Recent, env.ID):
-		res.Duplicate, res.Seq = true, a.state.LastSeq
+	case slices.Contains(a.state.Recent, env.ID):
+		res.Seq, res.Duplicate = a.state.admittedSeq(env.ID)
 		return res
 	case a.state.Status == messages.StatusStopped:
 		res.Err = ErrAgentStopped
@@ -585,6 +586,10 @@ func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 		return res
 	case a.state.Queue.Len() >= a.deps.QueueLimit:
 		res.Err = fmt.Errorf("%w (%d queued)", ErrQueueFull, a.state.Queue.Len())
+		return res
+	}
+	if err := messages.ValidateMessageID(env.ID); err != nil {
+		res.Err = err
 		return res
 	}
 	env.Normalize()
@@ -599,15 +604,6 @@ func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	}
 	res.Seq = a.state.LastSeq
 	return res
-}
-
-func containsID(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // control applies a lifecycle command. stopped is durable; resume restarts

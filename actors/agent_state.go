@@ -39,6 +39,10 @@ type AgentState struct {
 	// Recent remembers the ids of recently admitted messages so a repeated
 	// delivery of the same envelope is acknowledged, not admitted twice.
 	Recent []string `json:"recent,omitempty"`
+	// RecentSeqs are the event_seqs of the newest len(RecentSeqs) entries
+	// of Recent, their message_admitted events (shorter than Recent only
+	// in a state restored from a snapshot older than this field).
+	RecentSeqs []uint64 `json:"recent_seqs,omitempty"`
 
 	// Turn is the turn in flight, nil between turns.
 	Turn      *TurnState `json:"turn,omitempty"`
@@ -64,6 +68,11 @@ type AgentState struct {
 	LastProgressBrief string `json:"last_progress_brief,omitempty"`
 	LastResultBrief   string `json:"last_result_brief,omitempty"`
 	LastError         string `json:"last_error,omitempty"`
+	// LastErrorAt is when LastError happened (nil in states from snapshots
+	// older than the field); LastErrorResolvedAt is when a later turn
+	// completed without a failure, nil while the error stands.
+	LastErrorAt         *time.Time `json:"last_error_at,omitempty"`
+	LastErrorResolvedAt *time.Time `json:"last_error_resolved_at,omitempty"`
 
 	// Timers are the agent's pending timers by id; a fire removes one, so
 	// each fire is applied once.
@@ -211,6 +220,32 @@ func (q *Queue) Remove(id string) (messages.MessageEnvelope, bool) {
 // recentLimit bounds the admission dedupe window.
 const recentLimit = 256
 
+// rememberAdmitted keeps id and its admission's seq among the recent ones.
+func (s *AgentState) rememberAdmitted(id string, seq uint64) {
+	s.Recent = append(s.Recent, id)
+	s.RecentSeqs = append(s.RecentSeqs, seq)
+	if len(s.Recent) > recentLimit {
+		s.Recent = slices.Clone(s.Recent[len(s.Recent)-recentLimit:])
+	}
+	if len(s.RecentSeqs) > recentLimit {
+		s.RecentSeqs = slices.Clone(s.RecentSeqs[len(s.RecentSeqs)-recentLimit:])
+	}
+}
+
+// admittedSeq is the event_seq of the admission of the recent message id;
+// ok is false when id is not recent. A message remembered by a snapshot
+// older than RecentSeqs answers the last seq, as before the field.
+func (s *AgentState) admittedSeq(id string) (seq uint64, ok bool) {
+	i := slices.Index(s.Recent, id)
+	if i < 0 {
+		return 0, false
+	}
+	if j := i - (len(s.Recent) - len(s.RecentSeqs)); j >= 0 {
+		return s.RecentSeqs[j], true
+	}
+	return s.LastSeq, true
+}
+
 // apply changes s by one durable event. It is the only function that
 // changes AgentState, and it must be deterministic: it reads nothing but s
 // and ev. Unknown payloads are an error: the closed event set guarantees
@@ -239,10 +274,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 			s.PendingWakeHint = nil // taken as this SystemTick
 		}
 		s.Queue.Push(p.Envelope)
-		s.Recent = append(s.Recent, p.Envelope.ID)
-		if len(s.Recent) > recentLimit {
-			s.Recent = slices.Clone(s.Recent[len(s.Recent)-recentLimit:])
-		}
+		s.rememberAdmitted(p.Envelope.ID, ev.Seq)
 	case messages.MessageDropped:
 		s.Queue.Remove(p.MessageID)
 	case messages.AgentModelSet:
@@ -279,12 +311,14 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.TurnIndex = p.TurnIndex
 		c := p.Closure
 		s.LastClosure = &c
+		s.resolveLastError(p, ev.At)
 	case messages.BriefRecorded:
 		at := ev.At
 		s.LastBriefAt = &at
 		s.applyBrief(p.Brief)
 	case messages.RuntimeError:
-		s.LastError = p.Failure.Message
+		at := ev.At
+		s.LastError, s.LastErrorAt, s.LastErrorResolvedAt = p.Failure.Message, &at, nil
 	case messages.AgentSlept:
 		s.Sleep = &SleepRecord{At: ev.At, Reason: p.Reason, ExpectedWake: p.ExpectedWake, Until: p.Until}
 	case messages.TimerScheduled:
@@ -456,12 +490,18 @@ type AgentInfo struct {
 	Queued        int                  `json:"queued"`
 	TurnInFlight  bool                 `json:"turn_in_flight"`
 	LastError     string               `json:"last_error,omitempty"`
-	Model         string               `json:"model,omitempty"` // the override; "" is the default
+	// LastErrorAt and LastErrorResolvedAt: see AgentState.
+	LastErrorAt         *time.Time `json:"last_error_at,omitempty"`
+	LastErrorResolvedAt *time.Time `json:"last_error_resolved_at,omitempty"`
+	Model               string     `json:"model,omitempty"` // the override; "" is the default
 	// OpenSuspensions are the ids of questions waiting for the operator.
 	OpenSuspensions []string `json:"open_suspensions,omitempty"`
 	// ActiveChildren are the ids of the private children it supervises
 	// through running tasks (inspect them with `agents status <id>`).
 	ActiveChildren []string `json:"active_children,omitempty"`
+	// RunningTasks counts its background tasks still running (commands and
+	// supervised children) whose results it waits for.
+	RunningTasks int `json:"running_tasks,omitempty"`
 	// Active is true when the agent's actor is running; a dormant agent's
 	// info comes from its snapshot.
 	Active bool `json:"active"`
@@ -472,6 +512,15 @@ type AgentInfo struct {
 	ModelRetry *ModelRetryInfo `json:"model_retry,omitempty"`
 }
 
+// resolveLastError marks the standing LastError resolved when turn t
+// completed without a failure.
+func (s *AgentState) resolveLastError(t messages.TurnTerminal, at time.Time) {
+	if s.LastError == "" || s.LastErrorResolvedAt != nil || t.Kind != messages.TerminalCompleted || t.Closure.Outcome == messages.OutcomeFailed {
+		return
+	}
+	s.LastErrorResolvedAt = &at
+}
+
 // info returns s's AgentInfo.
 // Info is the list-sized projection of s (Active is left false: the
 // caller knows whether the agent's actor runs).
@@ -480,8 +529,8 @@ func (s *AgentState) Info() AgentInfo { return s.info() }
 func (s *AgentState) info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
-		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), TokenBudget: s.budgetInfo(),
+		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
+		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), RunningTasks: len(s.openTasks()), TokenBudget: s.budgetInfo(),
 		ModelRetry: s.modelRetryInfo()}
 }
 

@@ -218,11 +218,20 @@ func (r *Runtime) Info(ctx context.Context, id string) (AgentInfo, error) {
 // name an agent.
 var ErrInvalidAgentID = errors.New("invalid agent id")
 
-// ValidateAgentID checks that id can name an agent (and its home
-// directory): a plain, non-empty name without '/', not "." or "..".
+// ValidateAgentID checks that id is an agent id an operator or a model may
+// name: messages.AgentIDRule.
 func ValidateAgentID(id string) error {
+	if err := messages.ValidateAgentID(id); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidAgentID, err)
+	}
+	return nil
+}
+
+// checkAgentPath checks that id can name an agent's home and journal: the
+// runtime's own routing accepts ids journaled before messages.AgentIDRule.
+func checkAgentPath(id string) error {
 	if _, err := persistence.AgentHome("/", id); err != nil {
-		return fmt.Errorf("%w %q: use a plain name (no '/', not empty, not '.' or '..')", ErrInvalidAgentID, id)
+		return fmt.Errorf("%w %q: %v", ErrInvalidAgentID, id, err)
 	}
 	return nil
 }
@@ -304,7 +313,7 @@ func (r *Runtime) PendingTimers(ctx context.Context) ([]ScheduleTimer, error) {
 // Activate makes sure agent id is running (recovering it from its journal
 // if it was not) without sending it anything.
 func (r *Runtime) Activate(ctx context.Context, id string) error {
-	if err := ValidateAgentID(id); err != nil {
+	if err := checkAgentPath(id); err != nil {
 		return err
 	}
 	r.mu.RLock()
@@ -342,7 +351,7 @@ func (r *Runtime) timeout(ctx context.Context) time.Duration {
 // through the agents supervisor, which activates it and forwards msg with
 // the caller as sender, so the agent answers the caller itself.
 func (r *Runtime) ask(ctx context.Context, id string, msg any) (any, error) {
-	if err := ValidateAgentID(id); err != nil {
+	if err := checkAgentPath(id); err != nil {
 		return nil, err
 	}
 	f, err := r.post(id, msg, r.timeout(ctx))
@@ -434,7 +443,7 @@ func (r *Runtime) reportDroppedTails() {
 		counts[d.Stream]++
 	}
 	for id, n := range counts {
-		if ValidateAgentID(id) == nil {
+		if checkAgentPath(id) == nil {
 			r.forward(id, &tailDropped{records: n})
 		}
 	}

@@ -122,7 +122,7 @@ func (e ToolEnv) tasksOf(id string) *agentTasks {
 // Kick activates agent id if it is dormant and makes it take its next
 // step, without sending it any work.
 func (r *Runtime) Kick(id string) {
-	if ValidateAgentID(id) == nil {
+	if checkAgentPath(id) == nil {
 		r.forward(id, &kick{})
 	}
 }

@@ -3,8 +3,10 @@ package control
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -77,7 +79,7 @@ func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string)
 	ok, err := s.cfg.Runtime.Exists(ctx, id)
 	switch {
 	case errors.Is(err, actors.ErrInvalidAgentID), errors.Is(err, persistence.ErrInvalidStream):
-		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "agent ids are plain names without '/'",
+		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "an agent id is "+messages.AgentIDRule,
 			"agent id %q is not valid", id))
 		return "", false
 	case err != nil:
@@ -246,7 +248,7 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
 	}
 	exists, err := s.cfg.Runtime.Exists(r.Context(), req.AgentID)
 	if errors.Is(err, actors.ErrInvalidAgentID) || errors.Is(err, persistence.ErrInvalidStream) {
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "use a plain name without '/'",
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "an agent id is "+messages.AgentIDRule,
 			"agent_id %q is not a valid agent id", req.AgentID))
 		return
 	}
@@ -306,8 +308,13 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
 		}
 		env.Priority = p
 	}
-	if req.Text == "" {
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "send the prompt in \"text\"", "text is empty"))
+	if strings.TrimSpace(req.Text) == "" {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "send the prompt in \"text\"", "text is empty or only whitespace"))
+		return
+	}
+	if err := messages.ValidateMessageID(req.MessageID); err != nil {
+		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, fmt.Sprintf("send a message_id of at most %d bytes, e.g. a UUID", messages.MessageIDMaxLen),
+			"message_id is %d bytes long", len(req.MessageID)))
 		return
 	}
 	res, err := s.cfg.Runtime.Admit(r.Context(), env)

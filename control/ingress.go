@@ -245,7 +245,7 @@ func (s *Server) ingressEnvelope(r *http.Request, agent string, m IngressMessage
 	}
 	var body messages.Body
 	switch {
-	case m.Text != "" && len(m.JSON) == 0:
+	case strings.TrimSpace(m.Text) != "" && len(m.JSON) == 0:
 		body = messages.TextBody(m.Text)
 	case m.Text == "" && len(m.JSON) > 0:
 		body = messages.Body{Type: messages.BodyJSON, Value: m.JSON}

@@ -20,7 +20,7 @@ type Activity struct {
 
 // Failure is the last known runtime failure.
 type Failure struct {
-	OccurredAt time.Time `json:"occurred_at,omitzero"` // unknown for a turn failure read from agent state
+	OccurredAt time.Time `json:"occurred_at,omitzero"` // unknown for a turn failure from a snapshot older than last_error_at
 	Summary    string    `json:"summary"`
 	Phase      string    `json:"phase"` // startup | shutdown | runtime_turn
 	DetailHint string    `json:"detail_hint,omitempty"`
@@ -41,16 +41,19 @@ type StoreHealth struct {
 	Quarantined      []persistence.Quarantine    `json:"quarantined,omitempty"`
 	DroppedTails     []persistence.DroppedRecord `json:"dropped_tails,omitempty"`
 	SkippedSnapshots int                         `json:"skipped_snapshots"`
+	// DiskFull says why writes are refused while free space is below the
+	// reserve (--disk-reserve-mib).
+	DiskFull string `json:"disk_full,omitempty"`
 }
 
 func storeHealth(h persistence.Health) StoreHealth {
 	return StoreHealth{Failed: h.Failed, Quarantined: h.Quarantined, DroppedTails: h.DroppedTails,
-		SkippedSnapshots: h.SkippedSnapshots}
+		SkippedSnapshots: h.SkippedSnapshots, DiskFull: h.DiskFull}
 }
 
 func (s *Server) runtimeStatus(w http.ResponseWriter, r *http.Request) {
 	st := RuntimeStatus{RuntimeInfo: s.cfg.Info, Store: storeHealth(s.cfg.Store.Health())}
-	st.Healthy = st.Store.Failed == ""
+	st.Healthy = st.Store.Failed == "" && st.Store.DiskFull == ""
 	act, last := s.activity(r)
 	st.Activity, st.LastFailure = act, last
 	if st.LastFailure == nil && s.cfg.LastFailure != nil {
@@ -69,19 +72,23 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 		if err != nil {
 			continue // stopping or restarting: not countable now
 		}
+		a.ActiveTaskCount += in.RunningTasks
 		if in.Visibility == messages.VisibilityPrivate {
 			continue
 		}
 		a.ActiveAgentCount++
-		switch in.Status {
-		case messages.StatusBooting, messages.StatusAwakeRunning:
+		switch {
+		case in.Status == messages.StatusBooting, in.Status == messages.StatusAwakeRunning:
 			a.ProcessingAgentCount++
-		case messages.StatusAwaitingTask, messages.StatusSuspended:
-			a.WaitingAgentCount++
+		case in.Status == messages.StatusAwaitingTask, in.Status == messages.StatusSuspended, in.RunningTasks > 0:
+			a.WaitingAgentCount++ // on an answer, or on its tasks' results
 		}
-		if in.LastError != "" && last == nil {
+		if in.LastError != "" && in.LastErrorResolvedAt == nil && last == nil { // a later success resolves it
 			last = &Failure{Summary: id + ": " + oneLine(in.LastError), Phase: "runtime_turn",
 				DetailHint: "holon-actors tail --agent " + id}
+			if in.LastErrorAt != nil {
+				last.OccurredAt = *in.LastErrorAt
+			}
 		}
 	}
 	switch {

@@ -440,11 +440,16 @@ func (s *BadgerStore) Subscribe(stream string) *Subscription { return s.hub.add(
 
 // Health implements Store.
 func (s *BadgerStore) Health() Health {
+	var full string
+	if err := s.diskFull(); err != nil {
+		full = err.Error()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := Health{
 		DroppedTails:     append([]DroppedRecord(nil), s.dropped...),
 		SkippedSnapshots: int(s.skippedSnapshots.Load()),
+		DiskFull:         full,
 	}
 	for _, q := range s.quarantines {
 		h.Quarantined = append(h.Quarantined, q)

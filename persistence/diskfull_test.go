@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -128,5 +129,24 @@ func TestSyncFailureStopsAcknowledging(t *testing.T) {
 	first, err := s.Append(ctx, stream, []messages.Event{benchEvent(stream, 4)})
 	if err != nil || first != uint64(len(evs))+1 {
 		t.Fatalf("Append after reopen = %d, %v, want %d", first, err, len(evs)+1)
+	}
+}
+
+// TestHealthReportsDiskReserve: below MinFreeBytes, Health says why
+// writes are refused; at or above it, it says nothing.
+func TestHealthReportsDiskReserve(t *testing.T) {
+	o := DefaultOptions(filepath.Join(t.TempDir(), "data"))
+	o.MinFreeBytes = 1 << 62
+	s, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if h := s.Health(); !strings.Contains(h.DiskFull, "disk full") {
+		t.Fatalf("Health().DiskFull = %q below the reserve", h.DiskFull)
+	}
+	s.opts.MinFreeBytes = 1
+	if h := s.Health(); h.DiskFull != "" {
+		t.Fatalf("Health().DiskFull = %q above the reserve", h.DiskFull)
 	}
 }

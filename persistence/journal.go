@@ -136,6 +136,9 @@ type Health struct {
 	// Failed is set once a sync failed: the store refuses every write until
 	// it is reopened, so nothing half-written is ever acknowledged.
 	Failed string
+	// DiskFull is set while the data directory's file system has less free
+	// space than Options.MinFreeBytes: appends fail with ErrDiskFull.
+	DiskFull string
 }
 
 // DroppedRecord identifies one record dropped from a stream's tail.

@@ -32,23 +32,23 @@ const (
 type cli struct {
 	Globals
 
-	Run           runCmd                       `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
-	Daemon        daemonCmd                    `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
-	Once          onceCmd                      `cmd:"" help:"Run one prompt to its end on a temporary agent in a throwaway store (no daemon needed); --json gives the final text, token usage, attempt timeline and failure artifact."`
-	Prompt        promptCmd                    `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
-	Status        statusCmd                    `cmd:"" help:"Show an agent's summary."`
-	Agents        agentsCmd                    `cmd:"" help:"List, create, inspect and control agents."`
-	Tail          tailCmd                      `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
-	Transcript    transcriptCmd                `cmd:"" help:"Print an agent's conversation as the model sees it."`
-	Briefs        briefsCmd                    `cmd:"" help:"Print an agent's briefs (results and failures)."`
-	Suspensions   suspensionsCmd               `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
-	Respond       respondCmd                   `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
-	Notifications notificationsCmd             `cmd:"" help:"Print an agent's operator notifications, newest first."`
-	WorkItems     workItemsCmd                 `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
-	Providers     providersCmd                 `cmd:"" help:"Inspect the model configuration."`
-	Completion    kongplete.InstallCompletions `cmd:"" name:"install-completions" help:"Install shell completion for bash, zsh or fish (--uninstall removes it). Completion runs this binary with COMP_LINE set."`
-	Version       versionCmd                   `cmd:"" help:"Print the version, Go version and commit."`
-	Bench         benchCmd                     `cmd:"" help:"Measure building blocks of the runtime under load."`
+	Run           runCmd           `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
+	Daemon        daemonCmd        `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
+	Once          onceCmd          `cmd:"" help:"Run one prompt to its end on a temporary agent in a throwaway store (no daemon needed); --json gives the final text, token usage, attempt timeline and failure artifact."`
+	Prompt        promptCmd        `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
+	Status        statusCmd        `cmd:"" help:"Show an agent's summary."`
+	Agents        agentsCmd        `cmd:"" help:"List, create, inspect and control agents."`
+	Tail          tailCmd          `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
+	Transcript    transcriptCmd    `cmd:"" help:"Print an agent's conversation as the model sees it."`
+	Briefs        briefsCmd        `cmd:"" help:"Print an agent's briefs (results and failures)."`
+	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
+	Respond       respondCmd       `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
+	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
+	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
+	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
+	Completion    completionsCmd   `cmd:"" name:"install-completions" help:"Install shell completion files for bash, zsh and fish in your completion directories (idempotent; --uninstall removes them). The shell then runs this binary with COMP_LINE set."`
+	Version       versionCmd       `cmd:"" help:"Print the version, Go version and commit."`
+	Bench         benchCmd         `cmd:"" help:"Measure building blocks of the runtime under load."`
 }
 
 // Globals are the flags every command accepts.

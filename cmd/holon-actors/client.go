@@ -80,6 +80,7 @@ type promptCmd struct {
 	Wait      bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
 	Timeout   time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
 	Interrupt bool          `help:"End the agent's turn in flight (aborted; its command tasks keep running) so this prompt runs next, instead of waiting behind it or joining it (interject)."`
+	MessageID string        `name:"message-id" help:"Id of this prompt (at most 128 bytes): sending it again with the same id admits it once and answers the first admission's event." placeholder:"ID"`
 }
 
 // promptResult is the --json output of prompt.
@@ -94,6 +95,10 @@ var errTurnFailed = errors.New("the turn failed")
 // Run admits the prompt and, with --wait, follows the agent's events to
 // the brief that answers it.
 func (p *promptCmd) Run(ctx context.Context, e *env) error {
+	text := strings.Join(p.Text, " ")
+	if strings.TrimSpace(text) == "" {
+		return usage(errors.New("the prompt is empty or only whitespace: give its text"))
+	}
 	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
 		return err
@@ -106,7 +111,7 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 		}
 		priority = "next"
 	}
-	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: strings.Join(p.Text, " "), Priority: priority})
+	res, err := c.Prompt(ctx, id, control.PromptRequest{Text: text, Priority: priority, MessageID: p.MessageID})
 	if err != nil {
 		return err
 	}
@@ -205,7 +210,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"model retry", describeModelRetry(st.ModelRetry)})
 	}
 	if st.LastError != "" {
-		rows = append(rows, [2]string{"last error", st.LastError})
+		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
 	return printRows(e, rows)
 }
@@ -297,7 +302,7 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 }
 
 type agentsCreateCmd struct {
-	ID string `arg:"" help:"The new agent's id: a plain name."`
+	ID string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
 }
 
 // Run creates the agent.

@@ -135,11 +135,41 @@ func (c *daemonStartCmd) Run(ctx context.Context, e *env) error {
 			r.file.PID, p.runtimeFile, r.control)
 	}
 	cleanStale(p, r)
-	pid, err := c.spawn(ctx, e, p)
+	st, err := c.spawn(ctx, e, p)
 	if err != nil {
 		return err
 	}
-	return report1(e, "started", pid, p)
+	return reportStarted(e, "started", st, p)
+}
+
+// reportStarted prints the outcome of a start that launched a runtime; a
+// runtime up but unhealthy (its store refusing writes) is said so, and
+// the command fails.
+func reportStarted(e *env, what string, st control.RuntimeStatus, p daemonPaths) error {
+	problem := storeProblem(st)
+	if problem == "" {
+		return report1(e, what, st.PID, p)
+	}
+	if e.JSON {
+		if err := printJSON(e, map[string]any{"result": what + "_unhealthy", "pid": st.PID, "home_dir": p.home, "socket_path": p.socket, "store_problem": problem}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "runtime %s (pid %d, home %s) but UNHEALTHY: %s\n", what, st.PID, p.home, problem)
+	}
+	return fmt.Errorf("the runtime is up but its store refuses writes (%s): free disk space under %s (or lower --disk-reserve-mib), then check 'holon-actors daemon status'",
+		problem, p.home)
+}
+
+// storeProblem is why the runtime's store is unhealthy, "" when it is not.
+func storeProblem(st control.RuntimeStatus) string {
+	switch {
+	case st.Store.Failed != "":
+		return st.Store.Failed
+	case st.Store.DiskFull != "":
+		return st.Store.DiskFull
+	}
+	return ""
 }
 
 // report1 prints the outcome of start.
@@ -153,27 +183,31 @@ func report1(e *env, what string, pid int, p daemonPaths) error {
 
 // spawn starts `run` detached with the same flags and waits until its
 // socket answers with its pid.
-func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int, error) {
+func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (control.RuntimeStatus, error) {
+	var none control.RuntimeStatus
 	self, err := os.Executable()
 	if err != nil {
-		return 0, fmt.Errorf("find the holon-actors binary: %w", err)
+		return none, fmt.Errorf("find the holon-actors binary: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(p.stderrFile), 0o700); err != nil {
-		return 0, err
+		return none, err
 	}
 	errf, err := os.OpenFile(p.stderrFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return 0, fmt.Errorf("open %s: %w", p.stderrFile, err)
+		return none, fmt.Errorf("open %s: %w", p.stderrFile, err)
 	}
 	defer errf.Close()
+	if err := c.checkDefaultAgent(); err != nil {
+		return none, err
+	}
 	if err := c.checkExecRoots(p.home); err != nil {
-		return 0, err
+		return none, err
 	}
 	if _, err := c.tcpAuth(p.home); err != nil { // refuse bad TCP and model options before launching
-		return 0, err
+		return none, err
 	}
 	if _, err := c.provider(p.home); err != nil {
-		return 0, err
+		return none, err
 	}
 	cmd := exec.Command(self, c.childArgs(p.home)...)
 	cmd.Stdout, cmd.Stderr = errf, errf
@@ -182,7 +216,7 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives this terminal
 	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("start the runtime: %w", err)
+		return none, fmt.Errorf("start the runtime: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }() // reaps it if it dies while we wait
@@ -194,54 +228,25 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 	defer tick.Stop()
 	for {
 		if st, err := client.RuntimeStatus(ctx); err == nil && st.PID == cmd.Process.Pid {
-			return st.PID, nil
+			return st, nil
 		}
 		select {
 		case err := <-exited:
-			return 0, fmt.Errorf("the runtime exited during startup (%v): see 'holon-actors daemon logs'", err)
+			return none, fmt.Errorf("the runtime exited during startup (%v): see 'holon-actors daemon logs'", err)
 		case <-deadline.C:
 			_ = cmd.Process.Kill()
-			return 0, fmt.Errorf("the runtime did not answer on %s within %s: see 'holon-actors daemon logs'", p.socket, startWait)
+			return none, fmt.Errorf("the runtime did not answer on %s within %s: see 'holon-actors daemon logs'", p.socket, startWait)
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return none, ctx.Err()
 		case <-tick.C:
 		}
 	}
 }
 
-// childArgs are the arguments of the background `run`.
+// childArgs are the arguments of the background `run`: every flag of
+// `run` as this command line set it (see forwardArgs), logging to the file.
 func (c *daemonStartCmd) childArgs(home string) []string {
-	args := []string{"--home", home, "run", "--log-file",
-		"--default-agent", c.DefaultAgent, "--shutdown-timeout", c.ShutdownTimeout.String(), "--log-level", c.LogLevel,
-		"--system-prompt", c.SystemPrompt}
-	if c.Model != "" {
-		args = append(args, "--model", c.Model)
-	}
-	if c.Script != "" {
-		args = append(args, "--script", c.Script)
-	}
-	if len(c.Fallback) > 0 {
-		args = append(args, "--fallback", strings.Join(c.Fallback, ","))
-	}
-	if c.Config != "" {
-		args = append(args, "--config", c.Config)
-	}
-	if addr := c.listenAddr(); addr != "" {
-		args = append(args, "--listen", addr, "--access", c.Access)
-	}
-	if c.TokenFile != "" {
-		args = append(args, "--token-file", c.TokenFile)
-	}
-	if c.Advertise != "" {
-		args = append(args, "--advertise", c.Advertise)
-	}
-	if c.PublicIngress {
-		args = append(args, "--public-ingress")
-	}
-	if c.Workspace != "" {
-		args = append(args, "--workspace", c.Workspace)
-	}
-	return args
+	return append([]string{"--home", home, "run", "--log-file"}, c.forwardArgs()...)
 }
 
 // daemonStopCmd is `holon-actors daemon stop`.
@@ -340,8 +345,12 @@ func isZombieChild(pid int) bool {
 // runtime configuration to compare with: without one, status has nothing
 // to match the running runtime's fingerprint against.
 func (c *runCmd) configGiven() bool {
-	return c.Model != "" || c.Script != "" || len(c.Fallback) > 0 || c.Config != "" || c.listenAddr() != "" ||
-		c.Advertise != "" || c.PublicIngress || c.TokenFile != "" || c.Token != "" || c.Workspace != ""
+	for _, f := range c.runFlags() {
+		if !operational[f.name] && f.set && !f.atDefault {
+			return true
+		}
+	}
+	return false
 }
 
 // daemonStatusCmd is `holon-actors daemon status`.
@@ -358,6 +367,7 @@ type daemonStatus struct {
 	HTTPAddr         string            `json:"http_addr,omitempty"`
 	ControlHealthy   bool              `json:"control_healthy"`
 	ControlError     string            `json:"control_error,omitempty"`
+	StoreProblem     string            `json:"store_problem,omitempty"`
 	FingerprintMatch *bool             `json:"config_fingerprint_match,omitempty"`
 	Activity         *control.Activity `json:"activity,omitempty"`
 	LastFailure      *control.Failure  `json:"last_failure,omitempty"`
@@ -377,6 +387,7 @@ func (c *daemonStatusCmd) Run(ctx context.Context, e *env) error {
 	if r.status != nil {
 		st.Running, st.PID, st.HTTPAddr, st.ControlHealthy = true, r.status.PID, r.status.HTTPAddr, r.status.Healthy
 		st.Activity, st.LastFailure = &r.status.Activity, r.status.LastFailure
+		st.StoreProblem = storeProblem(*r.status)
 		if c.configGiven() {
 			match := r.status.ConfigFingerprint == c.fingerprint()
 			st.FingerprintMatch = &match
@@ -416,7 +427,7 @@ func printDaemonStatus(e *env, st daemonStatus) error {
 			[2]string{"active tasks", fmt.Sprint(a.ActiveTaskCount)})
 	}
 	if f := st.LastFailure; f != nil {
-		rows = append(rows, [2]string{"last failure", fmt.Sprintf("[%s] %s (next: %s)", f.Phase, f.Summary, f.DetailHint)})
+		rows = append(rows, [2]string{"last failure", fmt.Sprintf("[%s]%s %s (next: %s)", f.Phase, whenText(f.OccurredAt), f.Summary, f.DetailHint)})
 	}
 	return printRows(e, rows)
 }
@@ -428,7 +439,7 @@ func healthWord(st daemonStatus) string {
 	case st.ControlError != "":
 		return "not answering: " + st.ControlError
 	}
-	return "answering, store unhealthy"
+	return "answering, store unhealthy: " + st.StoreProblem
 }
 
 func readFailure(path string) *control.Failure {
@@ -458,11 +469,11 @@ func (c *daemonRestartCmd) Run(ctx context.Context, e *env) error {
 	if _, _, err := stopDaemon(ctx, p, c.Timeout); err != nil {
 		return fmt.Errorf("stop the running runtime: %w", err)
 	}
-	pid, err := c.spawn(ctx, e, p)
+	st, err := c.spawn(ctx, e, p)
 	if err != nil {
 		return err
 	}
-	return report1(e, "restarted", pid, p)
+	return reportStarted(e, "restarted", st, p)
 }
 
 // daemonLogsCmd is `holon-actors daemon logs`.

@@ -25,12 +25,13 @@ type onceCmd struct {
 	Text     []string      `arg:"" help:"The prompt."`
 	MaxTurns int           `name:"max-turns" help:"Stop after this many turns (timer wakes and continuations count)." default:"8"`
 	Timeout  time.Duration `help:"Give up after this long." default:"10m"`
+	Answer   []string      `help:"Answer the agent's questions to the operator, in order (a choice's value, yes or no, or text); once has no operator to ask, so without an answer left a question ends the run at once." placeholder:"TEXT"`
 }
 
 // onceResult is the --json output: the spec's run_once surface.
 type onceResult struct {
 	AgentID                 string              `json:"agent_id"`
-	Status                  string              `json:"status"` // completed | failed | max_turns | timeout
+	Status                  string              `json:"status"` // completed | failed | max_turns | timeout | needs_input
 	Turns                   int                 `json:"turns"`
 	FinalText               string              `json:"final_text"`
 	RawFinalText            string              `json:"raw_final_text"`
@@ -38,6 +39,10 @@ type onceResult struct {
 	ProviderAttemptTimeline []json.RawMessage   `json:"provider_attempt_timeline"`
 	FailureArtifact         json.RawMessage     `json:"failure_artifact,omitempty"`
 	Failure                 *messages.Failure   `json:"failure,omitempty"`
+	// Question is the question the run ended on (status needs_input).
+	Question *onceQuestion `json:"question,omitempty"`
+	// asked is a question the agent asked and the run has not answered.
+	asked *messages.SuspensionRecord
 	// delivery is the newest delivery summary of the run: final_text
 	// prefers it to the last brief.
 	delivery string
@@ -47,6 +52,9 @@ type onceResult struct {
 func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if c.MaxTurns < 1 {
 		return usage(fmt.Errorf("--max-turns %d: want at least 1", c.MaxTurns))
+	}
+	if strings.TrimSpace(strings.Join(c.Text, " ")) == "" {
+		return usage(errors.New("the prompt is empty or only whitespace: give its text"))
 	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
@@ -111,10 +119,51 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	} else {
 		fmt.Fprintln(e.stdout, res.FinalText)
 	}
-	if res.Status != "completed" {
-		return fmt.Errorf("%w: %s", errOnceIncomplete, res.Status)
+	switch res.Status {
+	case "completed":
+		return nil
+	case "needs_input":
+		return fmt.Errorf("%w: %s", errOnceIncomplete, res.Failure.Message)
 	}
-	return nil
+	return fmt.Errorf("%w: %s", errOnceIncomplete, res.Status)
+}
+
+// onceQuestion is a question to the operator that ended a once run.
+type onceQuestion struct {
+	SuspensionID string                      `json:"suspension_id"`
+	Question     string                      `json:"question"`
+	ResponseType messages.ResponseType       `json:"response_type"`
+	Choices      []messages.SuspensionChoice `json:"choices,omitempty"`
+}
+
+// codeOnceNeedsInput is the failure code of a once run ended by a
+// question it had no answer for.
+const codeOnceNeedsInput = "once_cannot_answer"
+
+// answer answers the question the agent asked with the next --answer, or,
+// with none left, ends the run with the question and a failure saying
+// what to do; it reports whether the run is over.
+func (c *onceCmd) answer(ctx context.Context, rt *actors.Runtime, id string, res *onceResult) (bool, error) {
+	q := res.asked
+	res.asked = nil
+	if len(c.Answer) == 0 {
+		res.Status = "needs_input"
+		res.Question = &onceQuestion{SuspensionID: q.ID, Question: q.Question, ResponseType: q.ResponseType, Choices: q.Choices}
+		msg := fmt.Sprintf("the agent asked the operator %q; once cannot answer questions: pass --answer, or use a daemon "+
+			"(holon-actors daemon start, then prompt, and answer with holon-actors respond)", q.Question)
+		res.Failure = &messages.Failure{Category: messages.FailureRuntime, Code: codeOnceNeedsInput, Message: msg, Summary: msg}
+		res.FinalText = q.Question
+		return true, nil
+	}
+	value, err := json.Marshal(c.Answer[0])
+	if err != nil {
+		return true, err
+	}
+	c.Answer = c.Answer[1:]
+	if _, err := rt.Respond(ctx, id, actors.Answer{SuspensionID: q.ID, Value: value, RespondedBy: "operator (once --answer)"}); err != nil {
+		return true, fmt.Errorf("answer %q with --answer: %w", q.Question, err)
+	}
+	return false, nil
 }
 
 // errOnceIncomplete marks a run that did not complete.
@@ -134,6 +183,11 @@ func (c *onceCmd) follow(ctx context.Context, rt *actors.Runtime, store persiste
 			after = ev.Seq
 			if done := res.apply(ev, c.MaxTurns); done {
 				return res, nil
+			}
+			if res.asked != nil {
+				if done, err := c.answer(ctx, rt, id, &res); done || err != nil {
+					return res, err
+				}
 			}
 		}
 		if len(evs) > 0 && res.Turns > 0 {
@@ -221,6 +275,9 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 		if p.Closure.Outcome == messages.OutcomeFailed {
 			r.Status = "failed"
 		}
+	case messages.SuspensionRequested:
+		q := p.Suspension
+		r.asked = &q
 	case messages.WorkItemCompleted:
 		if p.DeliverySummary != nil {
 			r.delivery = p.DeliverySummary.Text

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,6 +68,7 @@ type runCmd struct {
 	StaleCooldown   int           `name:"work-item-stale-reminder-cooldown-rounds" help:"Model rounds between two such reminders." env:"HOLON_WORK_ITEM_STALE_REMINDER_COOLDOWN_ROUNDS" default:"4" placeholder:"N"`
 	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
 	CompactTrigger  int           `name:"compaction-trigger-tokens" help:"Compact an agent's conversation before a turn once it is estimated above this many tokens (4 characters each; negative: never). The journal keeps everything." env:"HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS" default:"96000" placeholder:"N"`
+	DiskReserve     int64         `name:"disk-reserve-mib" help:"Free space, in MiB, the data directory's file system must keep: below it the journal refuses writes (agents wait, nothing is half-written) and the runtime reports itself unhealthy." env:"HOLON_DISK_RESERVE_MIB" default:"64" placeholder:"MIB"`
 	CompactKeep     int           `name:"compaction-keep-tokens" help:"How much of the newest conversation a compaction keeps in view, in estimated tokens; the rest becomes a summary." env:"HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS" default:"24000" placeholder:"N"`
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
@@ -110,13 +109,7 @@ type runtimeFile struct {
 
 // fingerprint identifies the effective configuration, so a second start
 // can tell "already running like this" from "running differently".
-func (c *runCmd) fingerprint() string {
-	tok := sha256.Sum256([]byte(c.Token + "\x00" + c.TokenFile))
-	b, _ := json.Marshal([]string{c.Model, strings.Join(c.Fallback, ","), c.Config, c.Script, c.SystemPrompt, c.DefaultAgent, c.listenAddr(), c.Access,
-		c.Advertise, strconv.FormatBool(c.PublicIngress), hex.EncodeToString(tok[:8]), c.Workspace})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:8])
-}
+func (c *runCmd) fingerprint() string { return configFingerprint(c.runFlags()) }
 
 // listenAddr is the TCP address asked for, "" for none.
 func (c *runCmd) listenAddr() string {
@@ -341,6 +334,9 @@ func (m *modelProvider) wrap(ref string, p providers.Provider) (providers.Provid
 
 // Run owns the runtime until a signal or a shutdown request.
 func (c *runCmd) Run(ctx context.Context, e *env) error {
+	if err := c.checkDefaultAgent(); err != nil {
+		return err
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err
@@ -428,12 +424,15 @@ func (o *owner) start() error {
 	}
 	so := persistence.DefaultOptions(persistence.DataDir(o.home))
 	so.Logger = slogOf(o.log)
+	so.MinFreeBytes = o.cmd.DiskReserve << 20
+	ran := previousRun(o.home)
 	store, err := persistence.Open(so)
 	if err != nil {
 		return err
 	}
 	o.store = store
-	o.noteUncleanExit() // we own the home now
+	o.noteUncleanExit(ran) // we own the home now
+	o.noteDiskReserve()
 	budget, err := actors.BuiltinBudget()
 	if err != nil {
 		return usage(err)
@@ -471,9 +470,6 @@ func (o *owner) start() error {
 	}
 	if len(recovered) > 0 {
 		o.log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
-	}
-	if err := actors.ValidateAgentID(o.cmd.DefaultAgent); err != nil {
-		return usage(fmt.Errorf("--default-agent: %w", err))
 	}
 	if err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); err != nil {
 		return fmt.Errorf("start the default agent: %w", err)
@@ -529,17 +525,6 @@ func (o *owner) serve() error {
 	}
 	_ = os.Remove(filepath.Join(o.runDir(), failureFileName)) // a healthy start clears the last failure
 	return nil
-}
-
-// noteUncleanExit logs when the previous run ended without its clean
-// shutdown marker, and removes the marker for this run.
-func (o *owner) noteUncleanExit() {
-	marker := filepath.Join(o.runDir(), cleanMarkerName)
-	_, prev := os.Stat(filepath.Join(o.runDir(), runtimeFileName))
-	if _, err := os.Stat(marker); errors.Is(err, os.ErrNotExist) && prev == nil {
-		o.log.Warn().Msg("the previous run did not shut down cleanly; recovering from the journal")
-	}
-	_ = os.Remove(marker)
 }
 
 // drainAndStop stops taking requests, lets turns in flight finish within
