@@ -344,7 +344,7 @@ func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted,
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = append(s.Conversation, item)
+	s.Conversation = insertResult(s.Conversation, item)
 }
 
 func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
@@ -366,8 +366,9 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
 		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
 	}
-	if s.Turn == nil {
-		s.Conversation = append(s.Conversation, item)
+	if s.Turn == nil || !s.Turn.hasCall(messages.ToolCall{ID: p.CallID}) {
+		// A result for an earlier round's call (repairConversation).
+		s.Conversation = insertResult(s.Conversation, item)
 		return
 	}
 	if p.ToolName == SleepToolName && p.Status == messages.ToolOK {
@@ -384,7 +385,7 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = append(s.Conversation, item)
+	s.Conversation = insertResult(s.Conversation, item)
 }
 
 // messageItem renders an admitted envelope for the conversation, keeping
