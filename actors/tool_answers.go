@@ -26,23 +26,30 @@ import (
 // kindNotRun is the error kind of a call the turn ended before it started.
 const kindNotRun = "not_run"
 
-// unanswered returns the calls of conv's assistant items that no tool
-// result answers, in order.
-func unanswered(conv []providers.Item) []messages.ToolCall {
-	answered := make(map[string]bool)
-	for _, it := range conv {
-		if it.Kind == providers.ItemToolResult {
-			answered[it.CallID] = true
-		}
-	}
-	var out []messages.ToolCall
-	for _, it := range conv {
-		if it.Kind != providers.ItemAssistant {
+// dangling is a call without a result: the call and the index of the
+// assistant item that made it.
+type dangling struct {
+	call  messages.ToolCall
+	round int
+}
+
+// unanswered returns the calls of conv's assistant items that no result
+// right after their item answers, in order. It goes by position, as the
+// servers do, so a call id a model reuses in a later round is not taken
+// for answered.
+func unanswered(conv []providers.Item) []dangling {
+	var out []dangling
+	for i, it := range conv {
+		if it.Kind != providers.ItemAssistant || len(it.ToolCalls) == 0 {
 			continue
+		}
+		answered := make(map[string]bool)
+		for j := i + 1; j < len(conv) && conv[j].Kind == providers.ItemToolResult; j++ {
+			answered[conv[j].CallID] = true
 		}
 		for _, c := range it.ToolCalls {
 			if !answered[c.ID] {
-				out = append(out, c)
+				out = append(out, dangling{call: c, round: i})
 			}
 		}
 	}
@@ -127,10 +134,10 @@ func (a *agent) answerCalls(why string) []messages.Payload {
 // which runs or settles them.
 func (a *agent) repairConversation() {
 	var payloads []messages.Payload
-	for _, c := range a.staleUnanswered() {
-		res := lostResult(c)
+	for _, d := range a.staleUnanswered() {
+		res := lostResult(d.call)
 		payloads = append(payloads, messages.ToolExecuted{
-			CallID: c.ID, ToolName: c.Name, Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
+			CallID: d.call.ID, ToolName: d.call.Name, Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
 		})
 	}
 	if len(payloads) == 0 {
@@ -140,13 +147,25 @@ func (a *agent) repairConversation() {
 	a.mustPersist(payloads...)
 }
 
-// staleUnanswered is unanswered without the calls of the batch in flight.
-func (a *agent) staleUnanswered() []messages.ToolCall {
+// staleUnanswered is unanswered without the calls of the batch in flight
+// (the last round, while the turn has not recorded all its results).
+func (a *agent) staleUnanswered() []dangling {
 	calls := unanswered(a.state.Conversation)
-	if t := a.state.Turn; t != nil {
-		calls = slices.DeleteFunc(calls, t.hasCall)
+	if t := a.state.Turn; t == nil || t.AwaitingModel {
+		return calls
 	}
-	return calls
+	last := lastRound(a.state.Conversation)
+	return slices.DeleteFunc(calls, func(d dangling) bool { return d.round == last })
+}
+
+// lastRound is the index of conv's last assistant item, -1 without one.
+func lastRound(conv []providers.Item) int {
+	for i := len(conv) - 1; i >= 0; i-- {
+		if conv[i].Kind == providers.ItemAssistant {
+			return i
+		}
+	}
+	return -1
 }
 
 // answeredRequest returns conv with a result inserted after every call
@@ -160,10 +179,10 @@ func (a *agent) answeredRequest(conv []providers.Item) []providers.Item {
 	}
 	a.deps.Log.Error().Str("agent_id", a.id).Int("calls", len(missing)).Msg("request had unanswered tool calls; answered in the request only")
 	out := slices.Clone(conv)
-	for _, c := range missing {
-		res := lostResult(c)
-		out = insertResult(out, providers.Item{
-			Kind: providers.ItemToolResult, CallID: c.ID, ToolName: c.Name, Text: res.Receipt, IsError: true,
+	for n, d := range missing { // each insert shifts the later rounds by one
+		res := lostResult(d.call)
+		out = insertAfterRound(out, d.round+n, providers.Item{
+			Kind: providers.ItemToolResult, CallID: d.call.ID, ToolName: d.call.Name, Text: res.Receipt, IsError: true,
 		})
 	}
 	return out
@@ -175,18 +194,23 @@ func (t *TurnState) hasCall(c messages.ToolCall) bool {
 }
 
 // insertResult puts a tool result right after the results already given
-// to the round that made its call, and at the end when no item of conv
-// made it (a round compacted away, or none).
+// to the latest round that made its call, and at the end when no item of
+// conv made it (a round compacted away, or none).
 func insertResult(conv []providers.Item, res providers.Item) []providers.Item {
 	for i := len(conv) - 1; i >= 0; i-- {
-		if conv[i].Kind != providers.ItemAssistant || !slices.ContainsFunc(conv[i].ToolCalls, func(c messages.ToolCall) bool { return c.ID == res.CallID }) {
-			continue
+		if conv[i].Kind == providers.ItemAssistant && slices.ContainsFunc(conv[i].ToolCalls, func(c messages.ToolCall) bool { return c.ID == res.CallID }) {
+			return insertAfterRound(conv, i, res)
 		}
-		j := i + 1
-		for j < len(conv) && conv[j].Kind == providers.ItemToolResult {
-			j++
-		}
-		return slices.Insert(conv, j, res)
 	}
 	return append(conv, res)
+}
+
+// insertAfterRound inserts res after the assistant item at round and the
+// results that follow it.
+func insertAfterRound(conv []providers.Item, round int, res providers.Item) []providers.Item {
+	j := round + 1
+	for j < len(conv) && conv[j].Kind == providers.ItemToolResult {
+		j++
+	}
+	return slices.Insert(conv, j, res)
 }

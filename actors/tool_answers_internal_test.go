@@ -44,6 +44,10 @@ func TestAnsweredRequest(t *testing.T) {
 			[]string{"message:a", "assistant:", "tool_result:c1", "tool_result:c2", "message:b"}},
 		{"the second call unanswered", []providers.Item{msg("a"), round("c1", "c2"), result("c1"), msg("b"), round(), msg("c")},
 			[]string{"message:a", "assistant:", "tool_result:c1", "tool_result:c2", "message:b", "assistant:", "message:c"}},
+		{"a call id reused by a later round", []providers.Item{msg("a"), round("c1"), result("c1"), msg("b"), round("c1"), msg("c")},
+			[]string{"message:a", "assistant:", "tool_result:c1", "message:b", "assistant:", "tool_result:c1", "message:c"}},
+		{"two rounds unanswered", []providers.Item{msg("a"), round("c1", "c2"), msg("b"), round("c3"), result("c3"), round("c4")},
+			[]string{"message:a", "assistant:", "tool_result:c1", "tool_result:c2", "message:b", "assistant:", "tool_result:c3", "assistant:", "tool_result:c4"}},
 		{"unanswered at the end", []providers.Item{msg("a"), round("c1")},
 			[]string{"message:a", "assistant:", "tool_result:c1"}},
 	}
