@@ -268,8 +268,9 @@ func TestStrictServerRefusesDanglingCalls(t *testing.T) {
 // TestInterruptNeverLeavesACallUnanswered drives the built binary against
 // a strict OpenAI server (Chat Completions and Responses): a turn running
 // a two-call batch is interrupted (prompt --interrupt) while its first
-// command runs inline, another is stopped there, a third dies with the
-// runtime (SIGKILL) and is resumed by the next run. Every request the
+// command runs inline, another is stopped there, a third is paused there
+// and interrupted before its second call, a fourth dies with the runtime
+// (SIGKILL) and is resumed by the next run. Every request the
 // server sees is valid, every later prompt is answered, and the
 // interrupted and stopped commands are killed (their process groups gone,
 // no marker written once they are released), not promoted to tasks.
@@ -343,13 +344,33 @@ func TestInterruptNeverLeavesACallUnanswered(t *testing.T) {
 			}
 			answered("Say done.")
 
-			// 3. the runtime dies while the first command runs inline; the
+			// 3. agents pause while the first command runs inline: the
+			// command finishes (a pause waits for the safe point) and the
+			// second call waits; an interrupt then ends the turn.
+			startBatch(3)
+			if code, out, errOut := client(t, home, "agents", "pause", "main"); code != 0 {
+				t.Fatalf("agents pause = %d %q %q", code, out, errOut)
+			}
+			if err := os.WriteFile(srv.file("go", 3), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			waitEvents(t, c, "main", messages.EventToolExecuted, 5)
+			if code, out, errOut := client(t, home, "agents", "interrupt", "main"); code != 0 {
+				t.Fatalf("agents interrupt = %d %q %q", code, out, errOut)
+			}
+			waitEvents(t, c, "main", messages.EventTurnTerminal, 5)
+			if code, out, errOut := client(t, home, "agents", "resume", "main"); code != 0 {
+				t.Fatalf("agents resume = %d %q %q", code, out, errOut)
+			}
+			answered("Say done.")
+
+			// 4. the runtime dies while the first command runs inline; the
 			// next run settles the started call and runs the other.
-			crashed := startBatch(3)
+			crashed := startBatch(4)
 			d.kill()
 			toolexec.KillGroup(crashed) // an inline command orphaned by SIGKILL is not this test's concern
 			d = startRunEnv(t, home, env, "--model", tt.model)
-			waitEvents(t, c, "main", messages.EventTurnTerminal, 5)
+			waitEvents(t, c, "main", messages.EventTurnTerminal, 7)
 			answered("Say done.")
 			d.stop()
 			srv.mu.Lock()
