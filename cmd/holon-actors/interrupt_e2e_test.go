@@ -20,10 +20,11 @@ import (
 	toolexec "github.com/holon-actors/holon-actors/tools/exec"
 )
 
-// strictOpenAI is a model server speaking OpenAI's Chat Completions
-// ("chat") or Responses ("responses") wire that checks every request's
-// tool calls the way OpenAI does: a call without its result, or a result
-// without its call, is refused with OpenAI's HTTP 400 error body. A
+// strictVendor is a model server speaking OpenAI's Chat Completions
+// ("chat") or Responses ("responses") wire, or Anthropic's Messages
+// ("anthropic"), that checks every request's tool calls the way the vendor
+// does: a call without its result, or a result without its call, is
+// refused with the vendor's HTTP 400 error body. A
 // Responses request continuing a stored response (previous_response_id)
 // is checked with the stored items before it.
 //
@@ -31,8 +32,8 @@ import (
 // latest prompt says "run the batch": the first waits inline for its go
 // file (writing its pid first, and a marker if it is ever released), the
 // second echoes; anything else gets the answer "Done.".
-type strictOpenAI struct {
-	wire string // "chat" or "responses"
+type strictVendor struct {
+	wire string // "chat", "responses" or "anthropic"
 	dir  string // where the batch commands write their pid and marker files
 
 	mu       sync.Mutex
@@ -49,7 +50,7 @@ func openAIError(message, param string) string {
 	return string(b)
 }
 
-func (s *strictOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *strictVendor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
 		Messages []map[string]any `json:"messages"`
@@ -86,29 +87,35 @@ func (s *strictOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			{"ExecCommand", mustJSON(map[string]any{"cmd": "echo two"})}}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	if s.wire == "chat" {
+	switch s.wire {
+	case "chat":
 		_, _ = w.Write([]byte(s.chatReply(calls)))
-		return
+	case "anthropic":
+		_, _ = w.Write([]byte(s.anthropicReply(calls)))
+	default:
+		_, _ = w.Write([]byte(s.responsesReply(items, calls)))
 	}
-	_, _ = w.Write([]byte(s.responsesReply(items, calls)))
 }
 
-func (s *strictOpenAI) refuse(w http.ResponseWriter, body string) {
+func (s *strictVendor) refuse(w http.ResponseWriter, body string) {
 	s.refusals = append(s.refusals, body)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write([]byte(body))
 }
 
-func (s *strictOpenAI) file(kind string, n int) string {
+func (s *strictVendor) file(kind string, n int) string {
 	return filepath.Join(s.dir, kind+"-"+strconv.Itoa(n))
 }
 
 // check returns OpenAI's error body for the first call without a result or
 // result without a call in items, or "".
-func (s *strictOpenAI) check(items []map[string]any) string {
-	if s.wire == "responses" {
+func (s *strictVendor) check(items []map[string]any) string {
+	switch s.wire {
+	case "responses":
 		return checkResponsesInput(items)
+	case "anthropic":
+		return checkAnthropicMessages(items)
 	}
 	return checkChatMessages(items)
 }
@@ -177,6 +184,54 @@ func checkResponsesInput(items []map[string]any) string {
 	return ""
 }
 
+// anthropicError is Anthropic's error body.
+func anthropicError(message string) string {
+	return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": message}})
+}
+
+// checkAnthropicMessages: the tool_use blocks of an assistant message need
+// their tool_result blocks in the next message, and a tool_result needs its
+// tool_use in the message before.
+func checkAnthropicMessages(msgs []map[string]any) string {
+	blocks := func(m map[string]any, typ, key string) []string {
+		var ids []string
+		content, _ := m["content"].([]any)
+		for _, b := range content {
+			if b, _ := b.(map[string]any); b["type"] == typ {
+				id, _ := b[key].(string)
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	var uses []string // the tool_use ids of the message before
+	for i, m := range msgs {
+		results := blocks(m, "tool_result", "tool_use_id")
+		var missing []string
+		for _, id := range uses {
+			if !slices.Contains(results, id) {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) > 0 {
+			return anthropicError(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
+				"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(missing, ", ")))
+		}
+		for _, id := range results {
+			if !slices.Contains(uses, id) {
+				return anthropicError(fmt.Sprintf("messages.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. "+
+					"Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, id))
+			}
+		}
+		uses = blocks(m, "tool_use", "id")
+	}
+	if len(uses) > 0 {
+		return anthropicError(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
+			"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", len(msgs)-1, strings.Join(uses, ", ")))
+	}
+	return ""
+}
+
 // batchAsked reports whether the operator's latest prompt asks for the
 // batch and the model has not answered it yet.
 func batchAsked(items []map[string]any) bool {
@@ -194,7 +249,7 @@ func batchAsked(items []map[string]any) bool {
 	return asked
 }
 
-func (s *strictOpenAI) chatReply(calls [][2]string) string {
+func (s *strictVendor) chatReply(calls [][2]string) string {
 	msg := map[string]any{"role": "assistant", "content": "Done."}
 	finish := "stop"
 	if len(calls) > 0 {
@@ -211,7 +266,23 @@ func (s *strictOpenAI) chatReply(calls [][2]string) string {
 		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
 }
 
-func (s *strictOpenAI) responsesReply(items []map[string]any, calls [][2]string) string {
+func (s *strictVendor) anthropicReply(calls [][2]string) string {
+	content := []any{map[string]any{"type": "text", "text": "Done."}}
+	stop := "end_turn"
+	if len(calls) > 0 {
+		content = []any{map[string]any{"type": "text", "text": "Running the batch."}}
+		for i, c := range calls {
+			content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", s.batches, i+1),
+				"name": c[0], "input": json.RawMessage(c[1])})
+		}
+		stop = "tool_use"
+	}
+	return mustJSON(map[string]any{"id": fmt.Sprintf("msg_%d", s.requests), "type": "message", "role": "assistant",
+		"model": "claude-sonnet-4-5-20250929", "content": content, "stop_reason": stop, "stop_sequence": nil,
+		"usage": map[string]any{"input_tokens": 100, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 10}})
+}
+
+func (s *strictVendor) responsesReply(items []map[string]any, calls [][2]string) string {
 	id := fmt.Sprintf("resp_%d", s.requests)
 	text := "Done."
 	if len(calls) > 0 {
@@ -263,17 +334,26 @@ func TestStrictServerRefusesDanglingCalls(t *testing.T) {
 	if got := checkResponsesInput([]map[string]any{next, fc, next}); !strings.Contains(got, "No tool output found for function call call_1.") {
 		t.Errorf("dangling function_call = %s", got)
 	}
+	use := map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "toolu_1"}}}
+	result := map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_1"}}}
+	if got := checkAnthropicMessages([]map[string]any{next, use, next}); !strings.Contains(got, "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1.") {
+		t.Errorf("dangling tool_use = %s", got)
+	}
+	if got := checkAnthropicMessages([]map[string]any{next, use, result}); got != "" {
+		t.Errorf("answered tool_use refused: %s", got)
+	}
 }
 
 // TestInterruptNeverLeavesACallUnanswered drives the built binary against
-// a strict OpenAI server (Chat Completions and Responses): a turn running
-// a two-call batch is interrupted (prompt --interrupt) while its first
-// command runs inline, another is stopped there, a third is paused there
-// and interrupted before its second call, a fourth dies with the runtime
-// (SIGKILL) and is resumed by the next run. Every request the
-// server sees is valid, every later prompt is answered, and the
-// interrupted and stopped commands are killed (their process groups gone,
-// no marker written once they are released), not promoted to tasks.
+// a strict vendor server (OpenAI Chat Completions and Responses, Anthropic
+// Messages): a turn running a two-call batch is interrupted (prompt
+// --interrupt) while its first command runs inline, another is stopped
+// there, a third is paused there and interrupted before its second call, a
+// fourth dies with the runtime (SIGKILL) and is resumed by the next run.
+// Every request the server sees is valid, every later prompt is answered,
+// and the interrupted and stopped commands are killed (their process
+// groups gone, no marker written once they are released), not promoted to
+// tasks.
 func TestInterruptNeverLeavesACallUnanswered(t *testing.T) {
 	tests := []struct {
 		wire, model string
@@ -281,11 +361,12 @@ func TestInterruptNeverLeavesACallUnanswered(t *testing.T) {
 	}{
 		{"chat", "ollama/llama3.2", []string{"HOLON_OLLAMA_BASE_URL="}},
 		{"responses", "openai/gpt-5", []string{"OPENAI_API_KEY=test-key", "HOLON_OPENAI_BASE_URL="}},
+		{"anthropic", "anthropic/claude-sonnet-4-5", []string{"ANTHROPIC_API_KEY=test-key", "HOLON_ANTHROPIC_BASE_URL="}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.wire, func(t *testing.T) {
 			dir := t.TempDir()
-			srv := &strictOpenAI{wire: tt.wire, dir: dir}
+			srv := &strictVendor{wire: tt.wire, dir: dir}
 			hs := httptest.NewServer(srv)
 			defer hs.Close()
 			env := append([]string{}, tt.env...)
