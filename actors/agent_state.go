@@ -344,7 +344,7 @@ func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted,
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = insertResult(s.Conversation, item)
+	s.Conversation = append(s.Conversation, item)
 }
 
 func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
