@@ -446,6 +446,7 @@ func (a *agent) start(c actor.Context) {
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}
+	a.repairConversation()
 	if a.startChild(c) {
 		return
 	}
@@ -458,7 +459,7 @@ func (a *agent) start(c actor.Context) {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
 		a.inc.panicked = false
-		a.failTurn(messages.TerminalInterrupted, messages.FailureRuntime, "agent_restarted",
+		a.failTurn(messages.TerminalInterrupted, messages.FailureRuntime, codeAgentRestarted,
 			"The agent crashed during this turn and was restarted; the turn was interrupted.")
 	}
 	a.advance(c)
@@ -692,6 +693,8 @@ func (a *agent) stopCommands() {
 const (
 	codeAgentStopped    = "agent_stopped"
 	codeTurnInterrupted = "turn_interrupted"
+	// codeAgentRestarted ends a turn whose agent panicked during it.
+	codeAgentRestarted = "agent_restarted"
 )
 
 func reasonOr(reason, def string) string {

@@ -413,8 +413,9 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
 		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
 	}
-	if s.Turn == nil {
-		s.Conversation = append(s.Conversation, item)
+	if s.Turn == nil || !s.Turn.hasCall(messages.ToolCall{ID: p.CallID}) {
+		// A result for an earlier round's call (repairConversation).
+		s.Conversation = insertResult(s.Conversation, item)
 		return
 	}
 	if p.ToolName == SleepToolName && p.Status == messages.ToolOK {
@@ -431,7 +432,7 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = append(s.Conversation, item)
+	s.Conversation = insertResult(s.Conversation, item)
 }
 
 // messageItem renders an admitted envelope for the conversation, keeping

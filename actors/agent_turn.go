@@ -242,7 +242,7 @@ func (a *agent) request() providers.Request {
 	if sum, ok := a.state.summaryItem(); ok {
 		conv = append(conv, sum)
 	}
-	conv = append(conv, a.state.Conversation...)
+	conv = a.answeredRequest(append(conv, a.state.Conversation...))
 	system := []providers.Block{{Text: a.identityBlock(), CacheBreakpoint: true}}
 	context := []providers.Block{{Text: a.contextBlock()}}
 	return providers.Request{
@@ -514,7 +514,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	if !operatorCaused(f.Code) { // whoever stopped it knows
 		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
 	}
-	payloads := []messages.Payload{
+	payloads := append(a.answerCalls(endReason(f)),
 		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: f},
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: kind,
@@ -525,7 +525,7 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefFailure, Text: summary,
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
-	}
+	)
 	a.mustPersist(append(payloads, notice...)...)
 	if len(notice) > 0 {
 		a.dispatchNotification(n)

@@ -129,7 +129,21 @@ func runExec(ctx context.Context, base Config, a ExecArgs) tools.Result {
 		defer p.Close()
 		return completed(cfg, p, chars)
 	}
-	return promote(ctx, cfg, p, id, chars, werr)
+	if werr != nil {
+		return cancelled(cfg, p)
+	}
+	return promote(ctx, cfg, p, id, chars)
+}
+
+// cancelled stops the command of a call cancelled while it ran inline (the
+// turn was interrupted or stopped): its process group is killed, never
+// handed to the task host, since nobody waits for its result any more.
+func cancelled(cfg Config, p *Process) tools.Result {
+	stopAndClose(cfg, p)
+	return tools.Failure(ExecCommandName, messages.ToolInterrupted, tools.ToolError{
+		Kind: tools.KindInterrupted, Message: "the call was cancelled while the command ran; the command was stopped",
+		RecoveryHint: "check whether its effect happened before repeating it",
+	})
 }
 
 // specFor resolves the working directory and shell of a call, or returns
@@ -195,7 +209,7 @@ func completed(cfg Config, p *Process, chars int) tools.Result {
 
 // promote hands a still-running command to the task host. Without a host,
 // or when the host refuses, the command is stopped and the call fails.
-func promote(ctx context.Context, cfg Config, p *Process, id CommandIdentity, chars int, werr error) tools.Result {
+func promote(ctx context.Context, cfg Config, p *Process, id CommandIdentity, chars int) tools.Result {
 	initial, truncated := initialOutput(p, chars)
 	if cfg.Tasks != nil {
 		if err := p.Spill(); err != nil {
@@ -218,12 +232,6 @@ func promote(ctx context.Context, cfg Config, p *Process, id CommandIdentity, ch
 		})
 	}
 	stopAndClose(cfg, p)
-	if werr != nil {
-		return tools.Failure(ExecCommandName, messages.ToolInterrupted, tools.ToolError{
-			Kind: tools.KindInterrupted, Message: "the call was cancelled while the command ran; the command was stopped",
-			RecoveryHint: "check whether its effect happened before repeating it",
-		})
-	}
 	return tools.Failure(ExecCommandName, messages.ToolError, tools.ToolError{
 		Kind:         KindCommandTimeout,
 		Message:      "the command did not finish within its yield time and was stopped (background tasks are not available here)",

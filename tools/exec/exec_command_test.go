@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -307,15 +309,41 @@ func TestExecBackgroundChildIsPromoted(t *testing.T) {
 	}
 }
 
-func TestExecCancelledCallPromotes(t *testing.T) {
+// TestExecCancelledCallIsKilled: a call cancelled while its command runs
+// inline (its turn was interrupted or stopped) kills the command's process
+// group and reports the call interrupted; the command is not handed to the
+// task host. The command would leave a marker once released if it
+// survived.
+func TestExecCancelledCallIsKilled(t *testing.T) {
 	e := newEnv(t)
+	dir := t.TempDir()
+	pidFile, goFile, marker := filepath.Join(dir, "pid"), filepath.Join(dir, "go"), filepath.Join(dir, "marker")
+	cmd := fmt.Sprintf(`echo $$ > %s; while [ ! -e %s ]; do sleep 0.02; done; touch %s`, pidFile, goFile, marker)
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan tools.Result, 1)
+	go func() {
+		done <- exec.ExecCommand(e.cfg).Call(ctx, mustArgs(t, exec.ExecArgs{Cmd: cmd, YieldTimeMS: 600000}))
+	}()
+	pgid := waitPID(t, pidFile)
 	cancel()
-	res := exec.ExecCommand(e.cfg).Call(ctx, json.RawMessage(`{"cmd":"exec sleep 1000"}`))
+	res := <-done
+	if err := os.WriteFile(goFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var env tools.Envelope
-	_ = json.Unmarshal(res.Envelope, &env)
-	if r := execResult(t, env); r.Disposition != exec.DispositionPromoted {
-		t.Fatalf("a cancelled call with a task host did not promote: %s", env.Result)
+	if err := json.Unmarshal(res.Envelope, &env); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != messages.ToolInterrupted || env.Error == nil || env.Error.Kind != tools.KindInterrupted {
+		t.Fatalf("cancelled call = %s %s, want interrupted", res.Status, res.Receipt)
+	}
+	if n := e.host.count(); n != 0 {
+		t.Fatalf("the cancelled command became %d task(s)", n)
+	}
+	waitGroupGone(t, pgid) // killed, or released by the go file if it survived
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Fatalf("the cancelled command ran on: marker %v", err)
 	}
 }
 

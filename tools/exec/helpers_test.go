@@ -61,6 +61,12 @@ func (h *testHost) task(t *testing.T, id string) exec.Promotion {
 	return p
 }
 
+func (h *testHost) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.tasks)
+}
+
 func (h *testHost) close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -169,3 +175,43 @@ func waitCtx(t *testing.T) context.Context {
 }
 
 func fmtSscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }
+
+func mustArgs(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// waitPID waits until a command has written its pid to path.
+func waitPID(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var pid int
+		if b, err := os.ReadFile(path); err == nil {
+			if _, err := fmtSscan(strings.TrimSpace(string(b)), &pid); err == nil && pid > 0 {
+				return pid
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no pid in %s", path)
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition, not timing
+	}
+}
+
+// waitGroupGone waits until process group pgid has no process left (a
+// killed process may take a moment to be reaped).
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for exec.GroupAlive(pgid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process group %d still alive", pgid)
+		}
+		time.Sleep(5 * time.Millisecond) // polling a condition, not timing
+	}
+}
