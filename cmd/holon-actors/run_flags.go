@@ -48,7 +48,7 @@ func (c *runCmd) runFlags() []runFlag {
 		}
 		v := formatFlag(f.Target, f.Tag.Sep)
 		out = append(out, runFlag{name: f.Name, value: v, set: !f.Target.IsZero(),
-			hasDefault: f.HasDefault, atDefault: f.HasDefault && v == f.Default})
+			hasDefault: f.HasDefault, atDefault: f.HasDefault && v == canonicalDefault(f.Target, f.Default)})
 	}
 	return out
 }
@@ -69,6 +69,17 @@ func (c *runCmd) forwardArgs() []string {
 }
 
 // formatFlag writes v as a kong flag value.
+// canonicalDefault is a flag's default as formatFlag prints its value, so
+// a duration defaulting to "6h" is at its default when it prints "6h0m0s".
+func canonicalDefault(target reflect.Value, def string) string {
+	if _, ok := target.Interface().(time.Duration); ok {
+		if d, err := time.ParseDuration(def); err == nil {
+			return d.String()
+		}
+	}
+	return def
+}
+
 func formatFlag(v reflect.Value, sep rune) string {
 	if d, ok := v.Interface().(time.Duration); ok {
 		return d.String()
