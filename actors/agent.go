@@ -13,6 +13,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -78,6 +79,11 @@ type AgentDeps struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction (compaction.go).
 	Compaction Compaction
+	// Secrets are the runtime's credential values, scrubbed from agents'
+	// snapshots, the artifacts their tools write and the notifications
+	// they send (the journal scrubs events itself: persistence
+	// Options.Redact). Nil scrubs nothing.
+	Secrets *secrets.Registry
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -533,7 +539,7 @@ func (a *agent) mustPersist(payloads ...messages.Payload) {
 // saveSnapshot stores the state between turns and drops older snapshots.
 // A failure only means a longer replay next time, so it is logged.
 func (a *agent) saveSnapshot() {
-	data, err := a.state.snapshot()
+	data, err := a.state.snapshotRedacted(a.deps.Secrets.RedactBytes)
 	if err == nil {
 		err = a.deps.Store.SaveSnapshot(context.Background(), persistence.Snapshot{
 			Stream: a.id, Seq: a.state.LastSeq, Timestamp: a.deps.Clock.Now(), Data: data,

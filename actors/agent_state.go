@@ -470,6 +470,12 @@ func (s *AgentState) info() AgentInfo {
 
 // snapshot encodes s for the snapshot store.
 func (s *AgentState) snapshot() ([]byte, error) {
+	return s.snapshotRedacted(func(b []byte) []byte { return b })
+}
+
+// snapshotRedacted is snapshot with redact applied to the header and the
+// state JSON before they are framed.
+func (s *AgentState) snapshotRedacted(redact func([]byte) []byte) ([]byte, error) {
 	info := s.info()
 	head, err := json.Marshal(snapshotHeader{OpenFacts: OpenFacts(s), Agent: &info})
 	if err != nil {
@@ -479,6 +485,7 @@ func (s *AgentState) snapshot() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	head, body = redact(head), redact(body)
 	out := binary.AppendUvarint([]byte{snapshotFormat}, uint64(len(head)))
 	out = append(out, head...)
 	return append(out, body...), nil

@@ -26,7 +26,8 @@ type ArtifactRef struct {
 // os.Root, so no name or symlink reaches outside it. It is safe for
 // concurrent use; each file has one writer.
 type ArtifactDir struct {
-	dir string
+	dir    string
+	redact func([]byte) []byte // nil: Redact changes nothing
 }
 
 // NewArtifactDir returns the artifact directory at dir, made absolute. The
@@ -37,6 +38,23 @@ func NewArtifactDir(dir string) (*ArtifactDir, error) {
 		return nil, fmt.Errorf("artifact directory %s: %w", dir, err)
 	}
 	return &ArtifactDir{dir: abs}, nil
+}
+
+// WithRedact returns a copy of a whose Redact applies redact: the
+// runtime's scrubbing of its credentials.
+func (a *ArtifactDir) WithRedact(redact func([]byte) []byte) *ArtifactDir {
+	c := *a
+	c.redact = redact
+	return &c
+}
+
+// Redact returns b scrubbed of the runtime's credentials, for a writer
+// about to put b in an artifact; b itself when there is no redactor.
+func (a *ArtifactDir) Redact(b []byte) []byte {
+	if a.redact == nil {
+		return b
+	}
+	return a.redact(b)
 }
 
 // Dir is the absolute directory.
