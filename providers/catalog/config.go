@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -142,4 +144,49 @@ func (c Config) endpoint(raw string, getenv func(string) string) (providers.Endp
 		return ep, fmt.Errorf("model %s: %w", raw, err)
 	}
 	return ep, nil
+}
+
+// KeyEnvs names every environment variable the config reads a key from:
+// each provider entry's api_key_env, and the default key variable of each
+// configured model's provider. The runtime keeps them all from the
+// commands its agents run.
+func (c Config) KeyEnvs() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.Providers)) {
+		add(c.Providers[id].APIKeyEnv)
+		add(KeyEnv(id))
+	}
+	for _, raw := range append([]string{c.Model}, c.Fallback...) {
+		if ref, err := providers.ParseModelRef(raw); err == nil {
+			add(KeyEnv(ref.Provider))
+		}
+	}
+	return names
+}
+
+// BaseURLs are the base URLs the config and getenv name (a credential
+// may ride in one as ?key=…), for the runtime's secret registry.
+func (c Config) BaseURLs(getenv func(string) string) []string {
+	var urls []string
+	for _, id := range slices.Sorted(maps.Keys(c.Providers)) {
+		if u := c.Providers[id].BaseURL; u != "" {
+			urls = append(urls, u)
+		}
+		if u := getenv(BaseURLEnv(id)); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	for _, raw := range append([]string{c.Model}, c.Fallback...) {
+		if ref, err := providers.ParseModelRef(raw); err == nil {
+			if u := getenv(BaseURLEnv(ref.Provider)); u != "" {
+				urls = append(urls, u)
+			}
+		}
+	}
+	return urls
 }
