@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -55,6 +56,41 @@ func (a *ArtifactDir) Redact(b []byte) []byte {
 		return b
 	}
 	return a.redact(b)
+}
+
+// maxScrub bounds the artifact Scrub rewrites: larger output files are
+// left as the command wrote them.
+const maxScrub = 64 << 20
+
+// Scrub applies the redactor to the finished artifact name, rewriting it
+// (through a temporary file and a rename) when that changed anything, and
+// returns its size afterwards. Without a redactor, or for a file over
+// 64 MiB, it changes nothing.
+func (a *ArtifactDir) Scrub(name string) (int64, error) {
+	fi, err := os.Stat(a.Path(name))
+	if err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	if a.redact == nil || fi.Size() > maxScrub {
+		return fi.Size(), nil
+	}
+	b, err := os.ReadFile(a.Path(name))
+	if err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	out := a.redact(b)
+	if bytes.Equal(out, b) {
+		return int64(len(b)), nil
+	}
+	tmp := a.Path(name) + ".scrub"
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, a.Path(name)); err != nil {
+		_ = os.Remove(tmp)
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	return int64(len(out)), nil
 }
 
 // Dir is the absolute directory.
