@@ -27,6 +27,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // Files under $HOLON_HOME/run.
@@ -70,6 +71,13 @@ type runCmd struct {
 	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
 	CompactTrigger  int           `name:"compaction-trigger-tokens" help:"Compact an agent's conversation before a turn once it is estimated above this many tokens (4 characters each; negative: never). The journal keeps everything." env:"HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS" default:"96000" placeholder:"N"`
 	CompactKeep     int           `name:"compaction-keep-tokens" help:"How much of the newest conversation a compaction keeps in view, in estimated tokens; the rest becomes a summary." env:"HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS" default:"24000" placeholder:"N"`
+
+	// handed are the credentials received from `daemon start`, getenv the
+	// environment lookup that sees them (see receiveSecrets).
+	handed map[string]string
+	getenv func(string) string
+	// notifySecret is the webhook signing secret, once read.
+	notifySecret string
 }
 
 // notifier builds the webhook notifier, or nil when none is configured.
@@ -86,6 +94,7 @@ func (c *runCmd) notifier() (actors.Notifier, error) {
 	if err != nil {
 		return nil, usage(fmt.Errorf("read --notify-secret-file: %w", err))
 	}
+	c.notifySecret = string(bytes.TrimSpace(secret))
 	w, err := notify.New(notify.Config{URL: c.NotifyWebhook, Secret: bytes.TrimSpace(secret)})
 	if err != nil {
 		return nil, usage(err)
@@ -193,7 +202,7 @@ func (c *runCmd) provider(home string) (*modelProvider, error) {
 	clock := clockwork.NewRealClock()
 	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
 	chainFor := func(model string, fallback []string) (providers.Provider, error) {
-		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(os.Getenv)
+		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(c.env)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +239,7 @@ func (c *runCmd) provider(home string) (*modelProvider, error) {
 	case cfg.Model != "" && cfg.Model != scripted.Name:
 		// Checked now, built at the first request, once the runtime can
 		// give each candidate its transport actor.
-		if _, err := cfg.Endpoints(os.Getenv); err != nil {
+		if _, err := cfg.Endpoints(c.env); err != nil {
 			return nil, usage(err)
 		}
 	}
@@ -277,8 +286,12 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := c.receiveSecrets(); err != nil {
+		return err
+	}
+	reg := secrets.NewRegistry()
 	level, _ := zerolog.ParseLevel(c.LogLevel)
-	log, closeLog, err := runtimeLogger(e.stderr, home, c.LogFile, level)
+	log, closeLog, err := runtimeLogger(e.stderr, home, c.LogFile, level, reg)
 	if err != nil {
 		return fmt.Errorf("open log file: %w", err)
 	}
@@ -299,8 +312,11 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	c.fillSecrets(reg, cfg, auth.Token)
+	reg.Add(c.notifySecret)
 	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications,
-		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats}
+		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats, secrets: reg,
+		commandEnv: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			o.recordFailure("startup", err)
@@ -337,6 +353,10 @@ type owner struct {
 	// loop_breaker_repeats (AgentDeps.DefaultTokenBudget, LoopBreakerRepeats).
 	tokenBudget uint64
 	loopRepeats int
+	// secrets are scrubbed from the journal, snapshots, artifacts and
+	// logs; commandEnv is the agents' commands' environment, without them.
+	secrets    *secrets.Registry
+	commandEnv []string
 
 	socket            string
 	store             *persistence.BadgerStore
@@ -356,6 +376,7 @@ func (o *owner) start() error {
 	}
 	so := persistence.DefaultOptions(persistence.DataDir(o.home))
 	so.Logger = slogOf(o.log)
+	so.Redact = o.secrets.RedactBytes
 	store, err := persistence.Open(so)
 	if err != nil {
 		return err
@@ -376,8 +397,8 @@ func (o *owner) start() error {
 	}
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget},
-		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
+		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: o.commandEnv},
+		Secrets: o.secrets, CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
 		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
@@ -521,7 +542,7 @@ func (o *owner) stop() error {
 
 // recordFailure keeps the last startup or shutdown failure for status.
 func (o *owner) recordFailure(phase string, err error) {
-	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: err.Error(), Phase: phase,
+	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: o.secrets.Redact(err.Error()), Phase: phase,
 		DetailHint: "holon-actors daemon logs"}
 	if werr := writeJSONFile(filepath.Join(o.runDir(), failureFileName), f); werr != nil {
 		o.log.Error().Err(werr).Msg("record the failure")
