@@ -137,3 +137,35 @@ func noCanary(t *testing.T, where, text string, canaries []string) {
 		}
 	}
 }
+
+// TestForegroundCommandsLoseConfiguredKey: a foreground run keeps its
+// keys in its own environment (the documented residual risk), but the
+// commands its agents run inherit neither the default key variables nor
+// the one config.json's api_key_env names.
+func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
+	const cfgKey, envKey = "sk-fg-cfg-canary-44c1d2e0", "sk-fg-env-canary-77a0b3f1"
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	config := `{"providers": {"gateway": {"base_url": "http://127.0.0.1:1/v1", "api_key_env": "MY_FG_GATEWAY_KEY"}}}`
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	envFile := filepath.Join(t.TempDir(), "command.env")
+	script := writeScript(t, fmt.Sprintf(`{"steps": [
+		{"text": "Looking.", "tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "env > %s"}}]},
+		{"text": "Done."}
+	], "then": "echo"}`, envFile))
+	d := startRunEnv(t, home, []string{"MY_FG_GATEWAY_KEY=" + cfgKey, "OPENAI_API_KEY=" + envKey, "HOLON_FG_VISIBLE=yes"},
+		"--model", "scripted", "--script", script)
+	if code, o, e := client(t, home, "prompt", "--wait", "look"); code != 0 {
+		t.Fatalf("prompt = %d %q %q", code, o, e)
+	}
+	d.stop()
+	b, err := os.ReadFile(envFile)
+	if err != nil || !strings.Contains(string(b), "HOLON_FG_VISIBLE=yes") {
+		t.Fatalf("the command's environment = %q, %v; want the ordinary variables", b, err)
+	}
+	noCanary(t, "the command's environment", string(b), []string{cfgKey, envKey})
+}
