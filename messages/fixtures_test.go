@@ -212,6 +212,8 @@ func samplePayloads() []messages.Payload {
 		messages.WorkItemBound{TurnID: "turn_3", WorkItemID: "wi_42"},
 		messages.ConversationCompacted{DroppedItems: 42, Summary: "- from operator alice: Check the build.\n- you called ExecCommand({\"cmd\":\"make\"}) → ok",
 			TokensBefore: 98000, TokensAfter: 21000, TotalCompacted: 42},
+		messages.CommandPolicySet{Policy: &messages.CommandPolicy{Allow: []string{"git", "go*"}, Deny: []string{"curl"}, ConfineToRoot: true},
+			Reason: "operator command policy"},
 	}
 }
 
