@@ -79,6 +79,10 @@ type AgentDeps struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction (compaction.go).
 	Compaction Compaction
+	// CommandPolicies are the configured command policies (config.json
+	// command_policy): an agent without its own (CommandPolicySet) runs
+	// its commands under CommandPolicies.For(id); none allows everything.
+	CommandPolicies messages.CommandPolicies
 	// Secrets are the runtime's credential values, scrubbed from agents'
 	// snapshots, the artifacts their tools write and the notifications
 	// they send (the journal scrubs events itself: persistence
@@ -231,6 +235,8 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.info())
 	case *SetModel:
 		c.Respond(a.setModel(m))
+	case *SetCommandPolicy:
+		c.Respond(a.setCommandPolicy(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:

@@ -31,6 +31,9 @@ type AgentState struct {
 	// Model is the operator's model override for this agent's turns; ""
 	// means the runtime's default model.
 	Model string `json:"model,omitempty"`
+	// CommandPolicy is the operator's command policy for this agent
+	// (agents create --policy); nil means the runtime's configured one.
+	CommandPolicy *messages.CommandPolicy `json:"command_policy,omitempty"`
 	// LastSeq is the event_seq of the last applied event.
 	LastSeq uint64 `json:"last_seq"`
 
@@ -241,6 +244,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.Queue.Remove(p.MessageID)
 	case messages.AgentModelSet:
 		s.Model = p.Model
+	case messages.CommandPolicySet:
+		s.CommandPolicy = p.Policy
 	case messages.TokenBudgetSet:
 		s.applyTokenBudgetSet(p)
 	case messages.ChildUsageRecorded:

@@ -154,6 +154,7 @@ func (a *agent) toolContext(ctx context.Context) context.Context {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx
 	}
+	b.Exec.Policy = a.commandPolicy()
 	return builtin.Bind(ctx, b)
 }
 
