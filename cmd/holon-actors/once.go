@@ -56,6 +56,10 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := c.modelConfig(home)
+	if err != nil {
+		return err
+	}
 	dir, err := os.MkdirTemp("", "holon-once-")
 	if err != nil {
 		return err
@@ -83,7 +87,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees")}, WorkItemReminder: c.workItemReminder(), Compaction: compaction},
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees"),
+			Env: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)},
+		WorkItemReminder: c.workItemReminder(), Compaction: compaction, CommandPolicies: cfg.CommandPolicy},
 		actors.RuntimeOptions{})
 	if err != nil {
 		return err

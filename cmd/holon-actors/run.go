@@ -47,7 +47,7 @@ const noModelHint = "start the runtime with --model (or HOLON_MODEL, or \"model\
 type runCmd struct {
 	Model           string        `help:"Model the agents use: a ref such as openai/gpt-5, anthropic/claude-sonnet-4-5, openai-codex/gpt-5-codex or ollama/llama3.2 (an OpenAI-compatible server), or 'scripted' to play --script. Default: the config file's; none means prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
 	Fallback        []string      `help:"Models tried in order when the primary fails (comma-separated refs)." env:"HOLON_FALLBACK_MODELS" placeholder:"REF,..."`
-	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport, token_budget, loop_breaker_repeats); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
+	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport, token_budget, loop_breaker_repeats, command_policy); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
 	Script          string        `help:"Script file for --model scripted (see providers/scripted)." env:"HOLON_SCRIPT" type:"path" placeholder:"FILE"`
 	SystemPrompt    string        `name:"system-prompt" help:"System prompt of every agent." env:"HOLON_SYSTEM_PROMPT" default:"You are a long-lived agent of holon-actors. Work carefully and report what you did." placeholder:"TEXT"`
 	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
@@ -315,7 +315,7 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	c.fillSecrets(reg, cfg, auth.Token)
 	reg.Add(c.notifySecret)
 	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications,
-		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats, secrets: reg,
+		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats, secrets: reg, policies: cfg.CommandPolicy,
 		commandEnv: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
@@ -357,6 +357,8 @@ type owner struct {
 	// logs; commandEnv is the agents' commands' environment, without them.
 	secrets    *secrets.Registry
 	commandEnv []string
+	// policies are config.json's command_policy.
+	policies messages.CommandPolicies
 
 	socket            string
 	store             *persistence.BadgerStore
@@ -400,7 +402,7 @@ func (o *owner) start() error {
 		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: o.commandEnv},
 		Secrets: o.secrets, CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
-		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction}
+		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction, CommandPolicies: o.policies}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}

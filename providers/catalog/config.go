@@ -35,6 +35,10 @@ type Config struct {
 	// results in a row end a turn; 0 means the default (4), negative
 	// disables the loop breaker.
 	LoopBreakerRepeats int `json:"loop_breaker_repeats,omitempty"`
+	// CommandPolicy limits the commands agents run: a default for every
+	// agent and per-agent entries (see messages.CommandPolicy). Absent,
+	// commands are not limited.
+	CommandPolicy messages.CommandPolicies `json:"command_policy,omitzero"`
 }
 
 // ProviderConfig overrides one provider id's endpoint.
@@ -66,6 +70,9 @@ func LoadConfig(path string) (Config, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("model config %s: %w", path, err)
+	}
+	if err := c.CommandPolicy.Validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	return c, nil
 }
