@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -512,6 +513,9 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	decoded := make([]messages.Payload, len(payloads))
 	for i, p := range payloads {
 		ev, d, err := messages.NewEventDecoded(a.id, now, p)
+		if err == nil {
+			ev, d, err = a.scrubbed(ev, d)
+		}
 		if err != nil {
 			return fmt.Errorf("event %s: %w", p.EventType(), err)
 		}
@@ -532,6 +536,19 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 		a.saveSnapshot()
 	}
 	return nil
+}
+
+// scrubbed is ev without the runtime's secrets, decoded again when that
+// changed it: the agent applies what the journal keeps, so its live state
+// (what its model, transcript and status show) holds no secret either.
+func (a *agent) scrubbed(ev messages.Event, d messages.Payload) (messages.Event, messages.Payload, error) {
+	red := a.deps.Secrets.RedactBytes(ev.Payload)
+	if bytes.Equal(red, ev.Payload) {
+		return ev, d, nil
+	}
+	ev.Payload = red
+	d, err := ev.Decode()
+	return ev, d, err
 }
 
 // mustPersist is persist for steps that cannot go on without their event:

@@ -111,6 +111,16 @@ func TestSecretsReachNoSink(t *testing.T) {
 		}
 	}
 	noCanary(t, "the journal", dump.String(), canaries)
+	for _, args := range [][]string{{"transcript"}, {"--json", "agents", "state"}, {"briefs"}, {"--json", "daemon", "logs"}} {
+		code, o, e := client(t, home, args...)
+		if code != 0 {
+			t.Fatalf("%v = %d %s", args, code, e)
+		}
+		noCanary(t, strings.Join(args, " "), o+e, canaries)
+		if args[0] == "transcript" && !strings.Contains(o, "leaked [redacted]") {
+			t.Errorf("the transcript lacks the scrubbed command output:\n%s", o)
+		}
+	}
 	if code, o, e := client(t, home, "daemon", "stop"); code != 0 {
 		t.Fatalf("daemon stop = %d %s %s", code, o, e)
 	}
