@@ -16,6 +16,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // onceCmd is `holon-actors once`: a bounded one-shot run on a temporary
@@ -60,6 +61,8 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	reg := secrets.NewRegistry()
+	c.fillSecrets(reg, cfg, c.Token)
 	dir, err := os.MkdirTemp("", "holon-once-")
 	if err != nil {
 		return err
@@ -67,6 +70,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	defer os.RemoveAll(dir)
 	so := persistence.DefaultOptions(filepath.Join(dir, "data"))
 	so.Logger = slogOf(zerolog.Nop())
+	so.Redact = reg.RedactBytes
 	store, err := persistence.Open(so)
 	if err != nil {
 		return err
@@ -89,7 +93,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
 		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees"),
 			Env: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)},
-		WorkItemReminder: c.workItemReminder(), Compaction: compaction, CommandPolicies: cfg.CommandPolicy},
+		WorkItemReminder: c.workItemReminder(), Compaction: compaction, CommandPolicies: cfg.CommandPolicy, Secrets: reg},
 		actors.RuntimeOptions{})
 	if err != nil {
 		return err

@@ -179,3 +179,19 @@ func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
 	}
 	noCanary(t, "the command's environment", string(b), []string{cfgKey, envKey})
 }
+
+// TestOnceScrubsSecrets: a key of the environment, printed by a command
+// and repeated by the model, is not in `once --json`'s output.
+func TestOnceScrubsSecrets(t *testing.T) {
+	const key = "sk-once-canary-6b2e90d1"
+	t.Setenv("ANTHROPIC_API_KEY", key)
+	script := writeScript(t, `{"steps": [
+		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "echo printed `+key+`"}}]},
+		{"text": "It printed `+key+`."}]}`)
+	code, out, errOut := client(t, t.TempDir(), "--json", "once", "--model", "scripted", "--script", script, "print it")
+	var res onceResult
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.FinalText != "It printed [redacted]." {
+		t.Fatalf("once = %d %s %s", code, out, errOut)
+	}
+	noCanary(t, "once's output", out+errOut, []string{key})
+}
