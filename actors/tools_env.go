@@ -94,6 +94,9 @@ func (e ToolEnv) artifacts(id string) (*tools.ArtifactDir, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.secrets.Len() == 0 {
+		return d, nil // nothing to scrub: spare Scrub reading every output file
+	}
 	return d.WithRedact(e.secrets.RedactBytes), nil
 }
 
