@@ -14,6 +14,7 @@ require (
 	github.com/rs/zerolog v1.35.1
 	github.com/willabides/kongplete v0.4.0
 	golang.org/x/time v0.16.0
+	mvdan.cc/sh/v3 v3.12.0
 )
 
 require (

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -82,6 +84,15 @@ type AgentDeps struct {
 	// ModelRetry configures the durable retry of retryable model failures
 	// (model_retry_policy.go); the zero value fails such turns at once.
 	ModelRetry ModelRetry
+	// CommandPolicies are the configured command policies (config.json
+	// command_policy): an agent without its own (CommandPolicySet) runs
+	// its commands under CommandPolicies.For(id); none allows everything.
+	CommandPolicies messages.CommandPolicies
+	// Secrets are the runtime's credential values, scrubbed from agents'
+	// snapshots, the artifacts their tools write and the notifications
+	// they send (the journal scrubs events itself: persistence
+	// Options.Redact). Nil scrubs nothing.
+	Secrets *secrets.Registry
 
 	// Set by the Runtime: the actor system, its timer service, and the
 	// runtime itself (to reach other agents and the notifier).
@@ -232,6 +243,8 @@ func (a *agent) Receive(c actor.Context) {
 	case *RetryModel:
 		c.Respond(a.retryModel(m))
 		a.advance(c)
+	case *SetCommandPolicy:
+		c.Respond(a.setCommandPolicy(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:
@@ -508,6 +521,9 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	decoded := make([]messages.Payload, len(payloads))
 	for i, p := range payloads {
 		ev, d, err := messages.NewEventDecoded(a.id, now, p)
+		if err == nil {
+			ev, d, err = a.scrubbed(ev, d)
+		}
 		if err != nil {
 			return fmt.Errorf("event %s: %w", p.EventType(), err)
 		}
@@ -530,6 +546,19 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	return nil
 }
 
+// scrubbed is ev without the runtime's secrets, decoded again when that
+// changed it: the agent applies what the journal keeps, so its live state
+// (what its model, transcript and status show) holds no secret either.
+func (a *agent) scrubbed(ev messages.Event, d messages.Payload) (messages.Event, messages.Payload, error) {
+	red := a.deps.Secrets.RedactBytes(ev.Payload)
+	if bytes.Equal(red, ev.Payload) {
+		return ev, d, nil
+	}
+	ev.Payload = red
+	d, err := ev.Decode()
+	return ev, d, err
+}
+
 // mustPersist is persist for steps that cannot go on without their event:
 // a failure panics, and the supervisor restarts the agent from its journal.
 func (a *agent) mustPersist(payloads ...messages.Payload) {
@@ -541,7 +570,7 @@ func (a *agent) mustPersist(payloads ...messages.Payload) {
 // saveSnapshot stores the state between turns and drops older snapshots.
 // A failure only means a longer replay next time, so it is logged.
 func (a *agent) saveSnapshot() {
-	data, err := a.state.snapshot()
+	data, err := a.state.snapshotRedacted(a.deps.Secrets.RedactBytes)
 	if err == nil {
 		err = a.deps.Store.SaveSnapshot(context.Background(), persistence.Snapshot{
 			Stream: a.id, Seq: a.state.LastSeq, Timestamp: a.deps.Clock.Now(), Data: data,

@@ -31,6 +31,9 @@ type AgentState struct {
 	// Model is the operator's model override for this agent's turns; ""
 	// means the runtime's default model.
 	Model string `json:"model,omitempty"`
+	// CommandPolicy is the operator's command policy for this agent
+	// (agents create --policy); nil means the runtime's configured one.
+	CommandPolicy *messages.CommandPolicy `json:"command_policy,omitempty"`
 	// LastSeq is the event_seq of the last applied event.
 	LastSeq uint64 `json:"last_seq"`
 
@@ -279,6 +282,8 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 		s.Queue.Remove(p.MessageID)
 	case messages.AgentModelSet:
 		s.Model = p.Model
+	case messages.CommandPolicySet:
+		s.CommandPolicy = p.Policy
 	case messages.TokenBudgetSet:
 		s.applyTokenBudgetSet(p)
 	case messages.ChildUsageRecorded:
@@ -537,6 +542,12 @@ func (s *AgentState) info() AgentInfo {
 
 // snapshot encodes s for the snapshot store.
 func (s *AgentState) snapshot() ([]byte, error) {
+	return s.snapshotRedacted(func(b []byte) []byte { return b })
+}
+
+// snapshotRedacted is snapshot with redact applied to the header and the
+// state JSON before they are framed.
+func (s *AgentState) snapshotRedacted(redact func([]byte) []byte) ([]byte, error) {
 	info := s.info()
 	head, err := json.Marshal(snapshotHeader{OpenFacts: OpenFacts(s), Agent: &info})
 	if err != nil {
@@ -546,6 +557,7 @@ func (s *AgentState) snapshot() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	head, body = redact(head), redact(body)
 	out := binary.AppendUvarint([]byte{snapshotFormat}, uint64(len(head)))
 	out = append(out, head...)
 	return append(out, body...), nil

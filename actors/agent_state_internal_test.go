@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 func TestSnapshotRoundTripAndBadInput(t *testing.T) {
@@ -40,5 +41,29 @@ func TestSnapshotRoundTripAndBadInput(t *testing.T) {
 		if _, err := restoreState(bad); err == nil {
 			t.Errorf("%s: restoreState = nil error", name)
 		}
+	}
+}
+
+// TestSnapshotRedacted: a secret in the state (here a queued prompt) is
+// scrubbed from the header and the body, and the snapshot still restores.
+func TestSnapshotRedacted(t *testing.T) {
+	const canary = "sk-snapshot-canary-0123456789"
+	s := &AgentState{ID: "a", LastSeq: 3, Status: messages.StatusAwakeIdle}
+	env := messages.MessageEnvelope{ID: "m1", AgentID: "a", Kind: messages.KindOperatorPrompt,
+		Origin: messages.OperatorOrigin("op"), Body: messages.TextBody("use " + canary),
+		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	s.Queue.Push(env)
+	data, err := s.snapshotRedacted(secrets.NewRegistry(canary).RedactBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), canary) {
+		t.Fatalf("snapshot holds the secret: %s", data)
+	}
+	got, err := restoreState(data)
+	if err != nil || got.Queue.Len() != 1 {
+		t.Fatalf("restoreState = %+v, %v", got, err)
 	}
 }

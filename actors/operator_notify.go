@@ -89,6 +89,7 @@ func (a *agent) dispatchNotification(n messages.OperatorNotification) {
 	if rt == nil {
 		return
 	}
+	n.Message, n.Summary = a.deps.Secrets.Redact(n.Message), a.deps.Secrets.Redact(n.Summary) // it leaves the journal's reach
 	if n.TargetOperatorBoundary == messages.BoundaryParentSupervisor {
 		rt.forward(n.BoundaryAgentID, &childNotification{n: n})
 		return

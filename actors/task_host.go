@@ -52,6 +52,7 @@ func (r *Runtime) startTasks() error {
 	}
 	h.supervisor = pid
 	r.deps.ToolEnv.host = h
+	r.deps.ToolEnv.secrets = r.deps.Secrets
 	return nil
 }
 

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/builtin"
 	"github.com/holon-actors/holon-actors/tools/exec"
@@ -42,8 +42,10 @@ type ToolEnv struct {
 	// environment without the runtime's own secrets (CommandEnv).
 	Env []string
 
-	// host is set by the Runtime: its tasks supervisor.
-	host *taskHost
+	// host is set by the Runtime: its tasks supervisor; secrets its
+	// AgentDeps.Secrets, scrubbed from the artifacts tools write.
+	host    *taskHost
+	secrets *secrets.Registry
 }
 
 // BuiltinBudget is the default tool output budget with the
@@ -88,7 +90,14 @@ func (e ToolEnv) artifacts(id string) (*tools.ArtifactDir, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tools.NewArtifactDir(persistence.ArtifactsDir(home))
+	d, err := tools.NewArtifactDir(persistence.ArtifactsDir(home))
+	if err != nil {
+		return nil, err
+	}
+	if e.secrets.Len() == 0 {
+		return d, nil // nothing to scrub: spare Scrub reading every output file
+	}
+	return d.WithRedact(e.secrets.RedactBytes), nil
 }
 
 // root returns agent id's execution root: own (its worktree) when set,
@@ -148,30 +157,16 @@ func (a *agent) toolContext(ctx context.Context) context.Context {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx
 	}
+	b.Exec.Policy = a.commandPolicy()
 	return builtin.Bind(ctx, b)
 }
 
 // CommandEnv is env without the runtime's own secrets, for the commands
-// agents run: the control token (HOLON_CONTROL_TOKEN) and the model
-// providers' keys (OPENAI_API_KEY, ANTHROPIC_API_KEY, HOLON_*_API_KEY).
-// An agent that needs a credential gets it from its workspace, not by
-// inheriting the daemon's.
-func CommandEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if runtimeSecret(name) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-func runtimeSecret(name string) bool {
-	switch name {
-	case "HOLON_CONTROL_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY":
-		return true
-	}
-	return strings.HasPrefix(name, "HOLON_") && strings.HasSuffix(name, "_API_KEY")
+// agents run: the control token (HOLON_CONTROL_TOKEN), the model
+// providers' keys (OPENAI_API_KEY, ANTHROPIC_API_KEY, HOLON_*_API_KEY) and
+// the extra variables named (a config file's api_key_env). An agent that
+// needs a credential gets it from its workspace, not by inheriting the
+// daemon's.
+func CommandEnv(env []string, extra ...string) []string {
+	return secrets.Names{Extra: extra}.Strip(env)
 }

@@ -234,6 +234,9 @@ func (s *Server) scan(ctx context.Context, id string, f func(messages.Event) err
 // CreateAgentRequest is the body of POST /control/agents.
 type CreateAgentRequest struct {
 	AgentID string `json:"agent_id"`
+	// CommandPolicy, when set, is the new agent's command policy,
+	// journaled with it; without it the configured one applies.
+	CommandPolicy *messages.CommandPolicy `json:"command_policy,omitempty"`
 }
 
 func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
@@ -260,6 +263,18 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusConflict, KindConflict, "pick another id, or use the existing agent",
 			"agent %q already exists", req.AgentID))
 		return
+	}
+	if p := req.CommandPolicy; p != nil {
+		if err := p.Validate(); err != nil {
+			writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid,
+				`send command_policy as {"allow": ["git"], "deny": ["curl"], "confine_to_root": true}`, "command_policy: %v", err))
+			return
+		}
+		// Activating creates the agent; the policy is its first change.
+		if err := s.cfg.Runtime.SetCommandPolicy(r.Context(), req.AgentID, p, "set at creation"); err != nil {
+			writeError(w, runtimeError(err))
+			return
+		}
 	}
 	in, err := s.cfg.Runtime.Info(r.Context(), req.AgentID) // activating creates it
 	if err != nil {

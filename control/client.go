@@ -148,8 +148,14 @@ func (c *Client) Briefs(ctx context.Context, id string) ([]messages.Brief, error
 
 // CreateAgent creates a named agent.
 func (c *Client) CreateAgent(ctx context.Context, id string) (actors.AgentInfo, error) {
+	return c.CreateAgentWith(ctx, CreateAgentRequest{AgentID: id})
+}
+
+// CreateAgentWith creates a named agent as req asks (with its command
+// policy).
+func (c *Client) CreateAgentWith(ctx context.Context, req CreateAgentRequest) (actors.AgentInfo, error) {
 	var out actors.AgentInfo
-	return out, c.do(ctx, http.MethodPost, "/control/agents", CreateAgentRequest{AgentID: id}, &out)
+	return out, c.do(ctx, http.MethodPost, "/control/agents", req, &out)
 }
 
 // Prompt admits an operator prompt; it returns once the prompt is durable.

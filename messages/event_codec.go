@@ -33,6 +33,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventTaskFinished:             decodeAs[TaskFinished],
 	EventAgentModelSet:            decodeAs[AgentModelSet],
 	EventTokenBudgetSet:           decodeAs[TokenBudgetSet],
+	EventCommandPolicySet:         decodeAs[CommandPolicySet],
 	EventConversationCompacted:    decodeAs[ConversationCompacted],
 	EventChildUsageRecorded:       decodeAs[ChildUsageRecorded],
 	EventModelRetryScheduled:      decodeAs[ModelRetryScheduled],

@@ -181,6 +181,14 @@ type AgentModelSet struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// CommandPolicySet records the operator's command policy for an agent
+// (agents create --policy): it replaces the runtime's configured one for
+// this agent; nil clears it.
+type CommandPolicySet struct {
+	Policy *CommandPolicy `json:"policy,omitempty"`
+	Reason string         `json:"reason,omitempty"`
+}
+
 // TokenBudgetSet records an operator's token budget for an agent: its
 // model rounds stop once the tokens it has spent (input plus output, its
 // own rounds and its private descendants') reach LimitTokens; 0 means
@@ -283,6 +291,7 @@ func (TaskStarted) EventType() EventType              { return EventTaskStarted 
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
 func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
 func (TokenBudgetSet) EventType() EventType           { return EventTokenBudgetSet }
+func (CommandPolicySet) EventType() EventType         { return EventCommandPolicySet }
 func (ConversationCompacted) EventType() EventType    { return EventConversationCompacted }
 func (ChildUsageRecorded) EventType() EventType       { return EventChildUsageRecorded }
 func (SuspensionRequested) EventType() EventType      { return EventSuspensionRequested }

@@ -29,6 +29,7 @@ const (
 	EventTaskFinished             EventType = "task_finished"
 	EventAgentModelSet            EventType = "agent_model_set"
 	EventTokenBudgetSet           EventType = "token_budget_set"
+	EventCommandPolicySet         EventType = "command_policy_set"
 	EventChildUsageRecorded       EventType = "child_usage_recorded"
 	EventConversationCompacted    EventType = "conversation_compacted"
 	EventModelRetryScheduled      EventType = "model_retry_scheduled"
@@ -72,6 +73,7 @@ var eventVersions = map[EventType]uint32{
 	EventTaskFinished:             1,
 	EventAgentModelSet:            1,
 	EventTokenBudgetSet:           1,
+	EventCommandPolicySet:         1,
 	EventChildUsageRecorded:       1,
 	EventConversationCompacted:    1,
 	EventModelRetryScheduled:      1,

@@ -215,6 +215,8 @@ func samplePayloads() []messages.Payload {
 		messages.ModelRetryScheduled{TurnID: "turn_3", Round: 2, Attempt: 3, TimerID: "tmr_7", DueAt: until,
 			FirstFailedAt: t0, Failure: messages.Failure{Category: messages.FailureTransport, Code: "rate_limited",
 				Message: "openai/gpt-5: rate_limited: HTTP 429", Summary: "The model provider is rate limiting requests."}},
+		messages.CommandPolicySet{Policy: &messages.CommandPolicy{Allow: []string{"git", "go*"}, Deny: []string{"curl"}, ConfineToRoot: true},
+			Reason: "operator command policy"},
 	}
 }
 

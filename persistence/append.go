@@ -35,3 +35,17 @@ func checkFence(stream string, highest, after uint64) error {
 	}
 	return nil
 }
+
+// redactPayloads returns events with redact applied to each payload; the
+// caller's slice is not changed. A nil redact returns events as they are.
+func redactPayloads(events []messages.Event, redact func([]byte) []byte) []messages.Event {
+	if redact == nil {
+		return events
+	}
+	out := make([]messages.Event, len(events))
+	for i, ev := range events {
+		ev.Payload = redact(ev.Payload)
+		out[i] = ev
+	}
+	return out
+}

@@ -43,6 +43,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for quarantine records. Nil means time.Now.
 	Now func() time.Time
+	// Redact, when set, scrubs each event's payload (JSON) before it is
+	// written: the journal is one of the sinks no credential may reach.
+	// It must keep the payload valid JSON and return it unchanged when
+	// there is nothing to scrub (secrets.Registry.RedactBytes does both).
+	Redact func([]byte) []byte
 }
 
 // DefaultOptions returns options sized for a long-running daemon on a small
@@ -243,7 +248,7 @@ func (s *BadgerStore) Append(ctx context.Context, stream string, events []messag
 
 // AppendAfter implements Journal.
 func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
-	bodies, err := encodeBatch(stream, events)
+	bodies, err := encodeBatch(stream, redactPayloads(events, s.opts.Redact))
 	if err != nil {
 		return 0, err
 	}

@@ -37,7 +37,7 @@ func ClassifyStatus(f HTTPFailure) *Error {
 	v := parseVendorError(f.Body)
 	e := &Error{Provider: f.Provider, Status: f.Status, Code: v.code(),
 		RetryAfter: RetryAfter(f.Header, f.Now)}
-	e.Message = Redact(truncate(strings.TrimSpace("HTTP "+strconv.Itoa(f.Status)+" "+v.Message)), f.Secret)
+	e.Message = redactURL(Redact(truncate(strings.TrimSpace("HTTP "+strconv.Itoa(f.Status)+" "+v.Message)), f.Secret), f.URL)
 	e.Kind = statusKind(f.Status, v)
 	e.Diagnostics = &TransportDiagnostics{Stage: StageStatus, Provider: providerOf(f.Provider), ModelRef: f.Provider,
 		URL: SanitizeURL(f.URL), Status: f.Status, HTTP: &HTTPFlags{Status: f.Status}}
@@ -150,7 +150,8 @@ func ClassifyTransport(ctx context.Context, provider, rawURL, stage string, err 
 		ce.Diagnostics.URL = SanitizeURL(rawURL)
 		ce.Diagnostics.ModelRef = provider
 		ce.Diagnostics.Provider = providerOf(provider)
-		ce.Diagnostics.SourceChain = redactAll(ce.Diagnostics.SourceChain, secret)
+		ce.Diagnostics.SourceChain = redactAll(ce.Diagnostics.SourceChain, secret, rawURL)
+		ce.Message = redactURL(ce.Message, rawURL)
 		return ce
 	}
 	flags := &HTTPFlags{}
@@ -170,9 +171,9 @@ func ClassifyTransport(ctx context.Context, provider, rawURL, stage string, err 
 	default:
 		flags.IsRequest = true
 	}
-	return &Error{Provider: provider, Kind: kind, Message: Redact(truncate(stage+": "+err.Error()), secret), Err: err,
+	return &Error{Provider: provider, Kind: kind, Message: redactURL(Redact(truncate(stage+": "+err.Error()), secret), rawURL), Err: err,
 		Diagnostics: &TransportDiagnostics{Stage: stage, Provider: providerOf(provider), ModelRef: provider,
-			URL: SanitizeURL(rawURL), HTTP: flags, SourceChain: redactAll(SourceChain(err), secret)}}
+			URL: SanitizeURL(rawURL), HTTP: flags, SourceChain: redactAll(SourceChain(err), secret, rawURL)}}
 }
 
 func isConnect(err error) bool {
@@ -210,9 +211,31 @@ func Redact(s string, secret Secret) string {
 	return strings.ReplaceAll(s, string(secret), redacted)
 }
 
-func redactAll(ss []string, secret Secret) []string {
+// redactURL replaces in s the credentials rawURL carries: its user info
+// password and its query values (a key given as ?key=…), which a Go
+// transport error quotes with the URL.
+func redactURL(s, rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return s
+	}
+	if p, ok := u.User.Password(); ok {
+		s = Redact(s, Secret(p))
+	}
+	for _, vs := range u.Query() {
+		for _, v := range vs {
+			s = Redact(s, Secret(v))
+			if esc := url.QueryEscape(v); esc != v {
+				s = Redact(s, Secret(esc))
+			}
+		}
+	}
+	return s
+}
+
+func redactAll(ss []string, secret Secret, rawURL string) []string {
 	for i := range ss {
-		ss[i] = Redact(ss[i], secret)
+		ss[i] = redactURL(Redact(ss[i], secret), rawURL)
 	}
 	return ss
 }

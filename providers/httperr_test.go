@@ -106,3 +106,32 @@ func TestRedact(t *testing.T) {
 		t.Errorf("Redact left the key: %q", got)
 	}
 }
+
+// TestTransportErrorRedactsURLCredentials: a base URL carrying a key as a
+// query value (and a password) is quoted by Go's transport error; the
+// classified error keeps neither in its message or source chain.
+func TestTransportErrorRedactsURLCredentials(t *testing.T) {
+	const canary = "query-canary-0123456789"
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // refused from now on
+	ep := providers.Endpoint{Ref: providers.ModelRef{Provider: "gateway", Model: "m"}, Transport: providers.TransportChat,
+		BaseURL: "http://user:pw-" + canary + "@" + addr + "/v1?key=" + canary}
+	post := ep.Post("/chat/completions", nil)
+	if want := "http://user:pw-" + canary + "@" + addr + "/v1/chat/completions?key=" + canary; post.URL != want {
+		t.Fatalf("Post URL = %q, want %q (the path before the query)", post.URL, want)
+	}
+	req, _ := http.NewRequest("POST", post.URL, strings.NewReader("{}"))
+	_, rerr := http.DefaultClient.Do(req)
+	if rerr == nil || !strings.Contains(rerr.Error(), canary) {
+		t.Fatalf("the transport error %v does not quote the key: nothing to test", rerr)
+	}
+	e := providers.ClassifyTransport(context.Background(), "gateway/m", post.URL, providers.StageRequest, rerr, "")
+	all := e.Error() + e.Message + strings.Join(e.Diagnostics.SourceChain, " ") + e.Diagnostics.URL
+	if strings.Contains(all, canary) || e.Kind != providers.KindConnection {
+		t.Fatalf("classified %s error leaks the key: %s", e.Kind, all)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -74,7 +75,19 @@ func (e Endpoint) Post(path string, header http.Header) Post {
 	for k, v := range header {
 		h[http.CanonicalHeaderKey(k)] = v
 	}
-	return Post{Provider: e.Ref.String(), URL: strings.TrimSuffix(e.BaseURL, "/") + path, Client: e.Client(), Header: h, Secret: e.APIKey}
+	return Post{Provider: e.Ref.String(), URL: joinURL(e.BaseURL, path), Client: e.Client(), Header: h, Secret: e.APIKey}
+}
+
+// joinURL appends path to base's path, keeping base's query (a gateway's
+// ?key=… or ?api-version=…) after it.
+func joinURL(base, path string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.RawQuery == "" {
+		return strings.TrimSuffix(base, "/") + path
+	}
+	q := u.RawQuery
+	u.RawQuery, u.ForceQuery = "", false
+	return strings.TrimSuffix(u.String(), "/") + path + "?" + q
 }
 
 // BearerAuth is the Authorization header of an endpoint's key; empty

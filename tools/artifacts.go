@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -26,7 +27,8 @@ type ArtifactRef struct {
 // os.Root, so no name or symlink reaches outside it. It is safe for
 // concurrent use; each file has one writer.
 type ArtifactDir struct {
-	dir string
+	dir    string
+	redact func([]byte) []byte // nil: Redact changes nothing
 }
 
 // NewArtifactDir returns the artifact directory at dir, made absolute. The
@@ -37,6 +39,58 @@ func NewArtifactDir(dir string) (*ArtifactDir, error) {
 		return nil, fmt.Errorf("artifact directory %s: %w", dir, err)
 	}
 	return &ArtifactDir{dir: abs}, nil
+}
+
+// WithRedact returns a copy of a whose Redact applies redact: the
+// runtime's scrubbing of its credentials.
+func (a *ArtifactDir) WithRedact(redact func([]byte) []byte) *ArtifactDir {
+	c := *a
+	c.redact = redact
+	return &c
+}
+
+// Redact returns b scrubbed of the runtime's credentials, for a writer
+// about to put b in an artifact; b itself when there is no redactor.
+func (a *ArtifactDir) Redact(b []byte) []byte {
+	if a.redact == nil {
+		return b
+	}
+	return a.redact(b)
+}
+
+// maxScrub bounds the artifact Scrub rewrites: larger output files are
+// left as the command wrote them.
+const maxScrub = 64 << 20
+
+// Scrub applies the redactor to the finished artifact name, rewriting it
+// (through a temporary file and a rename) when that changed anything, and
+// returns its size afterwards. Without a redactor, or for a file over
+// 64 MiB, it changes nothing.
+func (a *ArtifactDir) Scrub(name string) (int64, error) {
+	fi, err := os.Stat(a.Path(name))
+	if err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	if a.redact == nil || fi.Size() > maxScrub {
+		return fi.Size(), nil
+	}
+	b, err := os.ReadFile(a.Path(name))
+	if err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	out := a.redact(b)
+	if bytes.Equal(out, b) {
+		return int64(len(b)), nil
+	}
+	tmp := a.Path(name) + ".scrub"
+	if err := os.WriteFile(tmp, out, 0o600); err != nil {
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, a.Path(name)); err != nil {
+		_ = os.Remove(tmp)
+		return 0, fmt.Errorf("scrub artifact %s: %w", name, err)
+	}
+	return int64(len(out)), nil
 }
 
 // Dir is the absolute directory.

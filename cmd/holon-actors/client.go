@@ -302,17 +302,22 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 }
 
 type agentsCreateCmd struct {
-	ID string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
+	ID     string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
+	Policy string `help:"Its command policy, as JSON or a JSON file: {\"allow\": [\"git\", \"go\"], \"deny\": [\"curl\"], \"confine_to_root\": true}. Default: config.json's command_policy, else none." placeholder:"JSON|FILE"`
 }
 
 // Run creates the agent.
 func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
+	policy, err := parsePolicy(a.Policy)
+	if err != nil {
+		return err
+	}
 	c, err := dial(e)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	in, err := c.CreateAgent(ctx, a.ID)
+	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers/catalog"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // daemonCmd groups the background lifecycle commands: the same runtime as
@@ -209,14 +211,25 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 	if _, err := c.provider(p.home); err != nil {
 		return none, err
 	}
+	cfg, err := c.modelConfig(p.home)
+	if err != nil {
+		return none, err
+	}
 	cmd := exec.Command(self, c.childArgs(p.home)...)
 	cmd.Stdout, cmd.Stderr = errf, errf
-	if c.Token != "" { // through the environment, never on the command line
-		cmd.Env = append(os.Environ(), "HOLON_CONTROL_TOKEN="+c.Token)
+	handoff, err := c.credentials(cmd, cfg)
+	if err != nil {
+		return none, err
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives this terminal
 	if err := cmd.Start(); err != nil {
+		handoff.Close()
 		return none, fmt.Errorf("start the runtime: %w", err)
+	}
+	if err := handoff.Send(); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return none, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }() // reaps it if it dies while we wait
@@ -241,6 +254,20 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 		case <-tick.C:
 		}
 	}
+}
+
+// credentials sets the background runtime's environment without the
+// credential variables (the control token, the model keys, the config's
+// api_key_env): they reach it through an inherited pipe instead, never
+// its environment, which any process of the same user (its agents'
+// commands included) could read in /proc/<pid>/environ.
+func (c *daemonStartCmd) credentials(cmd *exec.Cmd, cfg catalog.Config) (*secrets.Handoff, error) {
+	kept, taken := credentialNames(cfg).Split(os.Environ())
+	if c.Token != "" { // --token or HOLON_CONTROL_TOKEN; never on the command line
+		taken[secrets.ControlTokenEnv] = c.Token
+	}
+	cmd.Env = kept
+	return secrets.NewHandoff(cmd, taken)
 }
 
 // childArgs are the arguments of the background `run`: every flag of

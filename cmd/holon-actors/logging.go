@@ -11,6 +11,7 @@ import (
 	"gopkg.in/natefinch/lumberjack.v2"
 
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // Log file rotation: the daemon log is capped, with a few old files kept.
@@ -22,12 +23,13 @@ const (
 
 // runtimeLogger builds the logger of `run`: human console output on a
 // TTY, JSON lines otherwise, and also JSON lines into $HOLON_HOME/logs/
-// daemon.log (rotated at 10 MiB, 3 kept) when toFile is set. The returned
-// closer flushes and closes the file.
-func runtimeLogger(stderr io.Writer, home string, toFile bool, level zerolog.Level) (zerolog.Logger, io.Closer, error) {
-	var console io.Writer = stderr
+// daemon.log (rotated at 10 MiB, 3 kept) when toFile is set. Every line
+// is scrubbed of reg's secrets as it is written. The returned closer
+// flushes and closes the file.
+func runtimeLogger(stderr io.Writer, home string, toFile bool, level zerolog.Level, reg *secrets.Registry) (zerolog.Logger, io.Closer, error) {
+	console := reg.Writer(stderr)
 	if f, ok := stderr.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		console = zerolog.ConsoleWriter{Out: stderr, TimeFormat: "15:04:05.000"}
+		console = zerolog.ConsoleWriter{Out: reg.Writer(stderr), TimeFormat: "15:04:05.000"}
 	}
 	closer := io.Closer(nopCloser{})
 	w := console
@@ -37,7 +39,7 @@ func runtimeLogger(stderr io.Writer, home string, toFile bool, level zerolog.Lev
 			return zerolog.Logger{}, nil, err
 		}
 		lj := &lumberjack.Logger{Filename: filepath.Join(dir, logFileName), MaxSize: logMaxMB, MaxBackups: logBackups}
-		w, closer = zerolog.MultiLevelWriter(console, lj), lj
+		w, closer = zerolog.MultiLevelWriter(console, reg.Writer(lj)), lj
 	}
 	return zerolog.New(w).Level(level).With().Timestamp().Logger(), closer, nil
 }

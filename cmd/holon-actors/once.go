@@ -16,6 +16,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // onceCmd is `holon-actors once`: a bounded one-shot run on a temporary
@@ -64,6 +65,12 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := c.modelConfig(home)
+	if err != nil {
+		return err
+	}
+	reg := secrets.NewRegistry()
+	c.fillSecrets(reg, cfg, c.Token)
 	dir, err := os.MkdirTemp("", "holon-once-")
 	if err != nil {
 		return err
@@ -71,6 +78,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	defer os.RemoveAll(dir)
 	so := persistence.DefaultOptions(filepath.Join(dir, "data"))
 	so.Logger = slogOf(zerolog.Nop())
+	so.Redact = reg.RedactBytes
 	store, err := persistence.Open(so)
 	if err != nil {
 		return err
@@ -91,7 +99,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees")}, WorkItemReminder: c.workItemReminder(), Compaction: compaction},
+		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees"),
+			Env: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)},
+		WorkItemReminder: c.workItemReminder(), Compaction: compaction, CommandPolicies: cfg.CommandPolicy, Secrets: reg},
 		actors.RuntimeOptions{})
 	if err != nil {
 		return err

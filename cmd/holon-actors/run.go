@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
+	"github.com/holon-actors/holon-actors/secrets"
 )
 
 // Files under $HOLON_HOME/run.
@@ -45,7 +47,7 @@ const noModelHint = "start the runtime with --model (or HOLON_MODEL, or \"model\
 type runCmd struct {
 	Model           string        `help:"Model the agents use: a ref such as openai/gpt-5, anthropic/claude-sonnet-4-5, openai-codex/gpt-5-codex or ollama/llama3.2 (an OpenAI-compatible server), or 'scripted' to play --script. Default: the config file's; none means prompts end in a failure brief saying how to configure one." env:"HOLON_MODEL" placeholder:"MODEL"`
 	Fallback        []string      `help:"Models tried in order when the primary fails (comma-separated refs)." env:"HOLON_FALLBACK_MODELS" placeholder:"REF,..."`
-	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport, token_budget, loop_breaker_repeats); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
+	Config          string        `help:"Model config file (JSON: model, fallback_models, providers.<id>.base_url/api_key_env/transport, token_budget, loop_breaker_repeats, command_policy); default $HOLON_HOME/config.json." env:"HOLON_CONFIG" type:"path" placeholder:"FILE"`
 	Script          string        `help:"Script file for --model scripted (see providers/scripted)." env:"HOLON_SCRIPT" type:"path" placeholder:"FILE"`
 	SystemPrompt    string        `name:"system-prompt" help:"System prompt of every agent." env:"HOLON_SYSTEM_PROMPT" default:"You are a long-lived agent of holon-actors. Work carefully and report what you did." placeholder:"TEXT"`
 	DefaultAgent    string        `name:"default-agent" help:"Id of the default agent, created at first start." env:"HOLON_AGENT_ID" default:"main" placeholder:"ID"`
@@ -73,6 +75,13 @@ type runCmd struct {
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
 	RetryMax        time.Duration `name:"model-retry-max" help:"Longest delay between two such retries." env:"HOLON_MODEL_RETRY_MAX" default:"30m" placeholder:"DURATION"`
+
+	// handed are the credentials received from `daemon start`, getenv the
+	// environment lookup that sees them (see receiveSecrets).
+	handed map[string]string
+	getenv func(string) string
+	// notifySecret is the webhook signing secret, once read.
+	notifySecret string
 }
 
 // notifier builds the webhook notifier, or nil when none is configured.
@@ -89,6 +98,7 @@ func (c *runCmd) notifier() (actors.Notifier, error) {
 	if err != nil {
 		return nil, usage(fmt.Errorf("read --notify-secret-file: %w", err))
 	}
+	c.notifySecret = string(bytes.TrimSpace(secret))
 	w, err := notify.New(notify.Config{URL: c.NotifyWebhook, Secret: bytes.TrimSpace(secret)})
 	if err != nil {
 		return nil, usage(err)
@@ -254,7 +264,7 @@ func (c *runCmd) provider(home string) (*modelProvider, error) {
 	clock := clockwork.NewRealClock()
 	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
 	chainFor := func(model string, fallback []string) (providers.Provider, error) {
-		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(os.Getenv)
+		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(c.env)
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +301,7 @@ func (c *runCmd) provider(home string) (*modelProvider, error) {
 	case cfg.Model != "" && cfg.Model != scripted.Name:
 		// Checked now, built at the first request, once the runtime can
 		// give each candidate its transport actor.
-		if _, err := cfg.Endpoints(os.Getenv); err != nil {
+		if _, err := cfg.Endpoints(c.env); err != nil {
 			return nil, usage(err)
 		}
 	}
@@ -341,8 +351,12 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := c.receiveSecrets(); err != nil {
+		return err
+	}
+	reg := secrets.NewRegistry()
 	level, _ := zerolog.ParseLevel(c.LogLevel)
-	log, closeLog, err := runtimeLogger(e.stderr, home, c.LogFile, level)
+	log, closeLog, err := runtimeLogger(e.stderr, home, c.LogFile, level, reg)
 	if err != nil {
 		return fmt.Errorf("open log file: %w", err)
 	}
@@ -366,8 +380,11 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	c.fillSecrets(reg, cfg, auth.Token)
+	reg.Add(c.notifySecret)
 	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications,
-		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats}
+		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats, secrets: reg, policies: cfg.CommandPolicy,
+		commandEnv: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)}
 	if err := o.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			o.recordFailure("startup", err)
@@ -404,6 +421,12 @@ type owner struct {
 	// loop_breaker_repeats (AgentDeps.DefaultTokenBudget, LoopBreakerRepeats).
 	tokenBudget uint64
 	loopRepeats int
+	// secrets are scrubbed from the journal, snapshots, artifacts and
+	// logs; commandEnv is the agents' commands' environment, without them.
+	secrets    *secrets.Registry
+	commandEnv []string
+	// policies are config.json's command_policy.
+	policies messages.CommandPolicies
 
 	socket            string
 	instance          string // control.InstanceEnv of the agents' commands
@@ -425,6 +448,7 @@ func (o *owner) start() error {
 	so := persistence.DefaultOptions(persistence.DataDir(o.home))
 	so.Logger = slogOf(o.log)
 	so.MinFreeBytes = o.cmd.DiskReserve << 20
+	so.Redact = o.secrets.RedactBytes
 	ran := previousRun(o.home)
 	store, err := persistence.Open(so)
 	if err != nil {
@@ -453,13 +477,13 @@ func (o *owner) start() error {
 	// the control API knows it for a tool process even once it has left
 	// the runtime's process tree.
 	o.instance = rand.Text()
-	cmdEnv := append(actors.CommandEnv(os.Environ()), control.InstanceEnv+"="+o.instance)
+	cmdEnv := append(slices.Clip(o.commandEnv), control.InstanceEnv+"="+o.instance)
 	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv:    actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: cmdEnv},
-		CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
+		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: cmdEnv},
+		Secrets: o.secrets, CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
 		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
-		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction, ModelRetry: retry}
+		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction, ModelRetry: retry, CommandPolicies: o.policies}
 	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
 		return err
 	}
@@ -590,7 +614,7 @@ func (o *owner) stop() error {
 
 // recordFailure keeps the last startup or shutdown failure for status.
 func (o *owner) recordFailure(phase string, err error) {
-	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: err.Error(), Phase: phase,
+	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: o.secrets.Redact(err.Error()), Phase: phase,
 		DetailHint: "holon-actors daemon logs"}
 	if werr := writeJSONFile(filepath.Join(o.runDir(), failureFileName), f); werr != nil {
 		o.log.Error().Err(werr).Msg("record the failure")

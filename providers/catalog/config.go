@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -33,6 +35,10 @@ type Config struct {
 	// results in a row end a turn; 0 means the default (4), negative
 	// disables the loop breaker.
 	LoopBreakerRepeats int `json:"loop_breaker_repeats,omitempty"`
+	// CommandPolicy limits the commands agents run: a default for every
+	// agent and per-agent entries (see messages.CommandPolicy). Absent,
+	// commands are not limited.
+	CommandPolicy messages.CommandPolicies `json:"command_policy,omitzero"`
 }
 
 // ProviderConfig overrides one provider id's endpoint.
@@ -64,6 +70,9 @@ func LoadConfig(path string) (Config, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("model config %s: %w", path, err)
+	}
+	if err := c.CommandPolicy.Validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	return c, nil
 }
@@ -142,4 +151,49 @@ func (c Config) endpoint(raw string, getenv func(string) string) (providers.Endp
 		return ep, fmt.Errorf("model %s: %w", raw, err)
 	}
 	return ep, nil
+}
+
+// KeyEnvs names every environment variable the config reads a key from:
+// each provider entry's api_key_env, and the default key variable of each
+// configured model's provider. The runtime keeps them all from the
+// commands its agents run.
+func (c Config) KeyEnvs() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(c.Providers)) {
+		add(c.Providers[id].APIKeyEnv)
+		add(KeyEnv(id))
+	}
+	for _, raw := range append([]string{c.Model}, c.Fallback...) {
+		if ref, err := providers.ParseModelRef(raw); err == nil {
+			add(KeyEnv(ref.Provider))
+		}
+	}
+	return names
+}
+
+// BaseURLs are the base URLs the config and getenv name (a credential
+// may ride in one as ?key=…), for the runtime's secret registry.
+func (c Config) BaseURLs(getenv func(string) string) []string {
+	var urls []string
+	for _, id := range slices.Sorted(maps.Keys(c.Providers)) {
+		if u := c.Providers[id].BaseURL; u != "" {
+			urls = append(urls, u)
+		}
+		if u := getenv(BaseURLEnv(id)); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	for _, raw := range append([]string{c.Model}, c.Fallback...) {
+		if ref, err := providers.ParseModelRef(raw); err == nil {
+			if u := getenv(BaseURLEnv(ref.Provider)); u != "" {
+				urls = append(urls, u)
+			}
+		}
+	}
+	return urls
 }

@@ -65,3 +65,15 @@ func TestLoadConfig(t *testing.T) {
 		t.Fatal("an unknown key (a key in the file!) was accepted")
 	}
 }
+
+func TestConfigKeyEnvsAndBaseURLs(t *testing.T) {
+	c := catalog.Config{Model: "gateway/m", Fallback: []string{"anthropic/claude-sonnet-4-5"},
+		Providers: map[string]catalog.ProviderConfig{"gateway": {BaseURL: "http://gw/v1?key=k", APIKeyEnv: "MY_GATEWAY_KEY"}}}
+	if got, want := strings.Join(c.KeyEnvs(), ","), "MY_GATEWAY_KEY,HOLON_GATEWAY_API_KEY,ANTHROPIC_API_KEY"; got != want {
+		t.Errorf("KeyEnvs = %s, want %s", got, want)
+	}
+	got := c.BaseURLs(env(map[string]string{"HOLON_ANTHROPIC_BASE_URL": "http://proxy/?token=t"}))
+	if strings.Join(got, " ") != "http://gw/v1?key=k http://proxy/?token=t" {
+		t.Errorf("BaseURLs = %q", got)
+	}
+}

@@ -30,6 +30,9 @@ type Config struct {
 	// Env is the environment commands start with; nil means this
 	// process's. The runtime passes its own with its secrets removed.
 	Env []string
+	// Policy, when set, is checked before a command starts (see
+	// messages.CommandPolicy); nil allows every command.
+	Policy *messages.CommandPolicy
 }
 
 // ErrNoConfig is returned when a command tool is called with neither a

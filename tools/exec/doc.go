@@ -18,5 +18,13 @@
 // restarted runtime kill the command's orphans and nothing else
 // (KillOrphans).
 //
-// exec imports tools and messages and nothing else from this module.
+// Before a command starts, the tools check it against Config.Policy (an
+// agent's messages.CommandPolicy): the command line is parsed as bash
+// would parse it and every executable it names, and with ConfineToRoot
+// every literal path, is checked; a refused command never starts and
+// answers command_policy_denied. It is a check of the command line, not
+// a sandbox: what an allowed program does is not seen (policy.go).
+//
+// exec imports tools and messages and nothing else from this module;
+// outside it, mvdan.cc/sh parses command lines for the policy.
 package exec

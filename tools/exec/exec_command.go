@@ -163,7 +163,11 @@ func specFor(cfg Config, tool, cmd, workdir, shell string, login bool) (ProcessS
 		})
 		return ProcessSpec{}, &r
 	}
-	return ProcessSpec{Cmd: cmd, Dir: dir, Shell: shell, Login: login, Env: cfg.Env}, nil
+	spec := ProcessSpec{Cmd: cmd, Dir: dir, Shell: shell, Login: login, Env: cfg.Env}
+	if r := checkPolicy(cfg, tool, spec); r != nil {
+		return ProcessSpec{}, r
+	}
+	return spec, nil
 }
 
 func spawnFailure(tool string, spec ProcessSpec, err error) tools.Result {

@@ -74,7 +74,11 @@ func (s *stream) spillLocked() error {
 	}
 	s.file, s.mem = f, nil
 	if s.closed {
-		return s.file.Close()
+		if err := s.file.Close(); err != nil {
+			return err
+		}
+		s.scrubLocked()
+		return s.err
 	}
 	return nil
 }
@@ -123,6 +127,20 @@ func (s *stream) close() {
 	s.closed = true
 	if s.file != nil {
 		_ = s.file.Close()
+		s.scrubLocked()
+	}
+}
+
+// scrubLocked removes the runtime's secrets from the finished file (see
+// tools.ArtifactDir.Scrub); the in-memory part never reaches a file.
+func (s *stream) scrubLocked() {
+	if s.err != nil {
+		return
+	}
+	if n, err := s.arts.Scrub(s.name); err != nil {
+		s.err = err
+	} else {
+		s.size = n
 	}
 }
 

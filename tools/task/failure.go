@@ -38,9 +38,10 @@ func WriteFailure(arts *tools.ArtifactDir, f Failure) (tools.ArtifactRef, error)
 	if err != nil {
 		return tools.ArtifactRef{}, fmt.Errorf("write failure artifact of %s: %w", f.TaskID, err)
 	}
-	enc := json.NewEncoder(file)
-	enc.SetIndent("", "  ")
-	err = enc.Encode(f)
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err == nil {
+		_, err = file.Write(append(arts.Redact(b), '\n'))
+	}
 	if serr := file.Sync(); err == nil {
 		err = serr
 	}
