@@ -3,6 +3,7 @@ package persistence
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -36,6 +37,8 @@ type writeOp struct {
 	deletes [][]byte
 	// quarantine, when set, is recorded in memory after the commit.
 	quarantine *Quarantine
+	// low, when set, raises the stream's retention mark (DeleteUpTo).
+	low uint64
 
 	first uint64        // result of an append
 	err   error         // result
@@ -77,6 +80,7 @@ type txnGroup struct {
 	entries [][]kv // per op, parallel to ops, to rebuild the txn if needed
 	dels    [][][]byte
 	highest map[string]uint64
+	low     map[string]uint64 // retention marks raised
 }
 
 func (s *BadgerStore) commitCycle(batch []*writeOp) {
@@ -114,7 +118,7 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 }
 
 func (s *BadgerStore) newGroup() *txnGroup {
-	return &txnGroup{txn: s.db.NewTransaction(true), highest: make(map[string]uint64)}
+	return &txnGroup{txn: s.db.NewTransaction(true), highest: make(map[string]uint64), low: make(map[string]uint64)}
 }
 
 // addOp prepares op's writes and adds them to g's transaction. It returns
@@ -156,7 +160,10 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 		return nil, 0, err
 	}
 	if !op.isAppend() {
-		return op.sets, 0, nil
+		if op.low == 0 {
+			return op.sets, 0, nil
+		}
+		return s.withLow(g, op)
 	}
 	highest, ok := g.highest[op.stream]
 	if !ok {
@@ -176,6 +183,23 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	last := highest + uint64(len(op.bodies))
 	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
 	return sets, highest + 1, nil
+}
+
+// withLow adds the raised retention mark to op's sets; a mark never goes
+// down.
+func (s *BadgerStore) withLow(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
+	low, ok := g.low[op.stream]
+	if !ok {
+		var err error
+		if low, err = s.loadLow(op.stream); err != nil {
+			return nil, 0, err
+		}
+	}
+	if op.low <= low {
+		return op.sets, 0, nil
+	}
+	g.low[op.stream] = op.low
+	return append(slices.Clone(op.sets), kv{lowKey(op.stream), encodeSeq(op.low)}), 0, nil
 }
 
 // checkValueSizes refuses an op with a value Badger could not store (one

@@ -254,8 +254,11 @@ func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint
 	return op.first, nil
 }
 
-// Read implements Journal. A record that fails its checksum quarantines the
-// stream; the error wraps both ErrQuarantined and ErrCorrupt.
+// Read implements Journal. A record that fails its checksum, or a seq
+// missing between the stream's retention mark and its highest seq (a gap:
+// events lost from the data files), quarantines the stream; the error wraps
+// ErrQuarantined and ErrCorrupt (and ErrGap for a gap). A read never stops
+// short silently.
 func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
 	if err := s.readable(stream); err != nil {
 		return nil, err
@@ -267,13 +270,27 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 	var bad error
 	var badSeq uint64
 	err := s.db.View(func(txn *badger.Txn) error {
+		bounds, err := readBounds(txn, stream)
+		if err != nil {
+			return err
+		}
+		next := max(from, bounds.low+1) // the next seq that must be present
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindEvent, stream)})
 		defer it.Close()
 		for it.Seek(eventKey(stream, from)); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
-			if seq > to || limit > 0 && len(out) >= limit {
+			if limit > 0 && len(out) >= limit {
 				return nil
 			}
+			if seq > to {
+				break
+			}
+			if seq > next {
+				if badSeq, bad = checkGap(txn, stream, next, seq-1); bad != nil {
+					return nil
+				}
+			}
+			next = seq + 1
 			err := it.Item().Value(func(v []byte) error {
 				ev, err := DecodeRecord(v, seq)
 				out = append(out, ev)
@@ -285,6 +302,9 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 				return nil
 			}
 		}
+		if end := min(to, bounds.highest); next <= end {
+			badSeq, bad = checkGap(txn, stream, next, end)
+		}
 		return ctx.Err()
 	})
 	if err != nil {
@@ -294,6 +314,63 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 		return nil, s.onCorruptRead(ctx, stream, badSeq, bad)
 	}
 	return out, nil
+}
+
+// streamBounds are the marks that say which of a stream's seqs must exist:
+// every seq in low+1..highest, unless moved aside as a corrupt tail.
+type streamBounds struct{ low, highest uint64 }
+
+func readBounds(txn *badger.Txn, stream string) (streamBounds, error) {
+	var b streamBounds
+	var err error
+	if b.highest, err = getSeq(txn, highestKey(stream)); err != nil {
+		return b, err
+	}
+	b.low, err = getSeq(txn, lowKey(stream))
+	return b, err
+}
+
+// getSeq reads an 8-byte seq value; a missing key is 0.
+func getSeq(txn *badger.Txn, key []byte) (uint64, error) {
+	item, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var seq uint64
+	err = item.Value(func(v []byte) error {
+		if len(v) != 8 {
+			return fmt.Errorf("%w: key %q holds %d bytes, want 8", ErrCorrupt, key, len(v))
+		}
+		seq = seqOf(v)
+		return nil
+	})
+	return seq, err
+}
+
+// checkGap reports the first seq of from..to that is missing: not moved
+// aside as a corrupt tail record (those leave a gap by design). It returns
+// that seq and an error wrapping ErrCorrupt and ErrGap, or 0, nil.
+func checkGap(txn *badger.Txn, stream string, from, to uint64) (uint64, error) {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindDropped, stream)})
+	defer it.Close()
+	want := from
+	for it.Seek(droppedKey(stream, from)); it.Valid() && want <= to; it.Next() {
+		if seqOf(it.Item().Key()) != want {
+			break
+		}
+		want++
+	}
+	if want > to {
+		return 0, nil
+	}
+	end := to
+	if it.Valid() {
+		end = min(to, seqOf(it.Item().Key())-1)
+	}
+	return want, fmt.Errorf("%w: %w: events %d..%d are missing from the data files", ErrCorrupt, ErrGap, want, end)
 }
 
 func (s *BadgerStore) onCorruptRead(ctx context.Context, stream string, seq uint64, bad error) error {
@@ -368,6 +445,20 @@ func (s *BadgerStore) loadHighest(stream string) (uint64, error) {
 	return h, nil
 }
 
+// loadLow returns the stream's retention mark (0: nothing deleted).
+func (s *BadgerStore) loadLow(stream string) (uint64, error) {
+	var low uint64
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		low, err = getSeq(txn, lowKey(stream))
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("retention mark of %s: %w", stream, err)
+	}
+	return low, nil
+}
+
 // deleteChunk bounds the keys deleted by one write op.
 const deleteChunk = 10_000
 
@@ -383,16 +474,28 @@ func (s *BadgerStore) DeleteUpTo(ctx context.Context, stream string, upTo uint64
 	if err != nil {
 		return fmt.Errorf("delete %s up to %d: %w", stream, upTo, err)
 	}
-	return s.deleteKeys(ctx, stream, keys)
+	if len(keys) == 0 {
+		return nil
+	}
+	// The retention mark goes with the first deletion: from then on the
+	// missing head is by design, not a gap.
+	low := seqOf(keys[len(keys)-1])
+	return s.deleteKeysMarked(ctx, stream, keys, low)
 }
 
 func (s *BadgerStore) deleteKeys(ctx context.Context, stream string, keys [][]byte) error {
+	return s.deleteKeysMarked(ctx, stream, keys, 0)
+}
+
+// deleteKeysMarked deletes keys in chunks; low, when set, raises the
+// stream's retention mark in the first chunk's write.
+func (s *BadgerStore) deleteKeysMarked(ctx context.Context, stream string, keys [][]byte, low uint64) error {
 	for len(keys) > 0 {
 		n := min(len(keys), deleteChunk)
-		if err := s.submit(ctx, &writeOp{stream: stream, deletes: keys[:n]}); err != nil {
+		if err := s.submit(ctx, &writeOp{stream: stream, deletes: keys[:n], low: low}); err != nil {
 			return err
 		}
-		keys = keys[n:]
+		keys, low = keys[n:], 0
 	}
 	return nil
 }
