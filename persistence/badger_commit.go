@@ -263,10 +263,8 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			err = s.fail(fmt.Errorf("commit: %w", cerr))
 		}
 	}
-	if err == nil && !s.opts.NoSync {
-		if serr := s.sync(); serr != nil {
-			err = s.fail(fmt.Errorf("sync: %w", serr))
-		}
+	if err == nil {
+		err = s.syncWithMarks(g)
 	}
 	if err != nil {
 		for _, op := range g.ops {
@@ -285,6 +283,67 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			s.hub.notify(op.stream)
 		}
 	}
+}
+
+// syncWithMarks makes g's commit durable: Badger's sync, then the append
+// of g's streams' marks to the marks log (badger_marks.go), both before any
+// caller is answered. In that order the marks never run ahead of what
+// Badger holds durably, so any stream found short of its marks at open has
+// lost acknowledged events.
+func (s *BadgerStore) syncWithMarks(g *txnGroup) error {
+	if !s.opts.NoSync {
+		if err := s.sync(); err != nil {
+			return s.fail(fmt.Errorf("sync: %w", err))
+		}
+	}
+	changed := s.changedMarks(g)
+	if s.marks == nil || len(changed) == 0 {
+		return nil
+	}
+	if err := s.marks.append(changed, s.opts.NoSync); err != nil {
+		return s.fail(err)
+	}
+	for stream, m := range changed {
+		s.marksState[stream] = m
+	}
+	if s.marks.size > marksCompactAt {
+		s.compactMarks()
+	}
+	return nil
+}
+
+// changedMarks returns the new marks of the streams g changes.
+func (s *BadgerStore) changedMarks(g *txnGroup) map[string]streamMark {
+	if len(g.highest) == 0 && len(g.low) == 0 {
+		return nil
+	}
+	out := make(map[string]streamMark, len(g.highest)+len(g.low))
+	for stream, h := range g.highest {
+		m := s.marksState[stream]
+		m.highest = h
+		out[stream] = m
+	}
+	for stream, low := range g.low {
+		m, ok := out[stream]
+		if !ok {
+			m = s.marksState[stream]
+		}
+		m.low = low
+		out[stream] = m
+	}
+	return out
+}
+
+// compactMarks rewrites the marks log as one snapshot record. A failure
+// keeps the old log, which stays correct, only longer.
+func (s *BadgerStore) compactMarks() {
+	l, err := writeMarksSnapshot(s.opts.Dir, s.marksState)
+	if err != nil {
+		s.log.Warn("integrity marks not compacted", "error", err.Error())
+		return
+	}
+	_ = s.marks.close()
+	s.marks = l
 }
 
 // cachedHighest returns the stream's highest seq, loading it once from disk.

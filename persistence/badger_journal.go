@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -110,6 +114,10 @@ type BadgerStore struct {
 	commitMu sync.Mutex
 	// highest caches each stream's highest seq; committer only.
 	highest map[string]uint64
+	// marks is the integrity marks log and marksState every stream's
+	// marks as written there; the committer's once Open has checked them.
+	marks      *marksLog
+	marksState map[string]streamMark
 	// sync makes committed writes durable: db.Sync, replaced in tests to
 	// inject failures. freeBytes reports the file system's free space.
 	sync      func() error
@@ -119,6 +127,9 @@ type BadgerStore struct {
 	failed      error
 	quarantines map[string]Quarantine
 	dropped     []DroppedRecord
+	lost        []LostRange
+	torn        []TornWAL
+	notes       []string
 
 	skippedSnapshots atomic.Int64
 
@@ -150,8 +161,19 @@ func Open(o Options) (*BadgerStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := badger.Open(badgerOptions(o))
+	torn, err := findTornWAL(o.Dir)
 	if err != nil {
+		_ = lock.unlock()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	db, err := openEngine(badgerOptions(o))
+	if err != nil {
+		_ = lock.unlock()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	marks, err := readMarks(o.Dir)
+	if err != nil {
+		_ = db.Close()
 		_ = lock.unlock()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
@@ -159,6 +181,8 @@ func Open(o Options) (*BadgerStore, error) {
 		opts: o, db: db, lock: lock, log: o.Logger,
 		ops:         make(chan *writeOp, maxOpsPerCycle),
 		highest:     make(map[string]uint64),
+		marksState:  make(map[string]streamMark),
+		torn:        torn,
 		quarantines: make(map[string]Quarantine),
 		stopGC:      make(chan struct{}),
 	}
@@ -170,11 +194,46 @@ func Open(o Options) (*BadgerStore, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
+	if err := s.checkIntegrity(marks); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
 	if o.GCInterval > 0 {
 		s.wg.Add(1)
 		go s.gcLoop()
 	}
 	return s, nil
+}
+
+// openEngine opens the engine, turning the panics and errors of damaged
+// files (Badger panics on a truncated table file) into an error wrapping
+// ErrDamaged. Errors that are not about the files' contents (permissions,
+// a full disk) are returned as they are.
+func openEngine(bo badger.Options) (db *badger.DB, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			db, err = nil, fmt.Errorf("%w: the storage engine gave up reading its files: %v", ErrDamaged, firstLine(fmt.Sprint(p)))
+		}
+	}()
+	if err := checkTables(bo); err != nil {
+		return nil, err
+	}
+	db, err = badger.Open(bo)
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EROFS):
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w: %v", ErrDamaged, firstLine(err.Error()))
+}
+
+// firstLine cuts s at its first newline (Badger's errors can carry stacks).
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func badgerOptions(o Options) badger.Options {
@@ -188,6 +247,7 @@ func badgerOptions(o Options) badger.Options {
 		WithNumCompactors(2).
 		WithDetectConflicts(false). // one writer: the committer
 		WithNumVersionsToKeep(1).
+		WithChecksumVerificationMode(options.OnBlockRead). // a damaged block is an error, not garbage
 		WithLogger(badgerLogger{o.Logger})
 	return bo
 }
@@ -206,6 +266,11 @@ func (s *BadgerStore) Close() error {
 	s.gate.Unlock()
 	s.wg.Wait()
 	err := s.db.Close()
+	if s.marks != nil {
+		if merr := s.marks.close(); err == nil {
+			err = merr
+		}
+	}
 	if uerr := s.lock.unlock(); err == nil && uerr != nil {
 		err = uerr
 	}
@@ -547,6 +612,9 @@ func (s *BadgerStore) Health() Health {
 	defer s.mu.Unlock()
 	h := Health{
 		DroppedTails:     append([]DroppedRecord(nil), s.dropped...),
+		Lost:             append([]LostRange(nil), s.lost...),
+		TornWAL:          append([]TornWAL(nil), s.torn...),
+		Notes:            append([]string(nil), s.notes...),
 		SkippedSnapshots: int(s.skippedSnapshots.Load()),
 	}
 	for _, q := range s.quarantines {
