@@ -27,13 +27,18 @@ func (s *BadgerStore) checkIntegrity(mr marksRead) error {
 	}
 	state := make(map[string]streamMark, len(streams))
 	for _, stream := range streams {
-		m, lost, err := s.checkStream(stream, mr)
+		m, c, err := s.checkStream(stream, mr)
 		if err != nil {
 			return fmt.Errorf("check integrity of %s: %w", stream, err)
 		}
 		state[stream] = m
-		if len(lost) > 0 {
-			if err := s.quarantineLoss(stream, m.highest, lost); err != nil {
+		if c.cutFrom > 0 {
+			if err := s.dropCut(stream, c.cutFrom, m.highest); err != nil {
+				return err
+			}
+		}
+		if len(c.lost) > 0 {
+			if err := s.quarantineLoss(stream, m.highest, c.lost); err != nil {
 				return err
 			}
 		}
@@ -87,11 +92,18 @@ func (s *BadgerStore) integrityStreams(mr marksRead) ([]string, error) {
 	return known, nil
 }
 
-// checkStream returns the marks stream must meet and the runs of its
-// events that are missing.
-func (s *BadgerStore) checkStream(stream string, mr marksRead) (streamMark, []LostRange, error) {
+// streamCheck is what checkStream found missing: lost runs, and the
+// seqs from cutFrom up to the mark that the last commit before a crash
+// claimed but Badger never got (see marksRead.prev).
+type streamCheck struct {
+	lost    []LostRange
+	cutFrom uint64
+}
+
+// checkStream returns the marks stream must meet and what is missing.
+func (s *BadgerStore) checkStream(stream string, mr marksRead) (streamMark, streamCheck, error) {
 	var m streamMark
-	var lost []LostRange
+	var c streamCheck
 	err := s.db.View(func(txn *badger.Txn) error {
 		b, err := readBounds(txn, stream)
 		if err != nil {
@@ -100,16 +112,49 @@ func (s *BadgerStore) checkStream(stream string, mr marksRead) (streamMark, []Lo
 		m = streamMark{highest: b.highest, low: b.low}
 		mark, ok := mr.marks[stream]
 		if ok && mark.highest > m.highest {
+			if prev, last := mr.prev[stream]; last && m.highest >= prev.highest {
+				c.cutFrom = m.highest + 1
+			}
 			m.highest = mark.highest
 		}
 		m.low = max(m.low, mark.low)
 		if _, q := s.quarantined(stream); q || m.highest <= m.low {
 			return nil
 		}
-		lost = missingEnds(txn, stream, m)
+		top := m.highest
+		if c.cutFrom > 0 {
+			top = c.cutFrom - 1 // the cut seqs are dropped, not lost
+		}
+		if top > m.low {
+			c.lost = missingEnds(txn, stream, streamMark{highest: top, low: m.low})
+		}
 		return nil
 	})
-	return m, lost, err
+	return m, c, err
+}
+
+// dropCut records seqs from..to of stream, claimed by the last commit's
+// marks but never in Badger, as dropped tail records: they were never
+// acknowledged, like a torn tail, and are reported the same way; their
+// seqs are not reused.
+func (s *BadgerStore) dropCut(stream string, from, to uint64) error {
+	const reason = "in the last commit before a crash, whose marks were synced but whose events were not: " +
+		"most likely never acknowledged"
+	op := &writeOp{stream: stream, sets: []kv{{highestKey(stream), encodeSeq(to)}}}
+	for seq := from; seq <= to; seq++ {
+		op.sets = append(op.sets, kv{droppedKey(stream, seq), nil})
+	}
+	if err := s.submit(context.Background(), op); err != nil {
+		return fmt.Errorf("record the cut commit of %s: %w", stream, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for seq := from; seq <= to; seq++ {
+		s.dropped = append(s.dropped, DroppedRecord{Stream: stream, Seq: seq, Reason: reason})
+	}
+	s.log.Warn("journal events of the last commit before a crash are missing; recorded as dropped",
+		"stream", stream, "from", from, "to", to)
+	return nil
 }
 
 // missingEnds returns the runs missing at the head (after the retention

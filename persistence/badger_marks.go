@@ -19,9 +19,10 @@ import (
 //
 // The marks log is a small append-only file beside Badger's files. Every
 // group commit appends one record with the marks (highest seq, retention
-// mark) of the streams it changed, written and synced after Badger's own
-// sync and before the callers are answered: an acknowledged append is in
-// both, and the marks never claim more than Badger was told to keep. At open the log is replayed and compared with what Badger holds
+// mark) of the streams it changed, written and synced side by side with
+// Badger's own sync and before the callers are answered: an acknowledged
+// append is in both. Only the last cycle's marks can claim more than
+// Badger kept (a crash between the two syncs), and only by that cycle. At open the log is replayed and compared with what Badger holds
 // (see badger_integrity.go), then rewritten as one snapshot record; it is
 // rewritten again whenever it grows past marksCompactAt.
 //
@@ -44,6 +45,12 @@ type streamMark struct{ highest, low uint64 }
 type marksRead struct {
 	found bool
 	marks map[string]streamMark
+	// prev holds, for each stream of the last record when that record is
+	// a cycle, its mark before that record. The last cycle's marks are
+	// synced beside Badger's sync of the same cycle; a crash between the
+	// two leaves marks Badger never held, and nothing of that cycle was
+	// acknowledged. Badger may then hold prev, and no less.
+	prev map[string]streamMark
 	// tornBytes counts bytes after the last whole record (a cut append).
 	tornBytes int
 }
@@ -110,11 +117,14 @@ func (mr *marksRead) apply(payload []byte) bool {
 	if d.err != nil || (kind != marksSnapshot && kind != marksCycle) {
 		return false
 	}
+	mr.prev = nil
 	if kind == marksSnapshot {
 		mr.marks = next
 		return true
 	}
+	mr.prev = make(map[string]streamMark, len(next))
 	for stream, m := range next {
+		mr.prev[stream] = mr.marks[stream]
 		mr.marks[stream] = m
 	}
 	return true
