@@ -454,6 +454,9 @@ type AgentInfo struct {
 	Active bool `json:"active"`
 	// TokenBudget is the agent's token limit and spend (budget.go).
 	TokenBudget TokenBudgetInfo `json:"token_budget"`
+	// JournalQuarantined is true when the store quarantined the agent's
+	// journal: it is not resumed and LastError says why.
+	JournalQuarantined bool `json:"journal_quarantined,omitempty"`
 }
 
 // info returns s's AgentInfo.

@@ -394,7 +394,12 @@ func (o *owner) start() error {
 	if err := actors.ValidateAgentID(o.cmd.DefaultAgent); err != nil {
 		return usage(fmt.Errorf("--default-agent: %w", err))
 	}
-	if err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); err != nil {
+	switch err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); {
+	case errors.Is(err, actors.ErrJournalQuarantined):
+		// Contained: reported in status and to the operator; the other
+		// agents are served.
+		o.log.Error().Err(err).Msg("the default agent's journal is quarantined; serving the other agents")
+	case err != nil:
 		return fmt.Errorf("start the default agent: %w", err)
 	}
 	return o.serve()
