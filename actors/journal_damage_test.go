@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,5 +103,34 @@ func TestJournalDamageIsContained(t *testing.T) {
 	notifier.mu.Unlock()
 	if sent != 1 {
 		t.Errorf("journal_quarantined sent %d times, want once", sent)
+	}
+}
+
+// TestStoreFindingsNotifyOperator: what the store found when it opened
+// besides quarantines (here: its integrity marks were lost, so losses
+// before now cannot be detected) reaches the operator once, recorded by
+// the default agent.
+func TestStoreFindingsNotifyOperator(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{
+		Steps: []testkit.Step{testkit.Reply("one")},
+		Deps:  func(_ string, d *actors.AgentDeps) { d.DefaultAgentID = "main" },
+	})
+	h.Prompt("main", "hi")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	h.RestartWith(func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "journal.marks")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	ev := h.WaitEvent("main", testkit.OfType(messages.EventOperatorNotificationRequested))
+	n := decode[messages.OperatorNotificationRequested](t, ev).Notification
+	if n.Reason != messages.NotifyStoreDamaged || !strings.Contains(n.Message, "integrity marks were missing") {
+		t.Fatalf("notification = %+v", n)
+	}
+	if _, err := h.Runtime.Recover(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := countType(h.Events("main"), messages.EventOperatorNotificationRequested); got != 1 {
+		t.Fatalf("%d notifications, want one per process", got)
 	}
 }
