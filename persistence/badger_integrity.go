@@ -26,12 +26,25 @@ func (s *BadgerStore) checkIntegrity(mr marksRead) error {
 		s.log.Warn("the engine dropped a torn write-ahead log tail", "file", w.File, "offset", w.Offset, "bytes", w.Bytes)
 	}
 	state := make(map[string]streamMark, len(streams))
-	for _, stream := range streams {
-		m, c, err := s.checkStream(stream, mr)
-		if err != nil {
-			return fmt.Errorf("check integrity of %s: %w", stream, err)
+	checks := make(map[string]streamCheck)
+	err = s.db.View(func(txn *badger.Txn) error {
+		for _, stream := range streams {
+			m, c, err := s.checkStream(txn, stream, mr)
+			if err != nil {
+				return fmt.Errorf("check integrity of %s: %w", stream, err)
+			}
+			state[stream] = m
+			if c.cutFrom > 0 || len(c.lost) > 0 {
+				checks[stream] = c
+			}
 		}
-		state[stream] = m
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, stream := range streams {
+		c, m := checks[stream], state[stream]
 		if c.cutFrom > 0 {
 			if err := s.dropCut(stream, c.cutFrom, m.highest); err != nil {
 				return err
@@ -101,36 +114,32 @@ type streamCheck struct {
 }
 
 // checkStream returns the marks stream must meet and what is missing.
-func (s *BadgerStore) checkStream(stream string, mr marksRead) (streamMark, streamCheck, error) {
-	var m streamMark
+func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) (streamMark, streamCheck, error) {
 	var c streamCheck
-	err := s.db.View(func(txn *badger.Txn) error {
-		b, err := readBounds(txn, stream)
-		if err != nil {
-			return err
+	b, err := readBounds(txn, stream)
+	if err != nil {
+		return streamMark{}, c, err
+	}
+	m := streamMark{highest: b.highest, low: b.low}
+	mark, ok := mr.marks[stream]
+	if ok && mark.highest > m.highest {
+		if prev, last := mr.prev[stream]; last && m.highest >= prev.highest {
+			c.cutFrom = m.highest + 1
 		}
-		m = streamMark{highest: b.highest, low: b.low}
-		mark, ok := mr.marks[stream]
-		if ok && mark.highest > m.highest {
-			if prev, last := mr.prev[stream]; last && m.highest >= prev.highest {
-				c.cutFrom = m.highest + 1
-			}
-			m.highest = mark.highest
-		}
-		m.low = max(m.low, mark.low)
-		if _, q := s.quarantined(stream); q || m.highest <= m.low {
-			return nil
-		}
-		top := m.highest
-		if c.cutFrom > 0 {
-			top = c.cutFrom - 1 // the cut seqs are dropped, not lost
-		}
-		if top > m.low {
-			c.lost = missingEnds(txn, stream, streamMark{highest: top, low: m.low})
-		}
-		return nil
-	})
-	return m, c, err
+		m.highest = mark.highest
+	}
+	m.low = max(m.low, mark.low)
+	if _, q := s.quarantined(stream); q || m.highest <= m.low {
+		return m, c, nil
+	}
+	top := m.highest
+	if c.cutFrom > 0 {
+		top = c.cutFrom - 1 // the cut seqs are dropped, not lost
+	}
+	if top > m.low {
+		c.lost = missingEnds(txn, stream, streamMark{highest: top, low: m.low})
+	}
+	return m, c, nil
 }
 
 // dropCut records seqs from..to of stream, claimed by the last commit's
@@ -161,6 +170,9 @@ func (s *BadgerStore) dropCut(stream string, from, to uint64) error {
 // mark) and at the tail (up to the highest seq) of stream: the ends a lost
 // table or WAL file takes. A seq moved aside as a corrupt tail is present.
 func missingEnds(txn *badger.Txn, stream string, m streamMark) []LostRange {
+	if present(txn, stream, m.low+1) && present(txn, stream, m.highest) {
+		return nil // the common case, two lookups
+	}
 	first, ok := firstPresent(txn, stream, m.low+1)
 	if !ok || first > m.highest {
 		return []LostRange{{Stream: stream, From: m.low + 1, To: m.highest}}
@@ -173,6 +185,17 @@ func missingEnds(txn *badger.Txn, stream string, m streamMark) []LostRange {
 		lost = append(lost, LostRange{Stream: stream, From: last + 1, To: m.highest})
 	}
 	return lost
+}
+
+// present reports whether seq of stream is stored as an event or a
+// dropped record.
+func present(txn *badger.Txn, stream string, seq uint64) bool {
+	for _, key := range [][]byte{eventKey(stream, seq), droppedKey(stream, seq)} {
+		if _, err := txn.Get(key); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // firstPresent is the lowest seq >= from stored as an event or a dropped
