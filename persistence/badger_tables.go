@@ -1,10 +1,10 @@
 package persistence
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -41,8 +41,8 @@ func checkTables(bo badger.Options) error {
 
 func checkTable(name string, c options.CompressionType) (err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s", firstLine(strings.TrimSpace(fmt.Sprint(p))))
+		if p := recover(); p != nil { // Badger's panic text is a dump: say what it means
+			err = errors.New("its index cannot be read: the file is truncated or corrupt")
 		}
 	}()
 	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
