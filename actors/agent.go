@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -188,6 +189,9 @@ type agent struct {
 	// ancestorOver is set while an ancestor's token budget, which counts
 	// this agent's spend, is spent (budget.go).
 	ancestorOver *ancestorBudget
+	// damaged is set when the store quarantined this agent's journal: the
+	// agent has no state and refuses every request (journal_damage.go).
+	damaged error
 }
 
 // AgentProps returns the Props of the actor of agent id, with its band
@@ -207,6 +211,10 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
+	if a.damaged != nil {
+		a.refuseDamaged(c)
+		return
+	}
 	switch c.Message().(type) {
 	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *actor.Terminated, *passivate, *retire, *GetInfo, *releasePID:
 	default:
@@ -267,6 +275,8 @@ func (a *agent) Receive(c actor.Context) {
 	case *tailDropped:
 		a.journalTailDropped(m)
 		a.advance(c)
+	case *journalDamaged:
+		a.recordDamage(m)
 	case *taskWaiting:
 		a.taskWaitsForInput(m)
 		a.advance(c)
@@ -443,6 +453,10 @@ func (a *agent) start(c actor.Context) {
 		a.deps.Fault(a.id, "start")
 	}
 	st, err := a.recoverState()
+	if errors.Is(err, persistence.ErrQuarantined) {
+		a.startDamaged(err)
+		return
+	}
 	if err != nil {
 		panic(fmt.Errorf("recover agent %s: %w", a.id, err)) // supervision decides
 	}

@@ -516,6 +516,9 @@ type AgentInfo struct {
 	// ModelRetry is the turn's model retry waiting on its timer, if any
 	// (model_retry.go).
 	ModelRetry *ModelRetryInfo `json:"model_retry,omitempty"`
+	// JournalQuarantined is true when the store quarantined the agent's
+	// journal: it is not resumed and LastError says why.
+	JournalQuarantined bool `json:"journal_quarantined,omitempty"`
 }
 
 // resolveLastError marks the standing LastError resolved when turn t

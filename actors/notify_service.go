@@ -33,6 +33,23 @@ func (d *deliveries) stop() {
 // deliver sends n through the configured notifier, reporting each step to
 // agent agentID, which journals it. Nothing happens without a notifier.
 func (r *Runtime) deliver(agentID string, n messages.OperatorNotification) {
+	r.deliverReporting(n, func(p messages.OperatorNotificationDelivery) {
+		r.forward(agentID, &deliveryReported{d: p})
+	})
+}
+
+// deliverUnrecorded sends n with no agent to journal its delivery: for
+// news about a journal that cannot be written (journal_damage.go).
+func (r *Runtime) deliverUnrecorded(n messages.OperatorNotification) {
+	r.deliverReporting(n, func(p messages.OperatorNotificationDelivery) {
+		r.deps.Log.Info().Str("notification_id", p.NotificationID).Str("status", string(p.Status)).
+			Msg("unrecorded operator notification delivery")
+	})
+}
+
+// deliverReporting sends n through the notifier, handing each delivery
+// step to report unless the runtime is stopping.
+func (r *Runtime) deliverReporting(n messages.OperatorNotification, report func(messages.OperatorNotificationDelivery)) {
 	if r.deps.Notifier == nil {
 		return
 	}
@@ -54,7 +71,7 @@ func (r *Runtime) deliver(agentID string, n messages.OperatorNotification) {
 		}()
 		r.deps.Notifier.Deliver(d.ctx, n, func(p messages.OperatorNotificationDelivery) {
 			if d.ctx.Err() == nil { // a cut delivery resumes at the next start: record nothing
-				r.forward(agentID, &deliveryReported{d: p})
+				report(p)
 			}
 		})
 	}()

@@ -32,6 +32,7 @@ type Runtime struct {
 	transports *actor.PID // the transports supervisor (see transport.go)
 	deliveries *deliveries
 	tailsOnce  sync.Once // reportDroppedTails
+	damage     damageReports
 	// RequestTimeout bounds how long a caller waits for an agent's answer.
 	requestTimeout time.Duration
 
@@ -282,6 +283,9 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 }
 
 func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
+	if q, bad := r.storeQuarantine(id); bad {
+		return quarantinedInfo(q), nil
+	}
 	r.mu.RLock()
 	_, active := r.pids[id]
 	r.mu.RUnlock()
@@ -415,6 +419,8 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 				res, err := r.ask(ctx, id, &GetRecovery{})
 				mu.Lock()
 				switch {
+				case errors.Is(err, ErrJournalQuarantined):
+					// Contained to this agent: reported below, not resumed.
 				case err != nil && firstErr == nil:
 					firstErr = fmt.Errorf("recover %s: %w", id, err)
 				case err == nil && len(res.([]OpenFact)) > 0:
@@ -431,6 +437,7 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 	wg.Wait()
 	sort.Strings(active)
 	r.tailsOnce.Do(r.reportDroppedTails)
+	r.reportStoreDamage()
 	return active, firstErr
 }
 
@@ -762,6 +769,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 		return nil, ErrRuntimeClosed
 	case ok:
 		return pid, nil
+	}
+	if q, bad := s.r.storeQuarantine(id); bad {
+		return nil, quarantinedErr(q) // never resumed from what is left
 	}
 	pid, err := c.SpawnNamed(AgentProps(id, s.r.deps), id)
 	if err != nil {

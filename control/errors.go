@@ -48,6 +48,9 @@ const (
 	KindAgentStopped   = "agent_stopped"
 	KindResumeRequired = "resume_required"
 	KindInvalidAnswer  = "invalid_answer"
+	// KindJournalQuarantined: the agent's journal is damaged; it is not
+	// resumed until the data is restored.
+	KindJournalQuarantined = "journal_quarantined"
 )
 
 func errorf(status int, kind, hint, format string, args ...any) *Error {
@@ -67,6 +70,9 @@ func runtimeError(err error) *Error {
 		return errorf(http.StatusNotFound, KindNotFound, listSuspensionsHint, "no such suspension")
 	case errors.Is(err, actors.ErrNotSuspended), errors.Is(err, actors.ErrSuspensionClosed):
 		return errorf(http.StatusConflict, KindConflict, listSuspensionsHint, "%v", err)
+	case errors.Is(err, actors.ErrJournalQuarantined):
+		return errorf(http.StatusConflict, KindJournalQuarantined,
+			"the other agents run; stop the runtime and run holon-actors doctor to see what is damaged", "%v", err)
 	case errors.Is(err, actors.ErrAgentStopped):
 		return errorf(http.StatusConflict, KindAgentStopped, "resume it first: holon-actors agents resume <id>", "%v", err)
 	case errors.Is(err, actors.ErrResumeRequired):

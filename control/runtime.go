@@ -40,6 +40,9 @@ type StoreHealth struct {
 	Failed           string                      `json:"failed,omitempty"`
 	Quarantined      []persistence.Quarantine    `json:"quarantined,omitempty"`
 	DroppedTails     []persistence.DroppedRecord `json:"dropped_tails,omitempty"`
+	Lost             []persistence.LostRange     `json:"lost,omitempty"`
+	TornWAL          []persistence.TornWAL       `json:"torn_wal,omitempty"`
+	Notes            []string                    `json:"notes,omitempty"`
 	SkippedSnapshots int                         `json:"skipped_snapshots"`
 	// DiskFull says why writes are refused while free space is below the
 	// reserve (--disk-reserve-mib).
@@ -48,7 +51,7 @@ type StoreHealth struct {
 
 func storeHealth(h persistence.Health) StoreHealth {
 	return StoreHealth{Failed: h.Failed, Quarantined: h.Quarantined, DroppedTails: h.DroppedTails,
-		SkippedSnapshots: h.SkippedSnapshots, DiskFull: h.DiskFull}
+		Lost: h.Lost, TornWAL: h.TornWAL, Notes: h.Notes, SkippedSnapshots: h.SkippedSnapshots, DiskFull: h.DiskFull}
 }
 
 func (s *Server) runtimeStatus(w http.ResponseWriter, r *http.Request) {

@@ -41,6 +41,8 @@ const (
 	NotifyTurnFailed          = "turn_failed"
 	NotifyAgentQuarantined    = "agent_quarantined"
 	NotifyJournalTailDropped  = "journal_tail_dropped"
+	NotifyJournalQuarantined  = "journal_quarantined"
+	NotifyStoreDamaged        = "store_damaged"
 	NotifyAgentTool           = "notify_operator"
 	NotifyChildNotification   = "child_notification"
 	NotifyLoopBreaker         = "loop_breaker"

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -115,6 +119,10 @@ type BadgerStore struct {
 	commitMu sync.Mutex
 	// highest caches each stream's highest seq; committer only.
 	highest map[string]uint64
+	// marks is the integrity marks log and marksState every stream's
+	// marks as written there; the committer's once Open has checked them.
+	marks      *marksLog
+	marksState map[string]streamMark
 	// sync makes committed writes durable: db.Sync, replaced in tests to
 	// inject failures. freeBytes reports the file system's free space.
 	sync      func() error
@@ -124,6 +132,9 @@ type BadgerStore struct {
 	failed      error
 	quarantines map[string]Quarantine
 	dropped     []DroppedRecord
+	lost        []LostRange
+	torn        []TornWAL
+	notes       []string
 
 	skippedSnapshots atomic.Int64
 
@@ -155,8 +166,19 @@ func Open(o Options) (*BadgerStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := badger.Open(badgerOptions(o))
+	torn, err := findTornWAL(o.Dir)
 	if err != nil {
+		_ = lock.unlock()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	db, err := openEngine(badgerOptions(o))
+	if err != nil {
+		_ = lock.unlock()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	marks, err := readMarks(o.Dir)
+	if err != nil {
+		_ = db.Close()
 		_ = lock.unlock()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
@@ -164,6 +186,8 @@ func Open(o Options) (*BadgerStore, error) {
 		opts: o, db: db, lock: lock, log: o.Logger,
 		ops:         make(chan *writeOp, maxOpsPerCycle),
 		highest:     make(map[string]uint64),
+		marksState:  make(map[string]streamMark),
+		torn:        torn,
 		quarantines: make(map[string]Quarantine),
 		stopGC:      make(chan struct{}),
 	}
@@ -175,11 +199,46 @@ func Open(o Options) (*BadgerStore, error) {
 		_ = s.Close()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
+	if err := s.checkIntegrity(marks); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
 	if o.GCInterval > 0 {
 		s.wg.Add(1)
 		go s.gcLoop()
 	}
 	return s, nil
+}
+
+// openEngine opens the engine, turning the panics and errors of damaged
+// files (Badger panics on a truncated table file) into an error wrapping
+// ErrDamaged. Errors that are not about the files' contents (permissions,
+// a full disk) are returned as they are.
+func openEngine(bo badger.Options) (db *badger.DB, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			db, err = nil, fmt.Errorf("%w: the storage engine gave up reading its files: %v", ErrDamaged, firstLine(fmt.Sprint(p)))
+		}
+	}()
+	if err := checkTables(bo); err != nil {
+		return nil, err
+	}
+	db, err = badger.Open(bo)
+	switch {
+	case err == nil:
+		return db, nil
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EROFS):
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w: %v", ErrDamaged, firstLine(err.Error()))
+}
+
+// firstLine cuts s at its first newline (Badger's errors can carry stacks).
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func badgerOptions(o Options) badger.Options {
@@ -193,6 +252,7 @@ func badgerOptions(o Options) badger.Options {
 		WithNumCompactors(2).
 		WithDetectConflicts(false). // one writer: the committer
 		WithNumVersionsToKeep(1).
+		WithChecksumVerificationMode(options.OnBlockRead). // a damaged block is an error, not garbage
 		WithLogger(badgerLogger{o.Logger})
 	return bo
 }
@@ -211,6 +271,11 @@ func (s *BadgerStore) Close() error {
 	s.gate.Unlock()
 	s.wg.Wait()
 	err := s.db.Close()
+	if s.marks != nil {
+		if merr := s.marks.close(); err == nil {
+			err = merr
+		}
+	}
 	if uerr := s.lock.unlock(); err == nil && uerr != nil {
 		err = uerr
 	}
@@ -259,8 +324,11 @@ func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint
 	return op.first, nil
 }
 
-// Read implements Journal. A record that fails its checksum quarantines the
-// stream; the error wraps both ErrQuarantined and ErrCorrupt.
+// Read implements Journal. A record that fails its checksum, or a seq
+// missing between the stream's retention mark and its highest seq (a gap:
+// events lost from the data files), quarantines the stream; the error wraps
+// ErrQuarantined and ErrCorrupt (and ErrGap for a gap). A read never stops
+// short silently.
 func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
 	if err := s.readable(stream); err != nil {
 		return nil, err
@@ -272,13 +340,27 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 	var bad error
 	var badSeq uint64
 	err := s.db.View(func(txn *badger.Txn) error {
+		bounds, err := readBounds(txn, stream)
+		if err != nil {
+			return err
+		}
+		next := max(from, bounds.low+1) // the next seq that must be present
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindEvent, stream)})
 		defer it.Close()
 		for it.Seek(eventKey(stream, from)); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
-			if seq > to || limit > 0 && len(out) >= limit {
+			if limit > 0 && len(out) >= limit {
 				return nil
 			}
+			if seq > to {
+				break
+			}
+			if seq > next {
+				if badSeq, bad = checkGap(txn, stream, next, seq-1); bad != nil {
+					return nil
+				}
+			}
+			next = seq + 1
 			err := it.Item().Value(func(v []byte) error {
 				ev, err := DecodeRecord(v, seq)
 				out = append(out, ev)
@@ -290,6 +372,9 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 				return nil
 			}
 		}
+		if end := min(to, bounds.highest); next <= end {
+			badSeq, bad = checkGap(txn, stream, next, end)
+		}
 		return ctx.Err()
 	})
 	if err != nil {
@@ -299,6 +384,63 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 		return nil, s.onCorruptRead(ctx, stream, badSeq, bad)
 	}
 	return out, nil
+}
+
+// streamBounds are the marks that say which of a stream's seqs must exist:
+// every seq in low+1..highest, unless moved aside as a corrupt tail.
+type streamBounds struct{ low, highest uint64 }
+
+func readBounds(txn *badger.Txn, stream string) (streamBounds, error) {
+	var b streamBounds
+	var err error
+	if b.highest, err = getSeq(txn, highestKey(stream)); err != nil {
+		return b, err
+	}
+	b.low, err = getSeq(txn, lowKey(stream))
+	return b, err
+}
+
+// getSeq reads an 8-byte seq value; a missing key is 0.
+func getSeq(txn *badger.Txn, key []byte) (uint64, error) {
+	item, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var seq uint64
+	err = item.Value(func(v []byte) error {
+		if len(v) != 8 {
+			return fmt.Errorf("%w: key %q holds %d bytes, want 8", ErrCorrupt, key, len(v))
+		}
+		seq = seqOf(v)
+		return nil
+	})
+	return seq, err
+}
+
+// checkGap reports the first seq of from..to that is missing: not moved
+// aside as a corrupt tail record (those leave a gap by design). It returns
+// that seq and an error wrapping ErrCorrupt and ErrGap, or 0, nil.
+func checkGap(txn *badger.Txn, stream string, from, to uint64) (uint64, error) {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindDropped, stream)})
+	defer it.Close()
+	want := from
+	for it.Seek(droppedKey(stream, from)); it.Valid() && want <= to; it.Next() {
+		if seqOf(it.Item().Key()) != want {
+			break
+		}
+		want++
+	}
+	if want > to {
+		return 0, nil
+	}
+	end := to
+	if it.Valid() {
+		end = min(to, seqOf(it.Item().Key())-1)
+	}
+	return want, fmt.Errorf("%w: %w: events %d..%d are missing from the data files", ErrCorrupt, ErrGap, want, end)
 }
 
 func (s *BadgerStore) onCorruptRead(ctx context.Context, stream string, seq uint64, bad error) error {
@@ -373,6 +515,20 @@ func (s *BadgerStore) loadHighest(stream string) (uint64, error) {
 	return h, nil
 }
 
+// loadLow returns the stream's retention mark (0: nothing deleted).
+func (s *BadgerStore) loadLow(stream string) (uint64, error) {
+	var low uint64
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		low, err = getSeq(txn, lowKey(stream))
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("retention mark of %s: %w", stream, err)
+	}
+	return low, nil
+}
+
 // deleteChunk bounds the keys deleted by one write op.
 const deleteChunk = 10_000
 
@@ -388,16 +544,28 @@ func (s *BadgerStore) DeleteUpTo(ctx context.Context, stream string, upTo uint64
 	if err != nil {
 		return fmt.Errorf("delete %s up to %d: %w", stream, upTo, err)
 	}
-	return s.deleteKeys(ctx, stream, keys)
+	if len(keys) == 0 {
+		return nil
+	}
+	// The retention mark goes with the first deletion: from then on the
+	// missing head is by design, not a gap.
+	low := seqOf(keys[len(keys)-1])
+	return s.deleteKeysMarked(ctx, stream, keys, low)
 }
 
 func (s *BadgerStore) deleteKeys(ctx context.Context, stream string, keys [][]byte) error {
+	return s.deleteKeysMarked(ctx, stream, keys, 0)
+}
+
+// deleteKeysMarked deletes keys in chunks; low, when set, raises the
+// stream's retention mark in the first chunk's write.
+func (s *BadgerStore) deleteKeysMarked(ctx context.Context, stream string, keys [][]byte, low uint64) error {
 	for len(keys) > 0 {
 		n := min(len(keys), deleteChunk)
-		if err := s.submit(ctx, &writeOp{stream: stream, deletes: keys[:n]}); err != nil {
+		if err := s.submit(ctx, &writeOp{stream: stream, deletes: keys[:n], low: low}); err != nil {
 			return err
 		}
-		keys = keys[n:]
+		keys, low = keys[n:], 0
 	}
 	return nil
 }
@@ -453,6 +621,9 @@ func (s *BadgerStore) Health() Health {
 	defer s.mu.Unlock()
 	h := Health{
 		DroppedTails:     append([]DroppedRecord(nil), s.dropped...),
+		Lost:             append([]LostRange(nil), s.lost...),
+		TornWAL:          append([]TornWAL(nil), s.torn...),
+		Notes:            append([]string(nil), s.notes...),
 		SkippedSnapshots: int(s.skippedSnapshots.Load()),
 		DiskFull:         full,
 	}

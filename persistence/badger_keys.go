@@ -14,12 +14,15 @@ import "encoding/binary"
 //	'h' stream                highest sequence number ever assigned (8 bytes);
 //	                          also the list of streams
 //	'q' stream                quarantine record (JSON)
+//	'l' stream                highest seq deleted by retention (8 bytes):
+//	                          events at or below it are missing by design
 const (
 	kindEvent      = 'e'
 	kindSnapshot   = 's'
 	kindDropped    = 'x'
 	kindHighest    = 'h'
 	kindQuarantine = 'q'
+	kindLow        = 'l'
 
 	streamRecords = 'r'
 )
@@ -42,6 +45,7 @@ func droppedKey(stream string, seq uint64) []byte  { return seqKey(kindDropped, 
 
 func highestKey(stream string) []byte    { return append([]byte{kindHighest}, stream...) }
 func quarantineKey(stream string) []byte { return append([]byte{kindQuarantine}, stream...) }
+func lowKey(stream string) []byte        { return append([]byte{kindLow}, stream...) }
 
 // seqOf returns the sequence number at the end of a seqKey.
 func seqOf(key []byte) uint64 {

@@ -190,6 +190,14 @@ func TestBadgerCorruption(t *testing.T) {
 			})
 		}
 	})
+	t.Run("gap", func(t *testing.T) {
+		for _, seq := range []uint64{1, 3, 5} {
+			t.Run(fmt.Sprintf("record %d of 5 deleted", seq), func(t *testing.T) {
+				ok := testGap(t, seq)
+				report.add(corruptionRow{"journal gap", fmt.Sprintf("record %d of 5 deleted", seq), "stream quarantined on read", ok, 0, 1})
+			})
+		}
+	})
 	t.Run("long corrupt tail quarantines at open", func(t *testing.T) {
 		ok := testLongCorruptTail(t)
 		report.add(corruptionRow{"journal tail", "18 records flipped", "stream quarantined at open", ok, 0, 1})
@@ -403,4 +411,41 @@ func testCorruptSnapshot(t *testing.T, d damage, corrupt []uint64, want uint64) 
 	}
 	wantSeqs(t, s, victim, 1, maxSeq, 0, seqRange(1, 5))
 	return detected
+}
+
+// testGap deletes one of the victim's records behind the store's back, as a
+// lost table or WAL file would: a read must not stop short silently but
+// quarantine the stream, wrapping ErrGap, while the bystander works.
+func testGap(t *testing.T, seq uint64) bool {
+	const n = 5
+	ctx := context.Background()
+	s, _ := corruptionSetup(t, n)
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Delete(eventKey(victim, seq)) }); err != nil {
+		t.Fatalf("raw delete: %v", err)
+	}
+	_, err := s.Read(ctx, victim, 1, maxSeq, 0)
+	detected := errors.Is(err, ErrQuarantined) && errors.Is(err, ErrGap)
+	if !detected {
+		t.Errorf("Read(%s) with seq %d missing = %v, want ErrQuarantined and ErrGap", victim, seq, err)
+	}
+	if q, ok := quarantinedAt(s.Health(), victim); !ok || q != seq {
+		t.Errorf("Health().Quarantined = %+v, want %s at seq %d", s.Health().Quarantined, victim, seq)
+	}
+	wantBystanderFine(t, s)
+	return detected
+}
+
+// TestBadgerReadAfterRetentionIsNoGap pins that events deleted by
+// DeleteUpTo, and a dropped corrupt tail, are missing by design.
+func TestBadgerReadAfterRetentionIsNoGap(t *testing.T) {
+	s, dir := corruptionSetup(t, 6)
+	mustDelete(t, s, victim, 3)
+	injectRaw(t, s, eventKey(victim, 6), []byte("torn"))
+	s = reopenBadger(t, s, dir)
+	mustAppend(t, s, victim, testEvents(victim, 7, 7))
+	wantSeqs(t, s, victim, 1, maxSeq, 0, []uint64{4, 5, 7})
+	wantSeqs(t, s, victim, 5, 6, 0, []uint64{5})
+	if h := s.Health(); len(h.Quarantined) != 0 {
+		t.Errorf("Health().Quarantined = %+v, want none", h.Quarantined)
+	}
 }

@@ -23,6 +23,14 @@ var (
 	// ErrCorrupt is wrapped by every error about a record that fails its
 	// checksum or cannot be decoded.
 	ErrCorrupt = errors.New("persistence: corrupt record")
+	// ErrGap is wrapped (with ErrCorrupt) when a stream's events are not
+	// contiguous: a seq between its retention mark and its highest seq is
+	// neither stored nor moved aside as a corrupt tail, so it was lost.
+	ErrGap = errors.New("persistence: journal gap")
+	// ErrDamaged is returned by Open when the storage engine cannot open
+	// the data directory because its files are damaged (a truncated or
+	// missing table, a broken manifest). Nothing was changed.
+	ErrDamaged = errors.New("persistence: data directory damaged")
 	// ErrInvalidStream is returned for an empty, oversized or malformed
 	// stream name.
 	ErrInvalidStream = errors.New("persistence: invalid stream name")

@@ -131,6 +131,18 @@ type Health struct {
 	// Quarantined lists streams with corruption before their tail. They
 	// refuse appends and reads until repaired; every other stream works.
 	Quarantined []Quarantine
+	// Lost lists events missing from the data files that the store found
+	// when it opened (a lost or truncated MANIFEST, WAL or table file),
+	// checked against the integrity marks kept beside them. Their streams
+	// are quarantined: their history is incomplete.
+	Lost []LostRange
+	// TornWAL lists write-ahead log tails that were not whole transactions
+	// and that the engine dropped when the store opened: after a crash,
+	// normally writes that were cut and never acknowledged.
+	TornWAL []TornWAL
+	// Notes are other findings of the open worth an operator's eye, such
+	// as integrity marks that had to be rebuilt.
+	Notes []string
 	// SkippedSnapshots counts snapshots that failed their checksum on load.
 	SkippedSnapshots int
 	// Failed is set once a sync failed: the store refuses every write until
@@ -146,6 +158,13 @@ type DroppedRecord struct {
 	Stream string `json:"stream"`
 	Seq    uint64 `json:"seq"`
 	Reason string `json:"reason"`
+}
+
+// LostRange is a run of events, From..To inclusive, missing from a stream.
+type LostRange struct {
+	Stream string `json:"stream"`
+	From   uint64 `json:"from"`
+	To     uint64 `json:"to"`
 }
 
 // Quarantine records why a stream was quarantined.

@@ -140,8 +140,19 @@ func (h *Harness) shutdown() {
 // and runs recovery, as a daemon restarted after SIGKILL would.
 func (h *Harness) Restart() []string {
 	h.t.Helper()
+	return h.RestartWith(nil)
+}
+
+// RestartWith is Restart with damage done to the data directory (the
+// Badger store's, persistence.DataDir(h.Home)) while nothing has it open,
+// as a disk fault between two runs would.
+func (h *Harness) RestartWith(damage func(dataDir string)) []string {
+	h.t.Helper()
 	h.store.Crash()
 	h.shutdown()
+	if damage != nil {
+		damage(persistence.DataDir(h.Home))
+	}
 	h.start()
 	active, err := h.Runtime.Recover(context.Background())
 	if err != nil {

@@ -46,6 +46,7 @@ type cli struct {
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
+	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped): every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`
 	Completion    completionsCmd   `cmd:"" name:"install-completions" help:"Install shell completion files for bash, zsh and fish in your completion directories (idempotent; --uninstall removes them). The shell then runs this binary with COMP_LINE set."`
 	Version       versionCmd       `cmd:"" help:"Print the version, Go version and commit."`
 	Bench         benchCmd         `cmd:"" help:"Measure building blocks of the runtime under load."`
@@ -134,6 +135,12 @@ func report(stderr io.Writer, command string, err error) int {
 	case errors.Is(err, persistence.ErrLocked):
 		fmt.Fprintf(stderr, "holon-actors: %s: stop it or use another %s\n", lockedSentence(err), dirFlag(command))
 		return exitLocked
+	case errors.Is(err, persistence.ErrDamaged):
+		fmt.Fprintf(stderr, "holon-actors: %v\nHint: run 'holon-actors doctor' to see what is affected; restore the data directory from a backup to repair it\n", err)
+		return exitFailure
+	case errors.Is(err, errDamageFound):
+		fmt.Fprintf(stderr, "holon-actors: %v\n", err)
+		return exitFailure
 	case errors.Is(err, control.ErrNotRunning):
 		fmt.Fprintf(stderr, "holon-actors: %v: start it with 'holon-actors run' (foreground) or 'holon-actors daemon start'\n", err)
 		return exitDown

@@ -398,6 +398,9 @@ type daemonStatus struct {
 	FingerprintMatch *bool             `json:"config_fingerprint_match,omitempty"`
 	Activity         *control.Activity `json:"activity,omitempty"`
 	LastFailure      *control.Failure  `json:"last_failure,omitempty"`
+	// Store is what the journal store found damaged (quarantined agents,
+	// lost or dropped events, torn WAL tails), when anything.
+	Store *control.StoreHealth `json:"store,omitempty"`
 }
 
 // Run prints the status; it exits 4 when no runtime is running.
@@ -415,6 +418,9 @@ func (c *daemonStatusCmd) Run(ctx context.Context, e *env) error {
 		st.Running, st.PID, st.HTTPAddr, st.ControlHealthy = true, r.status.PID, r.status.HTTPAddr, r.status.Healthy
 		st.Activity, st.LastFailure = &r.status.Activity, r.status.LastFailure
 		st.StoreProblem = storeProblem(*r.status)
+		if storeDamaged(r.status.Store) {
+			st.Store = &r.status.Store
+		}
 		if c.configGiven() {
 			match := r.status.ConfigFingerprint == c.fingerprint()
 			st.FingerprintMatch = &match
@@ -456,7 +462,34 @@ func printDaemonStatus(e *env, st daemonStatus) error {
 	if f := st.LastFailure; f != nil {
 		rows = append(rows, [2]string{"last failure", fmt.Sprintf("[%s]%s %s (next: %s)", f.Phase, whenText(f.OccurredAt), f.Summary, f.DetailHint)})
 	}
+	rows = append(rows, storeRows(st.Store)...)
 	return printRows(e, rows)
+}
+
+// storeDamaged reports whether the store found anything worth showing.
+func storeDamaged(h control.StoreHealth) bool {
+	return len(h.Quarantined) > 0 || len(h.DroppedTails) > 0 || len(h.Lost) > 0 || len(h.TornWAL) > 0 || len(h.Notes) > 0
+}
+
+// storeRows lists the store's damage, one row per finding.
+func storeRows(h *control.StoreHealth) [][2]string {
+	if h == nil {
+		return nil
+	}
+	var rows [][2]string
+	for _, q := range h.Quarantined {
+		rows = append(rows, [2]string{"quarantined agent", fmt.Sprintf("%s at seq %d: %s (not resumed; see holon-actors doctor)", q.Stream, q.Seq, q.Reason)})
+	}
+	for _, d := range h.DroppedTails {
+		rows = append(rows, [2]string{"dropped tail record", fmt.Sprintf("%s seq %d: %s", d.Stream, d.Seq, d.Reason)})
+	}
+	for _, w := range h.TornWAL {
+		rows = append(rows, [2]string{"torn WAL tail dropped", fmt.Sprintf("%s: %d bytes at offset %d", w.File, w.Bytes, w.Offset)})
+	}
+	for _, n := range h.Notes {
+		rows = append(rows, [2]string{"store note", n})
+	}
+	return rows
 }
 
 func healthWord(st daemonStatus) string {

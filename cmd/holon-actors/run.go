@@ -495,7 +495,12 @@ func (o *owner) start() error {
 	if len(recovered) > 0 {
 		o.log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
 	}
-	if err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); err != nil {
+	switch err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); {
+	case errors.Is(err, actors.ErrJournalQuarantined):
+		// Contained: reported in status and to the operator; the other
+		// agents are served.
+		o.log.Error().Err(err).Msg("the default agent's journal is quarantined; serving the other agents")
+	case err != nil:
 		return fmt.Errorf("start the default agent: %w", err)
 	}
 	return o.serve()
