@@ -257,6 +257,12 @@ func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint
 // Read implements Journal. A record that fails its checksum quarantines the
 // stream; the error wraps both ErrQuarantined and ErrCorrupt.
 func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
+	return s.ReadPage(ctx, stream, from, to, limit, 0)
+}
+
+// ReadPage implements Journal. The size of a record is read from Badger's
+// index before its value is, so a page never loads the record past its bound.
+func (s *BadgerStore) ReadPage(ctx context.Context, stream string, from, to uint64, limit, maxBytes int) ([]messages.Event, error) {
 	if err := s.readable(stream); err != nil {
 		return nil, err
 	}
@@ -266,12 +272,14 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 	var out []messages.Event
 	var bad error
 	var badSeq uint64
+	var size int64
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindEvent, stream)})
 		defer it.Close()
 		for it.Seek(eventKey(stream, from)); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
-			if seq > to || limit > 0 && len(out) >= limit {
+			size += it.Item().ValueSize()
+			if seq > to || limit > 0 && len(out) >= limit || maxBytes > 0 && size > int64(maxBytes) && len(out) > 0 {
 				return nil
 			}
 			err := it.Item().Value(func(v []byte) error {
