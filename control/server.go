@@ -30,6 +30,9 @@ const (
 	// DefaultPageLimit and MaxPageLimit bound an events page.
 	DefaultPageLimit = 100
 	MaxPageLimit     = 1000
+	// MaxPageBytes bounds the events of a page by their stored size too:
+	// a page of large events holds fewer than its limit (one at least).
+	MaxPageBytes = 4 << 20
 	// readHeaderTimeout and readTimeout drop slow clients.
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
@@ -60,6 +63,14 @@ type Config struct {
 	// together (requests per second, burst); 0 means 50/s, burst 100.
 	PublicRate  float64
 	PublicBurst int
+	// MaxEventStreams caps the event streams (GET …/events as
+	// text/event-stream) open at once; one more is refused with 429 and
+	// Retry-After. 0 means DefaultMaxEventStreams.
+	MaxEventStreams int
+	// FrameCacheBytes bounds the encoded events the streams share (each
+	// event is read and encoded once for all of them); 0 means
+	// DefaultFrameCacheBytes.
+	FrameCacheBytes int
 	// LastFailure, when set, reports the last startup or shutdown failure
 	// the owner recorded.
 	LastFailure func() *Failure
@@ -87,7 +98,9 @@ type Server struct {
 	cancel   context.CancelFunc
 	shutdown sync.Once
 
-	public *limiters
+	public  *limiters
+	streams *streamGate
+	frames  *frameCache
 
 	mu      sync.Mutex
 	servers []*http.Server // guarded by mu
@@ -102,7 +115,8 @@ func NewServer(cfg Config) *Server {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst)}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst),
+		streams: newStreamGate(cfg.MaxEventStreams), frames: newFrameCache(cfg.Store, cfg.FrameCacheBytes)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

@@ -1,0 +1,207 @@
+package control
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
+)
+
+// Bounds of the event streams' memory.
+const (
+	// streamPageBytes bounds the events (their stored size) one stream
+	// reads at a time; a single larger event is read alone.
+	streamPageBytes = 1 << 20
+	// DefaultFrameCacheBytes bounds the encoded frames kept for the
+	// streams to share when Config.FrameCacheBytes is 0.
+	DefaultFrameCacheBytes = 64 << 20
+)
+
+// frame is one event encoded as a Server-Sent Event: "id", "event" and
+// "data" lines and the blank line that ends it. data is never modified
+// once built, so every stream writes the same bytes.
+type frame struct {
+	seq  uint64
+	data []byte
+}
+
+// frameKey names a frame: the same event is encoded once as replayed and
+// once as live.
+type frameKey struct {
+	agent    string
+	seq      uint64
+	replayed bool
+}
+
+// pageLoad is one read-and-encode of a page in flight; the streams asking
+// for the same page wait for it instead of reading it again.
+type pageLoad struct {
+	done   chan struct{} // closed by the loader when frames and err are set
+	frames []*frame
+	err    error
+}
+
+// frameCache encodes each event once for every stream that serves it. A
+// stream asks for the frames after its cursor: the consecutive ones
+// already encoded come from the cache; otherwise one page is read from the
+// store (bounded by streamPageBytes) and encoded, once however many
+// streams at that cursor ask at the same time. The cache holds at most
+// maxBytes of frames, the least recently used go first; what a stream
+// holds besides is the page it is writing.
+type frameCache struct {
+	store     persistence.Journal
+	maxBytes  int
+	pageBytes int // streamPageBytes
+
+	mu     sync.Mutex
+	lru    *list.List                 // of *frame keyed by elem's frameKey; front is newest; guarded by mu
+	byKey  map[frameKey]*list.Element // guarded by mu
+	keys   map[*list.Element]frameKey // guarded by mu
+	bytes  int                        // of the frames in lru; guarded by mu
+	flight map[frameKey]*pageLoad     // keyed by the page's first seq; guarded by mu
+}
+
+func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultFrameCacheBytes
+	}
+	return &frameCache{store: store, maxBytes: maxBytes, pageBytes: streamPageBytes, lru: list.New(),
+		byKey: map[frameKey]*list.Element{}, keys: map[*list.Element]frameKey{}, flight: map[frameKey]*pageLoad{}}
+}
+
+// next returns the frames of agent's events after the cursor, in order, at
+// most about one page of them; none when there are none yet. Events up to
+// opened are encoded as replayed; a page never mixes the two.
+func (c *frameCache) next(ctx context.Context, agent string, after, opened uint64) ([]*frame, error) {
+	from, to, replayed := after+1, ^uint64(0), after < opened
+	if replayed {
+		to = opened
+	}
+	key := frameKey{agent, from, replayed}
+	c.mu.Lock()
+	if frames := c.cachedLocked(key, to); len(frames) > 0 {
+		c.mu.Unlock()
+		return frames, nil
+	}
+	load, loading := c.flight[key]
+	if !loading {
+		load = &pageLoad{done: make(chan struct{})}
+		c.flight[key] = load
+	}
+	c.mu.Unlock()
+	if !loading {
+		// Not cancelled with this stream: others may be waiting for the
+		// page, and reading one is bounded.
+		c.load(context.WithoutCancel(ctx), key, to, load)
+	}
+	select {
+	case <-load.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if load.err != nil {
+		return nil, load.err
+	}
+	// A page loaded for another stream may run past this one's opened.
+	out := load.frames
+	for len(out) > 0 && out[len(out)-1].seq > to {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+// cachedLocked returns the consecutive cached frames from key.seq up to
+// to, at most pageBytes of them (one at least).
+func (c *frameCache) cachedLocked(key frameKey, to uint64) []*frame {
+	var out []*frame
+	size := 0
+	for ; key.seq <= to && size < c.pageBytes; key.seq++ {
+		el, ok := c.byKey[key]
+		if !ok {
+			break
+		}
+		c.lru.MoveToFront(el)
+		f := el.Value.(*frame)
+		out = append(out, f)
+		size += len(f.data)
+	}
+	return out
+}
+
+// load reads and encodes the page from key.seq up to to for every stream
+// waiting on it. It runs in the goroutine of the stream that asked first.
+func (c *frameCache) load(ctx context.Context, key frameKey, to uint64, load *pageLoad) {
+	evs, err := c.store.ReadPage(ctx, key.agent, key.seq, to, MaxPageLimit, c.pageBytes)
+	for i := 0; err == nil && i < len(evs); i++ {
+		var data []byte
+		if data, err = encodeFrame(evs[i], key.replayed); err == nil {
+			load.frames = append(load.frames, &frame{seq: evs[i].Seq, data: data})
+			evs[i] = messages.Event{} // its payload is garbage now
+		}
+	}
+	load.err = err
+	c.mu.Lock()
+	delete(c.flight, key)
+	if err == nil {
+		for _, f := range load.frames {
+			c.addLocked(frameKey{key.agent, f.seq, key.replayed}, f)
+		}
+	}
+	c.mu.Unlock()
+	close(load.done)
+}
+
+// addLocked caches f, evicting the least recently used frames past
+// maxBytes. A frame larger than the whole cache is not kept.
+func (c *frameCache) addLocked(key frameKey, f *frame) {
+	if _, ok := c.byKey[key]; ok || len(f.data) > c.maxBytes {
+		return
+	}
+	el := c.lru.PushFront(f)
+	c.byKey[key], c.keys[el] = el, key
+	c.bytes += len(f.data)
+	for c.bytes > c.maxBytes {
+		old := c.lru.Back()
+		c.bytes -= len(old.Value.(*frame).data)
+		delete(c.byKey, c.keys[old])
+		delete(c.keys, old)
+		c.lru.Remove(old)
+	}
+}
+
+// clear drops every cached frame; streams writing one keep theirs.
+func (c *frameCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Init()
+	clear(c.byKey)
+	clear(c.keys)
+	c.bytes = 0
+}
+
+// encodeFrame encodes ev as one Server-Sent Event whose id is its
+// event_seq and whose data is its StreamEvent on one line.
+func encodeFrame(ev messages.Event, replayed bool) ([]byte, error) {
+	var b bytes.Buffer
+	// The payload, and for most large events a presentation body as long.
+	b.Grow(2*len(ev.Payload) + 1024)
+	b.WriteString("id: ")
+	b.WriteString(strconv.FormatUint(ev.Seq, 10))
+	b.WriteString("\nevent: ")
+	b.WriteString(string(ev.Type))
+	b.WriteString("\ndata: ")
+	if err := json.NewEncoder(&b).Encode(NewStreamEvent(ev, replayed)); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n') // Encode ended the data line; this ends the event
+	data := b.Bytes()
+	if cap(data)-len(data) > len(data)/4 {
+		data = bytes.Clone(data) // the cache holds what it counts
+	}
+	return data, nil
+}
