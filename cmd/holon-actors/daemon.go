@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -169,6 +170,9 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (int,
 	if _, err := c.tcpAuth(); err != nil { // refuse bad TCP and model options before launching
 		return 0, err
 	}
+	if err := c.checkStreams(); err != nil {
+		return 0, err
+	}
 	if _, err := c.provider(p.home); err != nil {
 		return 0, err
 	}
@@ -237,6 +241,9 @@ func (c *daemonStartCmd) childArgs(home string) []string {
 	}
 	if c.Workspace != "" {
 		args = append(args, "--workspace", c.Workspace)
+	}
+	if c.MaxEventStreams != control.DefaultMaxEventStreams {
+		args = append(args, "--max-event-streams", strconv.Itoa(c.MaxEventStreams))
 	}
 	return args
 }
