@@ -16,10 +16,10 @@ import (
 const (
 	// streamPageBytes bounds the events (their stored size) one stream
 	// reads at a time; a single larger event is read alone.
-	streamPageBytes = 1 << 20
+	streamPageBytes = 256 << 10
 	// DefaultFrameCacheBytes bounds the encoded frames kept for the
 	// streams to share when Config.FrameCacheBytes is 0.
-	DefaultFrameCacheBytes = 64 << 20
+	DefaultFrameCacheBytes = 16 << 20
 )
 
 // frame is one event encoded as a Server-Sent Event: "id", "event" and
