@@ -42,6 +42,7 @@ type frameKey struct {
 // for the same page wait for it instead of reading it again.
 type pageLoad struct {
 	done   chan struct{} // closed by the loader when frames and err are set
+	began  uint64        // frameCache.reads when it was started
 	frames []*frame
 	err    error
 }
@@ -64,6 +65,7 @@ type frameCache struct {
 	keys   map[*list.Element]frameKey // guarded by mu
 	bytes  int                        // of the frames in lru; guarded by mu
 	flight map[frameKey]*pageLoad     // keyed by the page's first seq; guarded by mu
+	reads  uint64                     // counts calls of next and loads started; guarded by mu
 }
 
 func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
@@ -77,6 +79,10 @@ func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
 // next returns the frames of agent's events after the cursor, in order, at
 // most about one page of them; none when there are none yet. Events up to
 // opened are encoded as replayed; a page never mixes the two.
+//
+// A stream shares only a read that began after it called next: one begun
+// earlier may have missed the append that woke it, so it waits for that
+// one to end and looks again.
 func (c *frameCache) next(ctx context.Context, agent string, after, opened uint64) ([]*frame, error) {
 	from, to, replayed := after+1, ^uint64(0), after < opened
 	if replayed {
@@ -84,31 +90,44 @@ func (c *frameCache) next(ctx context.Context, agent string, after, opened uint6
 	}
 	key := frameKey{agent, from, replayed}
 	c.mu.Lock()
-	if frames := c.cachedLocked(key, to); len(frames) > 0 {
+	c.reads++
+	called := c.reads
+	for {
+		if frames := c.cachedLocked(key, to); len(frames) > 0 {
+			c.mu.Unlock()
+			return frames, nil
+		}
+		load, loading := c.flight[key]
+		if !loading {
+			c.reads++
+			load = &pageLoad{done: make(chan struct{}), began: c.reads}
+			c.flight[key] = load
+		}
 		c.mu.Unlock()
-		return frames, nil
+		if !loading {
+			// Not cancelled with this stream: others may be waiting for
+			// the page, and reading one is bounded.
+			c.load(context.WithoutCancel(ctx), key, to, load)
+		}
+		select {
+		case <-load.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if load.began > called {
+			return load.result(to)
+		}
+		c.mu.Lock() // the read began too early for this stream: again
 	}
-	load, loading := c.flight[key]
-	if !loading {
-		load = &pageLoad{done: make(chan struct{})}
-		c.flight[key] = load
+}
+
+// result is the load's frames up to to: a page loaded for another stream
+// may run past this one's opened.
+func (l *pageLoad) result(to uint64) ([]*frame, error) {
+	if l.err != nil {
+		return nil, l.err
 	}
-	c.mu.Unlock()
-	if !loading {
-		// Not cancelled with this stream: others may be waiting for the
-		// page, and reading one is bounded.
-		c.load(context.WithoutCancel(ctx), key, to, load)
-	}
-	select {
-	case <-load.done:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if load.err != nil {
-		return nil, load.err
-	}
-	// A page loaded for another stream may run past this one's opened.
-	out := load.frames
+	out := l.frames
 	for len(out) > 0 && out[len(out)-1].seq > to {
 		out = out[:len(out)-1]
 	}

@@ -145,3 +145,43 @@ func TestFramesSharedByStreams(t *testing.T) {
 		t.Fatalf("after clear the cache holds %d frames, %d bytes", c.lru.Len(), c.bytes)
 	}
 }
+
+// TestFramesNotFromAnEarlierRead: a stream woken by an append does not
+// take the result of a read of its page that began before it asked (and
+// may have missed the append); it waits for that read and reads again.
+func TestFramesNotFromAnEarlierRead(t *testing.T) {
+	st := persistence.NewMemStore()
+	bigEvents(t, st, "a", 1, 10)
+	c := newFrameCache(st, 0)
+	key := frameKey{"a", 2, false}
+	c.mu.Lock()
+	c.reads++
+	early := &pageLoad{done: make(chan struct{}), began: c.reads} // it will find nothing
+	c.flight[key] = early
+	c.mu.Unlock()
+
+	bigEvents(t, st, "a", 1, 10) // event 2, whose signal wakes the stream
+	type result struct {
+		frames []*frame
+		err    error
+	}
+	got := make(chan result, 1)
+	go func() {
+		frames, err := c.next(context.Background(), "a", 1, 1)
+		got <- result{frames, err}
+	}()
+	for asked := false; !asked; runtime.Gosched() {
+		c.mu.Lock()
+		asked = c.reads > early.began // the stream found the early read in flight
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	delete(c.flight, key)
+	c.mu.Unlock()
+	close(early.done)
+
+	r := <-got
+	if r.err != nil || len(r.frames) != 1 || r.frames[0].seq != 2 {
+		t.Fatalf("next after 1 = %d frames, %v; want event 2", len(r.frames), r.err)
+	}
+}
