@@ -259,7 +259,9 @@ func openSubscribers(ctx context.Context, sock string, n int) (*subscribers, err
 		go func() {
 			defer s.wg.Done()
 			defer resp.Body.Close()
-			if err := s.read(i, resp); err != nil && ctx.Err() == nil {
+			// read ends only with an error: the stream broke, or it was
+			// closed (ctx), which is no failure.
+			if err := s.read(i, resp); ctx.Err() == nil {
 				s.failed.CompareAndSwap(nil, &err)
 				s.signal()
 			}
@@ -284,7 +286,7 @@ func openStream(ctx context.Context, sock string) (*http.Response, error) {
 }
 
 // read counts the events of one stream by their id lines, without keeping
-// their data.
+// their data, until the stream ends; it returns why.
 func (s *subscribers) read(i int, resp *http.Response) error {
 	br := bufio.NewReaderSize(resp.Body, 16<<10)
 	lineStart := true
