@@ -60,12 +60,17 @@ type frameCache struct {
 	pageBytes int // streamPageBytes
 
 	mu     sync.Mutex
-	lru    *list.List                 // of *frame keyed by elem's frameKey; front is newest; guarded by mu
+	lru    *list.List                 // of cachedFrame, newest first; guarded by mu
 	byKey  map[frameKey]*list.Element // guarded by mu
-	keys   map[*list.Element]frameKey // guarded by mu
 	bytes  int                        // of the frames in lru; guarded by mu
 	flight map[frameKey]*pageLoad     // keyed by the page's first seq; guarded by mu
 	reads  uint64                     // counts calls of next and loads started; guarded by mu
+}
+
+// cachedFrame is an element of frameCache.lru.
+type cachedFrame struct {
+	key   frameKey
+	frame *frame
 }
 
 func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
@@ -73,7 +78,7 @@ func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
 		maxBytes = DefaultFrameCacheBytes
 	}
 	return &frameCache{store: store, maxBytes: maxBytes, pageBytes: streamPageBytes, lru: list.New(),
-		byKey: map[frameKey]*list.Element{}, keys: map[*list.Element]frameKey{}, flight: map[frameKey]*pageLoad{}}
+		byKey: map[frameKey]*list.Element{}, flight: map[frameKey]*pageLoad{}}
 }
 
 // next returns the frames of agent's events after the cursor, in order, at
@@ -145,7 +150,7 @@ func (c *frameCache) cachedLocked(key frameKey, to uint64) []*frame {
 			break
 		}
 		c.lru.MoveToFront(el)
-		f := el.Value.(*frame)
+		f := el.Value.(cachedFrame).frame
 		out = append(out, f)
 		size += len(f.data)
 	}
@@ -181,15 +186,12 @@ func (c *frameCache) addLocked(key frameKey, f *frame) {
 	if _, ok := c.byKey[key]; ok || len(f.data) > c.maxBytes {
 		return
 	}
-	el := c.lru.PushFront(f)
-	c.byKey[key], c.keys[el] = el, key
+	c.byKey[key] = c.lru.PushFront(cachedFrame{key, f})
 	c.bytes += len(f.data)
 	for c.bytes > c.maxBytes {
-		old := c.lru.Back()
-		c.bytes -= len(old.Value.(*frame).data)
-		delete(c.byKey, c.keys[old])
-		delete(c.keys, old)
-		c.lru.Remove(old)
+		old := c.lru.Remove(c.lru.Back()).(cachedFrame)
+		c.bytes -= len(old.frame.data)
+		delete(c.byKey, old.key)
 	}
 }
 
@@ -199,7 +201,6 @@ func (c *frameCache) clear() {
 	defer c.mu.Unlock()
 	c.lru.Init()
 	clear(c.byKey)
-	clear(c.keys)
 	c.bytes = 0
 }
 
