@@ -10,6 +10,11 @@
 // the socket or the TCP control token, and nothing under the public
 // prefixes (/triggers/, /ingress/) reaches them.
 //
+// Event streams are capped (Config.MaxEventStreams; one more gets 429) and
+// share one encoding of each event: a stream's handler goroutine reads
+// pages bounded by size through the server's frame cache, which the last
+// stream to close empties. Close ends every stream.
+//
 // control imports actors, messages and persistence; only cmd imports it.
 // It holds no agent state of its own: every answer comes from the runtime
 // or the journal, so a client never sees something that is not durable.
