@@ -134,7 +134,8 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 			return
 		}
 		if len(frames) > 0 {
-			if after, err = writeFrames(w, rc, frames); err != nil {
+			if after, err = s.writeFrames(w, rc, frames); err != nil {
+				s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
 				return
 			}
 			continue // there may be more than one page
@@ -144,6 +145,7 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 			return
 		case <-sub.C:
 		case <-tick.Chan():
+			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
 				return
 			}
@@ -152,8 +154,11 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 }
 
 // writeFrames writes a page of frames, shared with other streams and never
-// copied, and flushes it; it returns the last event_seq written.
-func writeFrames(w io.Writer, rc *http.ResponseController, frames []*frame) (uint64, error) {
+// copied, and flushes it; it returns the last event_seq written. A client
+// that does not take the page within StreamWriteTimeout (a deadline on the
+// connection's writes, real time) ends the stream.
+func (s *Server) writeFrames(w io.Writer, rc *http.ResponseController, frames []*frame) (uint64, error) {
+	_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
 	for _, f := range frames {
 		if _, err := w.Write(f.data); err != nil {
 			return 0, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -119,5 +120,30 @@ func appendReceipts(t *testing.T, f *fixture, agent string, n, size int) {
 		if _, err := f.h.Store().Append(context.Background(), agent, []messages.Event{ev}); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestStalledStreamDropped: a client that stops reading is dropped once a
+// page waits StreamWriteTimeout for it, giving back its place.
+func TestStalledStreamDropped(t *testing.T) {
+	f := newFixtureWith(t, func(c *control.Config) { c.StreamWriteTimeout = 100 * time.Millisecond })
+	// More than the socket buffers hold, so the server's writes block.
+	appendReceipts(t, f, "big", 8, 1<<20)
+	conn, err := net.Dial("unix", f.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprint(conn, "GET /agents/big/events HTTP/1.1\r\nHost: holon\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Read(make([]byte, 512)); err != nil { // the status line: the stream is open
+		t.Fatal(err)
+	}
+	// Then this client reads nothing more.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // a failure bound only
+	defer cancel()
+	if err := f.srv.WaitEventStreams(ctx, 0); err != nil {
+		t.Fatalf("the stalled stream is still open (%d): %v", f.srv.EventStreams(), err)
 	}
 }

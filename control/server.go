@@ -38,6 +38,8 @@ const (
 	readTimeout       = 30 * time.Second
 	// keepAlive is how often an idle event stream gets a comment line.
 	keepAlive = 15 * time.Second
+	// DefaultStreamWriteTimeout is Config.StreamWriteTimeout's default.
+	DefaultStreamWriteTimeout = time.Minute
 )
 
 // Config is what a Server serves.
@@ -67,6 +69,11 @@ type Config struct {
 	// text/event-stream) open at once; one more is refused with 429 and
 	// Retry-After. 0 means DefaultMaxEventStreams.
 	MaxEventStreams int
+	// StreamWriteTimeout is how long an event stream may wait for its
+	// client to take a page (or a keep-alive) before it is dropped, so a
+	// client that stopped reading gives back its place and its page; 0
+	// means DefaultStreamWriteTimeout.
+	StreamWriteTimeout time.Duration
 	// FrameCacheBytes bounds the encoded events the streams share (each
 	// event is read and encoded once for all of them); 0 means
 	// DefaultFrameCacheBytes.
@@ -110,6 +117,9 @@ type Server struct {
 func NewServer(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = clockwork.NewRealClock()
+	}
+	if cfg.StreamWriteTimeout <= 0 {
+		cfg.StreamWriteTimeout = DefaultStreamWriteTimeout
 	}
 	if cfg.DefaultAgentID == "" {
 		cfg.DefaultAgentID = actors.DefaultAgentID
