@@ -112,6 +112,13 @@ type SSEResult struct {
 	AnonBaselineBytes int64 `json:"anon_baseline_bytes"`
 	AnonPeakBytes     int64 `json:"anon_peak_bytes"`
 	AnonAfterBytes    int64 `json:"anon_after_bytes"`
+	// ReplayPeakOverBaselineBytes is the peak resident set over the
+	// baseline while, after the live run, as many streams reconnect from
+	// the start of the journal and replay it all (the events appended,
+	// 1 MiB each); ReplaySeconds is from the first connect to the last
+	// stream's last event.
+	ReplayPeakOverBaselineBytes int64   `json:"replay_peak_over_baseline_bytes"`
+	ReplaySeconds               float64 `json:"replay_seconds"`
 	// Refused is the status of one more stream than the cap (429).
 	Refused int `json:"refused_status"`
 	// WithinBudget is PeakOverBaselineBytes <= SSEPeakBudgetBytes and
@@ -211,6 +218,11 @@ func sseRun(ctx context.Context, cfg SSEConfig, st *persistence.BadgerStore, soc
 	if err := waitStreamsClosed(ctx, srv); err != nil {
 		return SSEResult{}, err
 	}
+	replay, err := replayAll(ctx, sock, srv, cfg.Subscribers, uint64(cfg.Events+1))
+	if err != nil {
+		return SSEResult{}, err
+	}
+	res.ReplayPeakOverBaselineBytes, res.ReplaySeconds = replay.rss-res.RSSBaselineBytes, replay.seconds
 	after := restingMemory(ctx)
 	res.RSSAfterBytes, res.HeapAfterBytes, res.AnonAfterBytes = after.rss, after.heap, anonBytes()
 	res.PeakOverBaselineBytes = res.RSSPeakBytes - res.RSSBaselineBytes
@@ -352,6 +364,28 @@ func (s *subscribers) waitAll(ctx context.Context, seq uint64) error {
 func (s *subscribers) close() {
 	s.cancel()
 	s.wg.Wait()
+}
+
+// replayed is what replayAll measured.
+type replayed struct {
+	rss     int64 // peak resident set
+	seconds float64
+}
+
+// replayAll opens n streams from the start of the journal, one after
+// another as a reconnecting crowd would, waits until each has read up to
+// seq, closes them and returns the peak resident set meanwhile.
+func replayAll(ctx context.Context, sock string, srv *control.Server, n int, seq uint64) (replayed, error) {
+	peak := startPeakSampler()
+	began := time.Now()
+	subs, err := openSubscribers(ctx, sock, n)
+	if err == nil {
+		err = subs.waitAll(ctx, seq)
+	}
+	elapsed := time.Since(began)
+	subs.close()
+	err = errors.Join(err, peak.stop(), waitStreamsClosed(ctx, srv))
+	return replayed{rss: peak.rss, seconds: elapsed.Seconds()}, err
 }
 
 // refusedStatus opens one stream more than the cap and returns its status.

@@ -22,7 +22,7 @@ func TestSSE(t *testing.T) {
 	if r.FrameBytes < 2*cfg.EventBytes || r.FrameBytes > 3*cfg.EventBytes || r.MBPerSec <= 0 || r.Seconds <= 0 {
 		t.Fatalf("SSE = %+v: want each event served whole to every subscriber", r)
 	}
-	if r.RSSBaselineBytes <= 0 || r.RSSPeakBytes <= 0 || r.RSSAfterBytes <= 0 || r.AnonPeakBytes <= 0 || r.HeapPeakBytes == 0 {
+	if r.ReplaySeconds <= 0 || r.RSSBaselineBytes <= 0 || r.RSSPeakBytes <= 0 || r.RSSAfterBytes <= 0 || r.AnonPeakBytes <= 0 || r.HeapPeakBytes == 0 {
 		t.Fatalf("SSE = %+v: want memory readings", r)
 	}
 	if entries, _ := os.ReadDir(cfg.Dir); len(entries) != 0 {
@@ -48,5 +48,5 @@ func TestSSEConfigValidate(t *testing.T) {
 }
 
 func TestSSEResultJSON(t *testing.T) {
-	wantKeys(t, bench.SSEResult{}, "subscribers", "rss_peak_bytes", "peak_over_baseline_bytes", "retained_bytes", "anon_after_bytes", "refused_status")
+	wantKeys(t, bench.SSEResult{}, "subscribers", "rss_peak_bytes", "replay_peak_over_baseline_bytes", "peak_over_baseline_bytes", "retained_bytes", "anon_after_bytes", "refused_status")
 }

@@ -5,8 +5,10 @@ import (
 	"container/list"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strconv"
 	"sync"
+	"weak"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -59,12 +61,17 @@ type frameCache struct {
 	maxBytes  int
 	pageBytes int // streamPageBytes
 
-	mu     sync.Mutex
-	lru    *list.List                 // of cachedFrame, newest first; guarded by mu
-	byKey  map[frameKey]*list.Element // guarded by mu
-	bytes  int                        // of the frames in lru; guarded by mu
-	flight map[frameKey]*pageLoad     // keyed by the page's first seq; guarded by mu
-	reads  uint64                     // counts calls of next and loads started; guarded by mu
+	mu    sync.Mutex
+	lru   *list.List                 // of cachedFrame, newest first; guarded by mu
+	byKey map[frameKey]*list.Element // guarded by mu
+	// live finds every frame still held by a stream or the cache, weakly:
+	// streams replaying the same events at different moments share one
+	// copy of each even after the cache let it go. A frame's entry is
+	// removed once the frame is collected. Guarded by mu.
+	live   map[frameKey]weak.Pointer[frame]
+	bytes  int                    // of the frames in lru; guarded by mu
+	flight map[frameKey]*pageLoad // keyed by the page's first seq; guarded by mu
+	reads  uint64                 // counts calls of next and loads started; guarded by mu
 }
 
 // cachedFrame is an element of frameCache.lru.
@@ -78,7 +85,7 @@ func newFrameCache(store persistence.Journal, maxBytes int) *frameCache {
 		maxBytes = DefaultFrameCacheBytes
 	}
 	return &frameCache{store: store, maxBytes: maxBytes, pageBytes: streamPageBytes, lru: list.New(),
-		byKey: map[frameKey]*list.Element{}, flight: map[frameKey]*pageLoad{}}
+		byKey: map[frameKey]*list.Element{}, live: map[frameKey]weak.Pointer[frame]{}, flight: map[frameKey]*pageLoad{}}
 }
 
 // next returns the frames of agent's events after the cursor, in order, at
@@ -145,16 +152,28 @@ func (c *frameCache) cachedLocked(key frameKey, to uint64) []*frame {
 	var out []*frame
 	size := 0
 	for ; key.seq <= to && size < c.pageBytes; key.seq++ {
-		el, ok := c.byKey[key]
-		if !ok {
+		f := c.lookupLocked(key)
+		if f == nil {
 			break
 		}
-		c.lru.MoveToFront(el)
-		f := el.Value.(cachedFrame).frame
 		out = append(out, f)
 		size += len(f.data)
 	}
 	return out
+}
+
+// lookupLocked returns the frame at key from the cache (which it
+// refreshes) or from the frames still alive, or nil.
+func (c *frameCache) lookupLocked(key frameKey) *frame {
+	if el, ok := c.byKey[key]; ok {
+		c.lru.MoveToFront(el)
+		return el.Value.(cachedFrame).frame
+	}
+	if f := c.live[key].Value(); f != nil {
+		c.addLocked(key, f)
+		return f
+	}
+	return nil
 }
 
 // load reads and encodes the page from key.seq up to to for every stream
@@ -172,12 +191,31 @@ func (c *frameCache) load(ctx context.Context, key frameKey, to uint64, load *pa
 	c.mu.Lock()
 	delete(c.flight, key)
 	if err == nil {
-		for _, f := range load.frames {
-			c.addLocked(frameKey{key.agent, f.seq, key.replayed}, f)
+		for i, f := range load.frames {
+			fk := frameKey{key.agent, f.seq, key.replayed}
+			if alive := c.live[fk].Value(); alive != nil {
+				load.frames[i] = alive // keep one copy: this one is garbage
+			} else {
+				c.watchLocked(fk, f)
+			}
+			c.addLocked(fk, load.frames[i])
 		}
 	}
 	c.mu.Unlock()
 	close(load.done)
+}
+
+// watchLocked records f among the live frames until it is collected.
+func (c *frameCache) watchLocked(key frameKey, f *frame) {
+	wp := weak.Make(f)
+	c.live[key] = wp
+	runtime.AddCleanup(f, func(key frameKey) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.live[key] == wp { // not replaced by a newer frame for the key
+			delete(c.live, key)
+		}
+	}, key)
 }
 
 // addLocked caches f, evicting the least recently used frames past

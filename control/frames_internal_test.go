@@ -185,3 +185,55 @@ func TestFramesNotFromAnEarlierRead(t *testing.T) {
 		t.Fatalf("next after 1 = %d frames, %v; want event 2", len(r.frames), r.err)
 	}
 }
+
+// TestFramesSharedWhileHeld: a frame the cache let go of is still shared,
+// not read again, while a stream holds it, and forgotten once nobody does.
+func TestFramesSharedWhileHeld(t *testing.T) {
+	const size = 64 << 10
+	st := persistence.NewMemStore()
+	bigEvents(t, st, "a", 2, size)
+	ctx := context.Background()
+	c := newFrameCache(st, 3*size) // room for one frame
+	c.pageBytes = size             // one event a page
+
+	held, err := c.next(ctx, "a", 0, 0) // a slow stream writing event 1
+	if err != nil || len(held) != 1 {
+		t.Fatalf("next = %d frames, %v", len(held), err)
+	}
+	if _, err := c.next(ctx, "a", 1, 0); err != nil { // event 2 evicts event 1
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	_, cached := c.byKey[frameKey{"a", 1, false}]
+	c.mu.Unlock()
+	if cached {
+		t.Fatal("event 1 is still in the cache; the test needs it evicted")
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	again, err := c.next(ctx, "a", 0, 0) // another stream, behind
+	runtime.ReadMemStats(&after)
+	if err != nil || len(again) != 1 || again[0] != held[0] {
+		t.Fatalf("next after eviction = %v, %v; want the frame the first stream holds", again, err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > size {
+		t.Fatalf("next of a held frame allocated %d bytes, want under %d: it is not read again", n, size)
+	}
+	runtime.KeepAlive(held)
+
+	held, again = nil, nil
+	c.clear()
+	for i := 0; ; i++ {
+		runtime.GC()
+		c.mu.Lock()
+		n := len(c.live)
+		c.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("%d live frames remembered after nothing holds them", n)
+		}
+		runtime.Gosched() // cleanups run on their own goroutine
+	}
+}

@@ -42,6 +42,8 @@ func sseRows(r bench.SSEResult) [][2]string {
 		{"anonymous RSS", fmt.Sprintf("%s baseline, %s peak, %s after close (budget: %s left; the rest maps the store's files)",
 			mib(r.AnonBaselineBytes), mib(r.AnonPeakBytes), mib(r.AnonAfterBytes), mib(bench.SSERetainedBudgetBytes))},
 		{"within budget", fmt.Sprint(r.WithinBudget)},
+		{"replay peak", fmt.Sprintf("%s over baseline: %d streams reconnecting from the start, %d events each (%.2f s)",
+			mib(r.ReplayPeakOverBaselineBytes), r.Subscribers, r.Events+1, r.ReplaySeconds)},
 		{"over the cap", fmt.Sprintf("HTTP %d", r.Refused)},
 	}
 }
