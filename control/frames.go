@@ -55,7 +55,8 @@ type pageLoad struct {
 // store (bounded by streamPageBytes) and encoded, once however many
 // streams at that cursor ask at the same time. The cache holds at most
 // maxBytes of frames, the least recently used go first; what a stream
-// holds besides is the page it is writing.
+// holds besides is the page it is writing, and a frame it holds is found
+// by the streams after it (live) until it is collected.
 type frameCache struct {
 	store     persistence.Journal
 	maxBytes  int
