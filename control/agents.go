@@ -215,17 +215,17 @@ func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 // scan calls f on every event of stream id, in pages.
 func (s *Server) scan(ctx context.Context, id string, f func(messages.Event) error) error {
 	for from := uint64(1); ; {
-		evs, err := s.cfg.Store.Read(ctx, id, from, ^uint64(0), MaxPageLimit)
+		evs, err := s.cfg.Store.ReadPage(ctx, id, from, ^uint64(0), MaxPageLimit, MaxPageBytes)
 		if err != nil {
 			return err
+		}
+		if len(evs) == 0 {
+			return nil
 		}
 		for _, ev := range evs {
 			if err := f(ev); err != nil {
 				return err
 			}
-		}
-		if len(evs) < MaxPageLimit {
-			return nil
 		}
 		from = evs[len(evs)-1].Seq + 1
 	}

@@ -16,6 +16,11 @@
 // cancellations of suspensions record responded_by from that surface,
 // never from the body. Wrong TCP tokens are limited per peer (429).
 //
+// Event streams are capped (Config.MaxEventStreams; one more gets 429) and
+// share one encoding of each event: a stream's handler goroutine reads
+// pages bounded by size through the server's frame cache, which the last
+// stream to close empties. Close ends every stream.
+//
 // control imports actors, messages and persistence; only cmd imports it.
 // It holds no agent state of its own: every answer comes from the runtime
 // or the journal, so a client never sees something that is not durable.

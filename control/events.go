@@ -1,9 +1,8 @@
 package control
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -34,7 +33,7 @@ func (s *Server) agentEvents(w http.ResponseWriter, r *http.Request) {
 		s.streamEvents(w, r, id, after)
 		return
 	}
-	evs, err := s.cfg.Store.Read(r.Context(), id, after+1, ^uint64(0), limit)
+	evs, err := s.cfg.Store.ReadPage(r.Context(), id, after+1, ^uint64(0), limit, MaxPageBytes)
 	if err != nil {
 		writeError(w, runtimeError(err))
 		return
@@ -84,11 +83,28 @@ func acceptsEventStream(r *http.Request) bool {
 	return strings.Contains(r.Header.Get("Accept"), "text/event-stream")
 }
 
+// streamRetryAfter is the Retry-After, in seconds, of a refused stream.
+const streamRetryAfter = 5
+
 // streamEvents serves the agent's events after the cursor as Server-Sent
 // Events, then follows new ones until the client or the server goes away.
 // Each event's id is its event_seq, so a client resumes with Last-Event-ID
-// without a gap or a duplicate.
+// without a gap or a duplicate. Events come in pages bounded by size from
+// the frame cache, which encodes each once for every stream; past
+// MaxEventStreams a stream is refused with 429.
 func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string, after uint64) {
+	if !s.streams.acquire() {
+		w.Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		writeError(w, errorf(http.StatusTooManyRequests, KindBackpressure,
+			fmt.Sprintf("retry in %d s, close another stream, or page with GET without Accept: text/event-stream", streamRetryAfter),
+			"the event stream limit (%d open at once, run --max-event-streams) is reached", s.streams.max))
+		return
+	}
+	defer func() {
+		if s.streams.release() == 0 {
+			s.frames.clear() // nobody follows: nothing to share
+		}
+	}()
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
@@ -112,13 +128,14 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 		return
 	}
 	for {
-		n, err := s.sendEvents(ctx, w, id, &after, opened)
+		frames, err := s.frames.next(ctx, id, after, opened)
 		if err != nil {
 			s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
 			return
 		}
-		if n > 0 {
-			if err := rc.Flush(); err != nil {
+		if len(frames) > 0 {
+			if after, err = s.writeFrames(w, rc, frames); err != nil {
+				s.cfg.Log.Debug().Err(err).Str("agent_id", id).Msg("event stream ended")
 				return
 			}
 			continue // there may be more than one page
@@ -128,6 +145,7 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 			return
 		case <-sub.C:
 		case <-tick.Chan():
+			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
 				return
 			}
@@ -135,22 +153,16 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request, id string,
 	}
 }
 
-// sendEvents writes the next page of events after *after and moves it;
-// those up to opened are marked replayed.
-func (s *Server) sendEvents(ctx context.Context, w http.ResponseWriter, id string, after *uint64, opened uint64) (int, error) {
-	evs, err := s.cfg.Store.Read(ctx, id, *after+1, ^uint64(0), MaxPageLimit)
-	if err != nil {
-		return 0, err
-	}
-	for _, ev := range evs {
-		data, err := json.Marshal(NewStreamEvent(ev, ev.Seq <= opened))
-		if err != nil {
+// writeFrames writes a page of frames, shared with other streams and never
+// copied, and flushes it; it returns the last event_seq written. A client
+// that does not take the page within StreamWriteTimeout (a deadline on the
+// connection's writes, real time) ends the stream.
+func (s *Server) writeFrames(w io.Writer, rc *http.ResponseController, frames []*frame) (uint64, error) {
+	_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.StreamWriteTimeout))
+	for _, f := range frames {
+		if _, err := w.Write(f.data); err != nil {
 			return 0, err
 		}
-		if _, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.Seq, ev.Type, data); err != nil {
-			return 0, err
-		}
-		*after = ev.Seq
 	}
-	return len(evs), nil
+	return frames[len(frames)-1].seq, rc.Flush()
 }

@@ -80,10 +80,13 @@ func responsesFor(r Route) map[string]any {
 	errRef := map[string]any{"description": "error", "content": map[string]any{
 		"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}}}
 	ok := map[string]any{"description": "success", "content": map[string]any{"application/json": map[string]any{}}}
+	out := map[string]any{"default": errRef}
 	if strings.HasSuffix(r.Pattern, "/events") {
 		ok["content"] = map[string]any{"application/json": map[string]any{}, "text/event-stream": map[string]any{}}
+		out["429"] = map[string]any{"description": "too many event streams open: retry after Retry-After seconds",
+			"headers": map[string]any{"Retry-After": map[string]any{"schema": map[string]any{"type": "integer"}}},
+			"content": errRef["content"]}
 	}
-	out := map[string]any{"default": errRef}
 	switch {
 	case strings.HasSuffix(r.Pattern, "/prompt"), strings.HasSuffix(r.Pattern, "/shutdown"):
 		out["202"] = ok

@@ -268,13 +268,32 @@ func bodyText(b messages.Body) string {
 	return ""
 }
 
-// oneLine flattens s to one bounded line.
+// oneLine flattens s to one bounded line. It reads no further into s than
+// the line needs, so a large body costs no more than a short one.
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > summaryLimit {
-		return string(r[:summaryLimit-1]) + "…"
+	var b strings.Builder
+	runes := 0
+	for f := range strings.FieldsSeq(s) {
+		if runes > summaryLimit {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			runes++
+		}
+		for _, r := range f {
+			if runes > summaryLimit {
+				break
+			}
+			b.WriteRune(r)
+			runes++
+		}
 	}
-	return s
+	if runes <= summaryLimit {
+		return b.String()
+	}
+	r := []rune(b.String())
+	return string(r[:summaryLimit-1]) + "…"
 }
 
 func orUnknown(s string) string {

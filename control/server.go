@@ -30,11 +30,16 @@ const (
 	// DefaultPageLimit and MaxPageLimit bound an events page.
 	DefaultPageLimit = 100
 	MaxPageLimit     = 1000
+	// MaxPageBytes bounds the events of a page by their stored size too:
+	// a page of large events holds fewer than its limit (one at least).
+	MaxPageBytes = 4 << 20
 	// readHeaderTimeout and readTimeout drop slow clients.
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 30 * time.Second
 	// keepAlive is how often an idle event stream gets a comment line.
 	keepAlive = 15 * time.Second
+	// DefaultStreamWriteTimeout is Config.StreamWriteTimeout's default.
+	DefaultStreamWriteTimeout = time.Minute
 )
 
 // Config is what a Server serves.
@@ -64,6 +69,19 @@ type Config struct {
 	// of the agents' commands: a caller carrying it is refused like one the
 	// runtime started.
 	Instance string
+	// MaxEventStreams caps the event streams (GET …/events as
+	// text/event-stream) open at once; one more is refused with 429 and
+	// Retry-After. 0 means DefaultMaxEventStreams.
+	MaxEventStreams int
+	// StreamWriteTimeout is how long an event stream may wait for its
+	// client to take a page (or a keep-alive) before it is dropped, so a
+	// client that stopped reading gives back its place and its page; 0
+	// means DefaultStreamWriteTimeout.
+	StreamWriteTimeout time.Duration
+	// FrameCacheBytes bounds the encoded events the streams share (each
+	// event is read and encoded once for all of them); 0 means
+	// DefaultFrameCacheBytes.
+	FrameCacheBytes int
 	// LastFailure, when set, reports the last startup or shutdown failure
 	// the owner recorded.
 	LastFailure func() *Failure
@@ -91,8 +109,10 @@ type Server struct {
 	cancel   context.CancelFunc
 	shutdown sync.Once
 
-	public *limiters
-	gate   *gate
+	public  *limiters
+	gate    *gate
+	streams *streamGate
+	frames  *frameCache
 
 	mu      sync.Mutex
 	servers []*http.Server // guarded by mu
@@ -103,12 +123,16 @@ func NewServer(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = clockwork.NewRealClock()
 	}
+	if cfg.StreamWriteTimeout <= 0 {
+		cfg.StreamWriteTimeout = DefaultStreamWriteTimeout
+	}
 	if cfg.DefaultAgentID == "" {
 		cfg.DefaultAgentID = actors.DefaultAgentID
 	}
 	cfg.Info.DefaultAgentID = cfg.DefaultAgentID
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), public: newLimiters(cfg.PublicRate, cfg.PublicBurst),
-		gate: &gate{callers: newCallers(cfg.Instance), failures: newFailures(cfg.Clock), log: cfg.Log}}
+		gate:    &gate{callers: newCallers(cfg.Instance), failures: newFailures(cfg.Clock), log: cfg.Log},
+		streams: newStreamGate(cfg.MaxEventStreams), frames: newFrameCache(cfg.Store, cfg.FrameCacheBytes)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.routes()
 	return s

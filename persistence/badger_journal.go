@@ -330,6 +330,12 @@ func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint
 // ErrQuarantined and ErrCorrupt (and ErrGap for a gap). A read never stops
 // short silently.
 func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
+	return s.ReadPage(ctx, stream, from, to, limit, 0)
+}
+
+// ReadPage implements Journal. The size of a record is read from Badger's
+// index before its value is, so a page never loads the record past its bound.
+func (s *BadgerStore) ReadPage(ctx context.Context, stream string, from, to uint64, limit, maxBytes int) ([]messages.Event, error) {
 	if err := s.readable(stream); err != nil {
 		return nil, err
 	}
@@ -339,6 +345,7 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 	var out []messages.Event
 	var bad error
 	var badSeq uint64
+	var size int64
 	err := s.db.View(func(txn *badger.Txn) error {
 		bounds, err := readBounds(txn, stream)
 		if err != nil {
@@ -349,7 +356,8 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 		defer it.Close()
 		for it.Seek(eventKey(stream, from)); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
-			if limit > 0 && len(out) >= limit {
+			size += it.Item().ValueSize()
+			if limit > 0 && len(out) >= limit || maxBytes > 0 && size > int64(maxBytes) && len(out) > 0 {
 				return nil
 			}
 			if seq > to {

@@ -115,7 +115,7 @@ type conformanceCase struct {
 }
 
 func runStoreConformance(t *testing.T, f storeFactory) {
-	cases := slices.Concat(journalReadCases(), journalCases(), appendCases(), snapshotCases())
+	cases := slices.Concat(journalReadCases(), readPageCases(), journalCases(), appendCases(), snapshotCases())
 	names := make(map[string]bool, len(cases))
 	var passed, ran, skipped int
 	for _, c := range cases {
@@ -322,6 +322,50 @@ func journalReadCases() []conformanceCase {
 			for _, ev := range evs {
 				if w := written[ev.Seq-1]; !sameEvent(ev, w, ev.Seq) {
 					t.Errorf("Read(%s) seq %d = %+v, want %+v", rangeString(tt.from, tt.to), ev.Seq, ev, w)
+				}
+			}
+		}})
+	}
+	return cases
+}
+
+// readPageCases: ReadPage bounds a page by the events' stored size as well
+// as by count, and always returns the range's first event.
+func readPageCases() []conformanceCase {
+	// Events 1..5 of 10 KB each; a record is the payload plus under 100
+	// bytes of header and fields.
+	const payload = 10_000
+	tests := []struct {
+		name            string
+		from            uint64
+		limit, maxBytes int
+		want            []uint64
+	}{
+		{"page bound 0 means no size bound", 1, 0, 0, seqRange(1, 5)},
+		{"page stops before the event past the bound", 1, 0, 2*payload + 500, seqRange(1, 2)},
+		{"page holds the first event even when it is past the bound", 2, 0, 10, seqRange(2, 2)},
+		{"page count limit comes first", 1, 1, 10 * payload, seqRange(1, 1)},
+		{"page bound from a later cursor", 3, 0, 2*payload + 500, seqRange(3, 4)},
+	}
+	var cases []conformanceCase
+	for _, tt := range tests {
+		cases = append(cases, conformanceCase{name: tt.name, run: func(t *testing.T, f storeFactory) {
+			s := f.open(t)
+			evs := testEvents(specStream, 1, 5)
+			for i := range evs {
+				evs[i].Payload = json.RawMessage(`{"n":"` + strings.Repeat("x", payload-8) + `"}`)
+			}
+			wantAppendFirst(t, s, specStream, evs, 1)
+			got, err := s.ReadPage(context.Background(), specStream, tt.from, maxSeq, tt.limit, tt.maxBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(seqsOf(got), tt.want) {
+				t.Fatalf("ReadPage(from %d, limit %d, %d bytes) = %v, want %v", tt.from, tt.limit, tt.maxBytes, seqsOf(got), tt.want)
+			}
+			for _, ev := range got {
+				if !sameEvent(ev, evs[ev.Seq-1], ev.Seq) {
+					t.Errorf("ReadPage seq %d differs from what was written", ev.Seq)
 				}
 			}
 		}})

@@ -32,6 +32,13 @@ type Journal interface {
 	// skipped. Reading a stream that was never written returns no events.
 	Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error)
 
+	// ReadPage is Read bounded by size too: it stops before the event that
+	// would bring the stored size of the events read (their records, about
+	// their payloads) past maxBytes, but always returns the range's first
+	// event whatever its size, so a reader paging on keeps moving.
+	// maxBytes <= 0 means no size bound.
+	ReadPage(ctx context.Context, stream string, from, to uint64, limit, maxBytes int) ([]messages.Event, error)
+
 	// HighestSeq returns the highest sequence number ever assigned in
 	// stream, or 0 when nothing was ever appended. Deletion does not lower it.
 	HighestSeq(ctx context.Context, stream string) (uint64, error)

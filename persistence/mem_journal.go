@@ -74,6 +74,11 @@ func (m *MemStore) AppendAfter(ctx context.Context, stream string, after uint64,
 
 // Read implements Journal.
 func (m *MemStore) Read(ctx context.Context, stream string, from, to uint64, limit int) ([]messages.Event, error) {
+	return m.ReadPage(ctx, stream, from, to, limit, 0)
+}
+
+// ReadPage implements Journal.
+func (m *MemStore) ReadPage(_ context.Context, stream string, from, to uint64, limit, maxBytes int) ([]messages.Event, error) {
 	unlock, err := m.lockStream(stream)
 	if err != nil {
 		return nil, err
@@ -84,8 +89,10 @@ func (m *MemStore) Read(ctx context.Context, stream string, from, to uint64, lim
 		return nil, nil
 	}
 	var out []messages.Event
+	size := 0
 	for i := sort.Search(len(s.seqs), func(i int) bool { return s.seqs[i] >= from }); i < len(s.seqs) && s.seqs[i] <= to; i++ {
-		if limit > 0 && len(out) == limit {
+		size += len(s.recs[i])
+		if limit > 0 && len(out) == limit || maxBytes > 0 && size > maxBytes && len(out) > 0 {
 			break
 		}
 		ev, err := DecodeRecord(s.recs[i], s.seqs[i])

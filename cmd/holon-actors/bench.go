@@ -24,6 +24,7 @@ type benchCmd struct {
 	Transport       benchTransportCmd       `cmd:"" help:"Overhead of one model round through the runtime's provider path against a bare net/http round trip, same loopback server."`
 	API             benchAPICmd             `cmd:"" name:"api" help:"Prompts admitted durably per second through the control socket, and admit latency."`
 	Exec            benchExecCmd            `cmd:"" help:"Overhead of an inline ExecCommand over a bare fork/exec, in the same run, and output capture throughput."`
+	SSE             benchSSECmd             `cmd:"" name:"sse" help:"Memory of many event streams on one agent with large events: peak while served, left after they close."`
 }
 
 // benchFlags are the flags of every bench command.

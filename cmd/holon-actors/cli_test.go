@@ -60,6 +60,7 @@ func TestHelp(t *testing.T) {
 		{"bench-children", []string{"bench", "children", "--help"}},
 		{"bench-recovery", []string{"bench", "recovery", "--help"}},
 		{"bench-exec", []string{"bench", "exec", "--help"}},
+		{"bench-sse", []string{"bench", "sse", "--help"}},
 		{"run", []string{"run", "--help"}},
 		{"prompt", []string{"prompt", "--help"}},
 		{"agents", []string{"agents", "--help"}},

@@ -208,6 +208,9 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 	if _, err := c.tcpAuth(p.home); err != nil { // refuse bad TCP and model options before launching
 		return none, err
 	}
+	if err := c.checkStreams(); err != nil {
+		return none, err
+	}
 	if _, err := c.provider(p.home); err != nil {
 		return none, err
 	}

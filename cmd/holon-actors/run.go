@@ -61,6 +61,7 @@ type runCmd struct {
 	Token           string        `help:"The TCP control token itself (prefer --token-file: a flag is visible to other local users)." env:"HOLON_CONTROL_TOKEN" placeholder:"TOKEN"`
 	PublicIngress   bool          `name:"public-ingress" help:"Accept untrusted channel/webhook input without a token at POST /ingress/agents/{id}/messages (admitted as external evidence, rate limited)." env:"HOLON_PUBLIC_INGRESS"`
 	Advertise       string        `help:"Base URL callers use to reach this runtime (reported to trigger clients)." env:"HOLON_ADVERTISE" placeholder:"URL"`
+	MaxEventStreams int           `name:"max-event-streams" help:"Event streams (GET /agents/{id}/events as text/event-stream, tail --follow) served at once; one more gets 429 with Retry-After." env:"HOLON_MAX_EVENT_STREAMS" default:"256" placeholder:"N"`
 	LogLevel        string        `name:"log-level" help:"Least severe level logged: debug, info, warn or error." default:"info" enum:"debug,info,warn,error" env:"HOLON_LOG_LEVEL"`
 	Workspace       string        `help:"Directory every agent's commands and patches work in (its execution root). Default: each agent's own home, $HOLON_HOME/agents/<id>." env:"HOLON_WORKSPACE" type:"existingdir" placeholder:"DIR"`
 	NotifyWebhook   string        `name:"notify-webhook" help:"POST operator notifications (questions waiting for an answer, failed turns, quarantined agents) to this URL, signed with HMAC-SHA256 (see package notify)." env:"HOLON_NOTIFY_WEBHOOK" placeholder:"URL"`
@@ -120,6 +121,14 @@ type runtimeFile struct {
 // fingerprint identifies the effective configuration, so a second start
 // can tell "already running like this" from "running differently".
 func (c *runCmd) fingerprint() string { return configFingerprint(c.runFlags()) }
+
+// checkStreams refuses a cap on event streams that would serve none.
+func (c *runCmd) checkStreams() error {
+	if c.MaxEventStreams < 1 {
+		return usage(fmt.Errorf("--max-event-streams is %d: give at least 1 (the default is %d)", c.MaxEventStreams, control.DefaultMaxEventStreams))
+	}
+	return nil
+}
 
 // listenAddr is the TCP address asked for, "" for none.
 func (c *runCmd) listenAddr() string {
@@ -372,6 +381,9 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := c.checkStreams(); err != nil {
+		return err
+	}
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return err
@@ -535,7 +547,7 @@ func (o *owner) serve() error {
 	}
 	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
 		DefaultAgentID: o.cmd.DefaultAgent, Triggers: triggers, Advertise: o.cmd.Advertise,
-		PublicIngress: o.cmd.PublicIngress, Instance: o.instance,
+		PublicIngress: o.cmd.PublicIngress, Instance: o.instance, MaxEventStreams: o.cmd.MaxEventStreams,
 		Shutdown: func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
 	o.served = make(chan error, 2)
 	go func() { o.served <- o.srv.Serve(l) }()
