@@ -119,7 +119,7 @@ func runExec(ctx context.Context, base Config, a ExecArgs) tools.Result {
 			return alreadyRunning(h, id)
 		}
 	}
-	p, err := Start(spec, cfg.Artifacts, cfg.NewID())
+	p, err := launch(ctx, cfg, spec)
 	if err != nil {
 		return spawnFailure(ExecCommandName, spec, err)
 	}
@@ -130,6 +130,29 @@ func runExec(ctx context.Context, base Config, a ExecArgs) tools.Result {
 		return completed(cfg, p, chars)
 	}
 	return promote(ctx, cfg, p, id, chars, werr)
+}
+
+// launch starts spec. With a LaunchRecorder it starts gated and releases
+// the command only once its Launch is durable; a command whose Launch
+// could not be recorded is closed without having run.
+func launch(ctx context.Context, cfg Config, spec ProcessSpec) (*Process, error) {
+	id := cfg.NewID()
+	if cfg.Launches == nil {
+		return Start(spec, cfg.Artifacts, id)
+	}
+	p, err := StartGated(spec, cfg.Artifacts, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Launches.RecordLaunch(ctx, p.Launch(id)); err != nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("%w: it was not run: %w", ErrLaunchNotRecorded, err)
+	}
+	if err := p.Release(); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+	return p, nil
 }
 
 // specFor resolves the working directory and shell of a call, or returns
