@@ -35,6 +35,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventTokenBudgetSet:           decodeAs[TokenBudgetSet],
 	EventConversationCompacted:    decodeAs[ConversationCompacted],
 	EventChildUsageRecorded:       decodeAs[ChildUsageRecorded],
+	EventCommandLaunched:          decodeAs[CommandLaunched],
 
 	EventSuspensionRequested:           decodeAs[SuspensionRequested],
 	EventSuspensionResumed:             decodeAs[SuspensionResumed],

@@ -31,6 +31,7 @@ const (
 	EventTokenBudgetSet           EventType = "token_budget_set"
 	EventChildUsageRecorded       EventType = "child_usage_recorded"
 	EventConversationCompacted    EventType = "conversation_compacted"
+	EventCommandLaunched          EventType = "command_launched"
 
 	EventSuspensionRequested           EventType = "suspension_requested"
 	EventSuspensionResumed             EventType = "suspension_resumed"
@@ -73,6 +74,7 @@ var eventVersions = map[EventType]uint32{
 	EventTokenBudgetSet:           1,
 	EventChildUsageRecorded:       1,
 	EventConversationCompacted:    1,
+	EventCommandLaunched:          1,
 
 	EventSuspensionRequested:           1,
 	EventSuspensionResumed:             1,

@@ -212,6 +212,8 @@ func samplePayloads() []messages.Payload {
 		messages.WorkItemBound{TurnID: "turn_3", WorkItemID: "wi_42"},
 		messages.ConversationCompacted{DroppedItems: 42, Summary: "- from operator alice: Check the build.\n- you called ExecCommand({\"cmd\":\"make\"}) → ok",
 			TokensBefore: 98000, TokensAfter: 21000, TotalCompacted: 42},
+		messages.CommandLaunched{TurnID: "turn_1", CallID: "call_1",
+			Record: json.RawMessage(`{"exec_id":"cmd_1","cmd":"make deploy","pid":4242,"pgid":4242,"token":"tok_1"}`)},
 	}
 }
 
