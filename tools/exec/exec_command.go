@@ -70,6 +70,9 @@ func (a *ExecArgs) Validate() error {
 // promoted_to_task and already_running, never both.
 type ExecResult struct {
 	Disposition string `json:"disposition"`
+	// Note is said first: how the result came to be, when unusual (a
+	// command that finished while the runtime was down).
+	Note string `json:"note,omitempty"`
 
 	// completed
 	ExitStatus      *int                `json:"exit_status,omitempty"`
