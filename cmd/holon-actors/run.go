@@ -27,6 +27,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
+	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
 // Files under $HOLON_HOME/run.
@@ -362,6 +363,9 @@ func (o *owner) start() error {
 	}
 	o.store = store
 	o.noteUncleanExit() // we own the home now
+	if err := exec.BecomeSubreaper(); err != nil {
+		o.log.Warn().Err(err).Msg("escaped command processes will be found by their token only")
+	}
 	budget, err := actors.BuiltinBudget()
 	if err != nil {
 		return usage(err)
