@@ -133,6 +133,10 @@ func (p *Process) closeGate() bool {
 	return true
 }
 
+// ExitFile is the artifact name of the exit status file of a gated
+// process; empty for one started ungated.
+func (p *Process) ExitFile() string { return p.exitFile }
+
 // Launch is the identity of the process, to make durable before Release.
 func (p *Process) Launch(id string) Launch {
 	return Launch{ExecID: id, Cmd: p.spec.Cmd, Pid: p.Pid(), Pgid: p.pgid, StartTicks: startTicks(p.Pid()),
