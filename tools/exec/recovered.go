@@ -27,9 +27,11 @@ func Recovered(tool string, artifacts *tools.ArtifactDir, found []Settlement, ch
 	for _, s := range found {
 		fmt.Fprintf(&b, "\n$ %s\n", shortCmd(s.Launch.Cmd, 200))
 		if s.Finished {
-			fmt.Fprintf(&b, "It ended while the runtime was down: it %s.\n", s.Exit)
-		} else {
+			fmt.Fprintf(&b, "It ended while the runtime was down: %s.\n", s.Exit)
+		} else if s.Killed > 0 {
 			fmt.Fprintf(&b, "It was still running, so it was killed (%d processes) before it finished.\n", s.Killed)
+		} else {
+			b.WriteString("It was not running any more and left no exit status: it never started, or it was killed with the runtime.\n")
 		}
 		for _, name := range []string{s.Launch.Output.Stdout, s.Launch.Output.Stderr, s.Launch.Output.Combined} {
 			if name == "" {
