@@ -52,3 +52,26 @@ func BenchmarkCapture(b *testing.B) {
 		}
 	}
 }
+
+// noRecord makes a launch durable nowhere: BenchmarkExecInlineGated
+// measures the gate, not a journal.
+type noRecord struct{}
+
+func (noRecord) RecordLaunch(context.Context, exec.Launch) error { return nil }
+
+// BenchmarkExecInlineGated is BenchmarkExecInline started gated, as the
+// runtime runs commands: the wrapper, the release, output straight to
+// files and the exit status file.
+func BenchmarkExecInlineGated(b *testing.B) {
+	e := newEnvB(b)
+	cfg := e.cfg
+	cfg.Launches = noRecord{}
+	tool := exec.ExecCommand(cfg)
+	args := json.RawMessage(`{"cmd":"true"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := tool.Call(context.Background(), args); res.Status != messages.ToolOK {
+			b.Fatal(res.Receipt)
+		}
+	}
+}

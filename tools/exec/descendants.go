@@ -12,25 +12,24 @@ import (
 )
 
 // KillDescendants kills every process of a command: the members of its
-// process group pgid, if the group is still the command's (see
-// KillOrphans), and every process whose environment carries its token,
-// which finds those that left the group (setsid, a double fork) as long
-// as they kept their environment. Children of this process among them
-// (the runtime is a subreaper, so escaped orphans become its children) are
-// reaped, except keep, whose owner waits for it. It repeats until a scan
-// finds none, so children forked meanwhile are killed too, and returns
-// how many processes it killed; ctx bounds the wait.
-func KillDescendants(ctx context.Context, pgid int, token string, keep int) (int, error) {
+// process group pgid, if the group is still the command's (a member
+// carries its token), and every process whose environment carries its
+// token, which finds those that left the group (setsid, a double fork) as
+// long as they kept their environment. since is the command's start time
+// in clock ticks (Launch.StartTicks; 0 when unknown): processes started
+// before it cannot be the command's and are not looked at. Children of
+// this process among them (the runtime is a subreaper, so escaped
+// orphans become its children) are reaped, except keep, whose owner waits
+// for it. It repeats until a scan finds none, so children forked
+// meanwhile are killed too, and returns how many processes it killed; ctx
+// bounds the wait.
+func KillDescendants(ctx context.Context, pgid int, token string, since uint64, keep int) (int, error) {
 	if token == "" {
 		return 0, fmt.Errorf("kill descendants of group %d: a token is needed", pgid)
 	}
 	killed := make(map[int]bool)
 	for {
-		victims := carriers(token)
-		if pgid > 0 && groupCarries(pgid, token) {
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			victims = append(victims, groupMembers(pgid)...)
-		}
+		victims, zombies := related(pgid, token, since)
 		fresh := victims[:0]
 		for _, pid := range victims {
 			if pid != os.Getpid() && !killed[pid] {
@@ -39,6 +38,7 @@ func KillDescendants(ctx context.Context, pgid int, token string, keep int) (int
 			}
 		}
 		if len(fresh) == 0 {
+			reapAdopted(zombies, keep)
 			break
 		}
 		for _, pid := range fresh {
@@ -49,62 +49,92 @@ func KillDescendants(ctx context.Context, pgid int, token string, keep int) (int
 		}
 		reapAdopted(fresh, keep)
 	}
-	if pgid > 0 {
-		reapAdopted(groupZombies(pgid), keep)
-	}
 	return len(killed), nil
 }
 
-// killAll kills what is left of the process group and every process that
-// left it carrying the token; the shell itself is left to the reaper.
+// killAll kills what is left of the process group and, for a gated
+// command, every process that left it carrying the token; the shell itself
+// is left to the reaper.
 func (p *Process) killAll() {
 	KillGroup(p.pgid)
+	if p.exitFile == "" {
+		return
+	}
+	select {
+	case <-p.done:
+		if p.leftNothing {
+			return
+		}
+	default:
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _ = KillDescendants(ctx, p.pgid, p.token, p.Pid())
+	_, _ = KillDescendants(ctx, p.pgid, p.token, p.ticks, p.Pid())
 }
 
-// carriers lists the live processes whose environment holds token as
-// TokenEnv.
-func carriers(token string) []int {
+// related scans /proc once for the processes of a command started at tick
+// since: the live ones (members of group pgid if one of them carries
+// token, and every process carrying token) and the zombies of the group
+// other than its leader.
+func related(pgid int, token string, since uint64) (live, zombies []int) {
 	want := []byte(TokenEnv + "=" + token + "\x00")
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var out []int
+	var members []int
+	ours := false
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
+		st, _, pgrp, start, ok := procStat(pid)
+		if !ok || start < since {
+			continue
+		}
+		if st == "Z" || st == "X" {
+			if pgrp == pgid && pid != pgid {
+				zombies = append(zombies, pid)
+			}
+			continue
+		}
 		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && bytes.Contains(append(env, 0), want) {
-			out = append(out, pid)
+		carries := err == nil && bytes.Contains(append(env, 0), want)
+		switch {
+		case pgid > 0 && pgrp == pgid:
+			members = append(members, pid)
+			ours = ours || carries
+		case carries:
+			live = append(live, pid)
 		}
 	}
-	return out
+	if ours {
+		live = append(live, members...)
+	}
+	return live, zombies
 }
 
-// procStat is the state, parent and group of pid from /proc/<pid>/stat;
-// ok is false once it is gone.
-func procStat(pid int) (state string, ppid, pgrp int, ok bool) {
+// procStat is the state, parent, group and start time (clock ticks since
+// boot) of pid from /proc/<pid>/stat; ok is false once it is gone.
+func procStat(pid int) (state string, ppid, pgrp int, start uint64, ok bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return "", 0, 0, false
+		return "", 0, 0, 0, false
 	}
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return "", 0, 0, false
+		return "", 0, 0, 0, false
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 3 {
-		return "", 0, 0, false
+	f := strings.Fields(s[i+1:]) // from field 3, state
+	if len(f) < 20 {
+		return "", 0, 0, 0, false
 	}
 	ppid, _ = strconv.Atoi(f[1])
 	pgrp, _ = strconv.Atoi(f[2])
-	return f[0], ppid, pgrp, true
+	start, _ = strconv.ParseUint(f[19], 10, 64)
+	return f[0], ppid, pgrp, start, true
 }
 
 // awaitDead waits until every pid is gone or a zombie.
@@ -113,7 +143,7 @@ func awaitDead(ctx context.Context, pids []int) error {
 	defer t.Stop()
 	for _, pid := range pids {
 		for {
-			st, _, _, ok := procStat(pid)
+			st, _, _, _, ok := procStat(pid)
 			if !ok || st == "Z" || st == "X" {
 				break
 			}
@@ -135,30 +165,9 @@ func reapAdopted(pids []int, keep int) {
 		if pid == keep {
 			continue
 		}
-		if st, ppid, _, ok := procStat(pid); ok && ppid == self && (st == "Z" || st == "X") {
+		if st, ppid, _, _, ok := procStat(pid); ok && ppid == self && (st == "Z" || st == "X") {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		}
 	}
-}
-
-// groupZombies lists the zombies of group pgid other than its leader:
-// orphans of the command that ended by themselves and, adopted by the
-// subreaper runtime, wait to be reaped.
-func groupZombies(pgid int) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == pgid {
-			continue
-		}
-		if st, _, pgrp, ok := procStat(pid); ok && pgrp == pgid && (st == "Z" || st == "X") {
-			out = append(out, pid)
-		}
-	}
-	return out
 }

@@ -39,7 +39,7 @@ shift
 trap : HUP INT QUIT TERM
 (exec "$@" 2>&5 5>&-)
 s=$?
-printf '%s\n' "$s" >"$f.tmp" && mv -f "$f.tmp" "$f"
+printf '%s\n' "$s" >"$f"
 if [ "$s" -gt 128 ] && [ "$s" -lt 193 ]; then
 	trap - HUP INT QUIT TERM
 	kill -$((s - 128)) $$
@@ -139,7 +139,7 @@ func (p *Process) ExitFile() string { return p.exitFile }
 
 // Launch is the identity of the process, to make durable before Release.
 func (p *Process) Launch(id string) Launch {
-	return Launch{ExecID: id, Cmd: p.spec.Cmd, Pid: p.Pid(), Pgid: p.pgid, StartTicks: startTicks(p.Pid()),
+	return Launch{ExecID: id, Cmd: p.spec.Cmd, Pid: p.Pid(), Pgid: p.pgid, StartTicks: p.ticks,
 		Token: p.token, Output: p.files, ExitFile: p.exitFile, Started: p.started}
 }
 
@@ -178,6 +178,7 @@ func (p *Process) startDirect() error {
 	}
 	p.started = time.Now()
 	p.pgid = p.cmd.Process.Pid
+	p.ticks = startTicks(p.pgid)
 	p.direct = true
 	go p.reap()
 	return nil
@@ -194,7 +195,12 @@ func (p *Process) awaitHolders() {
 	files := []string{p.artifacts.Path(p.files.Stdout), p.artifacts.Path(p.files.Stderr)}
 	t := time.NewTicker(holderPoll)
 	defer t.Stop()
-	for holdsAny(append(groupMembers(p.pgid), carriers(p.token)...), files) {
+	for {
+		live, zombies := related(p.pgid, p.token, p.ticks)
+		if !holdsAny(live, files) {
+			p.leftNothing = len(live) == 0 && len(zombies) == 0
+			return
+		}
 		select {
 		case <-p.cut:
 			return
@@ -235,6 +241,9 @@ func ExitStatusOf(artifacts *tools.ArtifactDir, l Launch) (status ExitStatus, ok
 	if err != nil {
 		return ExitStatus{}, false, fmt.Errorf("exit status of %q: %w", l.Cmd, err)
 	}
+	if len(b) == 0 {
+		return ExitStatus{}, false, nil // caught between the wrapper's open and its write
+	}
 	code, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil {
 		return ExitStatus{}, false, fmt.Errorf("exit status of %q: %q is not a number", l.Cmd, b)
@@ -246,21 +255,8 @@ func ExitStatusOf(artifacts *tools.ArtifactDir, l Launch) (status ExitStatus, ok
 }
 
 // startTicks is the start time of pid in clock ticks since boot, from
-// /proc/<pid>/stat (field 22); 0 when it cannot be read.
+// /proc/<pid>/stat; 0 when it cannot be read.
 func startTicks(pid int) uint64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:]) // from field 3, state
-	if len(f) < 20 {
-		return 0
-	}
-	n, _ := strconv.ParseUint(f[19], 10, 64)
-	return n
+	_, _, _, start, _ := procStat(pid)
+	return start
 }

@@ -78,6 +78,7 @@ type Process struct {
 	gate     *os.File
 	gateMu   sync.Mutex
 	exitFile string // artifact name of the exit status file of a gated process
+	ticks    uint64 // start time of a gated process in clock ticks since boot (Launch.StartTicks)
 
 	inMu  sync.Mutex
 	input io.WriteCloser // stdin pipe or PTY master; nil when input is not accepted or closed
@@ -90,9 +91,13 @@ type Process struct {
 	// direct: the command writes its output files itself (gated, not on a
 	// PTY); its output ends when no process of it holds them (awaitHolders)
 	// or cut is closed.
-	direct  bool
-	cut     chan struct{}
-	cutOnce sync.Once
+	direct bool
+	// leftNothing: the scan that saw the output end found no process of
+	// the command left, so none can appear: Close need not scan again.
+	// Written by the reaper before done is closed.
+	leftNothing bool
+	cut         chan struct{}
+	cutOnce     sync.Once
 
 	// done is closed by the reaper goroutine once the command was reaped
 	// and its output streams ended; exit is set first.
@@ -252,6 +257,7 @@ func (p *Process) startPTY(id string) error {
 	p.pgid = p.cmd.Process.Pid
 	p.pty = master
 	if p.gate != nil {
+		p.ticks = startTicks(p.pgid)
 		_ = p.combined.spill() // output written before a crash stays readable
 	}
 	if p.spec.AcceptsInput {

@@ -24,7 +24,7 @@ type Settlement struct {
 // by itself (and how). Its output files are left for the caller.
 func Settle(ctx context.Context, artifacts *tools.ArtifactDir, l Launch) (Settlement, error) {
 	s := Settlement{Launch: l}
-	killed, err := KillDescendants(ctx, l.Pgid, l.Token, 0)
+	killed, err := KillDescendants(ctx, l.Pgid, l.Token, l.StartTicks, 0)
 	s.Killed = killed
 	if err != nil {
 		return s, fmt.Errorf("settle %q: %w", l.Cmd, err)

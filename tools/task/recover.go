@@ -43,7 +43,7 @@ func RecordOf(taskID string, p exec.Promotion, promoted time.Time) CommandRecord
 // written before the restart, ready to persist as the terminal
 // TaskRecord.
 func Recover(ctx context.Context, arts *tools.ArtifactDir, rec CommandRecord, maxChars int, now time.Time) (OutputTask, error) {
-	n, err := exec.KillDescendants(ctx, rec.Pgid, rec.Token, 0)
+	n, err := exec.KillDescendants(ctx, rec.Pgid, rec.Token, 0, 0)
 	if err != nil {
 		return OutputTask{}, fmt.Errorf("recover task %s: %w", rec.TaskID, err)
 	}
