@@ -75,3 +75,14 @@ func BenchmarkExecInlineGated(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecInlineGatedSubreaper is BenchmarkExecInlineGated in a
+// subreaper, as in the daemon: what is left of a command is looked for in
+// its own subtree, not in all of /proc. It leaves the test process a
+// subreaper, so it runs last.
+func BenchmarkExecInlineGatedSubreaper(b *testing.B) {
+	if err := exec.BecomeSubreaper(); err != nil {
+		b.Skip(err)
+	}
+	BenchmarkExecInlineGated(b)
+}

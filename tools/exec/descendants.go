@@ -24,12 +24,19 @@ import (
 // meanwhile are killed too, and returns how many processes it killed; ctx
 // bounds the wait.
 func KillDescendants(ctx context.Context, pgid int, token string, since uint64, keep int) (int, error) {
+	return killDescendants(ctx, pgid, token, since, keep, false)
+}
+
+// killDescendants is KillDescendants; own looks only at this process's
+// own subtree when it is a subreaper (a live runtime killing what is left
+// of its own command), not at every process.
+func killDescendants(ctx context.Context, pgid int, token string, since uint64, keep int, own bool) (int, error) {
 	if token == "" {
 		return 0, fmt.Errorf("kill descendants of group %d: a token is needed", pgid)
 	}
 	killed := make(map[int]bool)
 	for {
-		victims, zombies := related(pgid, token, since)
+		victims, zombies := related(pgid, token, since, own)
 		fresh := victims[:0]
 		for _, pid := range victims {
 			if pid != os.Getpid() && !killed[pid] {
@@ -69,26 +76,26 @@ func (p *Process) killAll() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _ = KillDescendants(ctx, p.pgid, p.token, p.ticks, p.Pid())
+	_, _ = killDescendants(ctx, p.pgid, p.token, p.ticks, p.Pid(), true)
 }
 
 // related scans /proc once for the processes of a command started at tick
 // since: the live ones (members of group pgid if one of them carries
 // token, and every process carrying token) and the zombies of the group
-// other than its leader.
-func related(pgid int, token string, since uint64) (live, zombies []int) {
+// other than its leader. own limits the scan to this process's subtree
+// when it is a subreaper.
+func related(pgid int, token string, since uint64, own bool) (live, zombies []int) {
 	want := []byte(TokenEnv + "=" + token + "\x00")
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, nil
+	pids, ok := []int(nil), false
+	if own {
+		pids, ok = subtree()
+	}
+	if !ok {
+		pids = allPids()
 	}
 	var members []int
 	ours := false
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
+	for _, pid := range pids {
 		st, _, pgrp, start, ok := procStat(pid)
 		if !ok || start < since {
 			continue
@@ -99,7 +106,7 @@ func related(pgid int, token string, since uint64) (live, zombies []int) {
 			}
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		carries := err == nil && bytes.Contains(append(env, 0), want)
 		switch {
 		case pgid > 0 && pgrp == pgid:

@@ -196,7 +196,7 @@ func (p *Process) awaitHolders() {
 	t := time.NewTicker(holderPoll)
 	defer t.Stop()
 	for {
-		live, zombies := related(p.pgid, p.token, p.ticks)
+		live, zombies := related(p.pgid, p.token, p.ticks, true)
 		if !holdsAny(live, files) {
 			p.leftNothing = len(live) == 0 && len(zombies) == 0
 			return

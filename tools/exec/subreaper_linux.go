@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,4 +17,11 @@ func BecomeSubreaper() error {
 		return fmt.Errorf("become child subreaper: %w", err)
 	}
 	return nil
+}
+
+// isSubreaper reports whether this process is a child subreaper.
+func isSubreaper() bool {
+	var v int32
+	err := unix.Prctl(unix.PR_GET_CHILD_SUBREAPER, uintptr(unsafe.Pointer(&v)), 0, 0, 0)
+	return err == nil && v != 0
 }
