@@ -46,9 +46,6 @@ if [ "$s" -gt 128 ] && [ "$s" -lt 193 ]; then
 fi
 exit "$s"`
 
-// gateExitCode is how the wrapper ends when its gate closes unreleased.
-const gateExitCode = 125
-
 // Launch is the identity of a gated command, what the runtime makes
 // durable before it releases the command (see StartGated): enough for a
 // restarted runtime to find every process of it (its group, and every
