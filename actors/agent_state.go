@@ -172,6 +172,9 @@ type TurnState struct {
 	// Retry is the turn's run of model retries after retryable failures
 	// (model_retry.go); a completed round ends it.
 	Retry *ModelRetryState `json:"retry,omitempty"`
+	// Launches are the commands launched by calls whose result is not
+	// durable yet (command_launch.go).
+	Launches []LaunchRecord `json:"launches,omitempty"`
 }
 
 // Queue is four FIFO bands of admitted envelopes; Next returns the first
@@ -301,6 +304,10 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.AssistantRoundRecorded:
 		s.traceWork("said: " + p.Text)
 		s.applyAssistantRound(p)
+	case messages.CommandLaunched:
+		if err := s.applyCommandLaunched(ev, p); err != nil {
+			return err
+		}
 	case messages.ToolCallStarted:
 		if s.Turn != nil {
 			s.Turn.Started = append(s.Turn.Started, p.CallID)
@@ -430,6 +437,7 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 		s.Turn.Ask, s.Turn.AskCallID = requestArgsOf(p.Envelope), p.CallID
 	}
 	s.Turn.noteRepeat(p)
+	s.Turn.dropLaunches(p.CallID)
 	s.Turn.Done = append(s.Turn.Done, p.CallID)
 	if len(s.Turn.Done) == len(s.Turn.Calls) {
 		s.Turn.AwaitingModel = true

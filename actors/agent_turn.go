@@ -59,6 +59,8 @@ func (a *agent) advance(c actor.Context) {
 		default:
 			call, started, ok := t.nextCall()
 			switch {
+			case ok && started && len(t.launchesOf(call.ID)) > 0:
+				a.settleLaunches(c, call, t.launchesOf(call.ID))
 			case ok && started:
 				a.recordInterruptedCall(call)
 			case ok:

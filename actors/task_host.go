@@ -152,8 +152,9 @@ type agentTasks struct {
 }
 
 var (
-	_ exec.TaskHost   = (*agentTasks)(nil)
-	_ task.Controller = (*agentTasks)(nil)
+	_ exec.TaskHost       = (*agentTasks)(nil)
+	_ exec.LaunchRecorder = (*agentTasks)(nil)
+	_ task.Controller     = (*agentTasks)(nil)
 )
 
 // records asks the agent for its task records, oldest first.
@@ -215,6 +216,15 @@ func (t *agentTasks) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHa
 		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
 	}
 	return exec.TaskHandle{TaskID: id, Kind: exec.TaskKindCommand}, nil
+}
+
+// RecordLaunch implements exec.LaunchRecorder: the agent journals the
+// launch (command_launched) with its tool call in flight.
+func (t *agentTasks) RecordLaunch(ctx context.Context, l exec.Launch) error {
+	if err := answerErr(t.h.rt.ask(ctx, t.agentID, &recordLaunch{launch: l})); err != nil {
+		return fmt.Errorf("record launch of %q: %w", l.Cmd, err)
+	}
+	return nil
 }
 
 // answerErr is the error of a request whose answer is an error or nil.

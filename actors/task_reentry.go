@@ -65,6 +65,8 @@ func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
 		a.advance(c)
 	case *inspectAgent:
 		c.Respond(a.inspection())
+	case *recordLaunch:
+		a.journalLaunch(c, m)
 	}
 }
 

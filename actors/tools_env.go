@@ -142,7 +142,7 @@ func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 		DefaultYield: e.DefaultYield, StopGrace: e.stopGrace(), Env: env}}
 	if e.host != nil {
 		tasks := e.host.forAgent(id, arts, b.Exec.Budget, b.Exec.StopGrace)
-		b.Exec.Tasks, b.Tasks = tasks, tasks
+		b.Exec.Tasks, b.Tasks, b.Exec.Launches = tasks, tasks, tasks
 		b.Inspector = &inspector{rt: e.host.rt, caller: id, env: e}
 	}
 	return b, nil

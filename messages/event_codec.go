@@ -37,6 +37,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventConversationCompacted:    decodeAs[ConversationCompacted],
 	EventChildUsageRecorded:       decodeAs[ChildUsageRecorded],
 	EventModelRetryScheduled:      decodeAs[ModelRetryScheduled],
+	EventCommandLaunched:          decodeAs[CommandLaunched],
 
 	EventSuspensionRequested:           decodeAs[SuspensionRequested],
 	EventSuspensionResumed:             decodeAs[SuspensionResumed],

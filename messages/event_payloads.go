@@ -269,6 +269,18 @@ type TaskFinished struct {
 	Result     json.RawMessage `json:"result"`
 }
 
+// CommandLaunched records a command a tool call started, journaled while
+// the command is held at its gate, before it may run. Record is its
+// identity as JSON (tools/exec.Launch: pid, process group, start time,
+// token, output and exit status files), which lets a restarted runtime
+// kill every process of it, or report how it ended if it ended while the
+// runtime was down.
+type CommandLaunched struct {
+	TurnID string          `json:"turn_id"`
+	CallID string          `json:"call_id"`
+	Record json.RawMessage `json:"record"`
+}
+
 // EventType implementations: the payload -> type half of the registry.
 
 func (MessageAdmitted) EventType() EventType          { return EventMessageAdmitted }
@@ -289,6 +301,7 @@ func (WakeHintRecorded) EventType() EventType         { return EventWakeHintReco
 func (MessageDropped) EventType() EventType           { return EventMessageDropped }
 func (TaskStarted) EventType() EventType              { return EventTaskStarted }
 func (TaskFinished) EventType() EventType             { return EventTaskFinished }
+func (CommandLaunched) EventType() EventType          { return EventCommandLaunched }
 func (AgentModelSet) EventType() EventType            { return EventAgentModelSet }
 func (TokenBudgetSet) EventType() EventType           { return EventTokenBudgetSet }
 func (CommandPolicySet) EventType() EventType         { return EventCommandPolicySet }

@@ -33,6 +33,7 @@ const (
 	EventChildUsageRecorded       EventType = "child_usage_recorded"
 	EventConversationCompacted    EventType = "conversation_compacted"
 	EventModelRetryScheduled      EventType = "model_retry_scheduled"
+	EventCommandLaunched          EventType = "command_launched"
 
 	EventSuspensionRequested           EventType = "suspension_requested"
 	EventSuspensionResumed             EventType = "suspension_resumed"
@@ -77,6 +78,7 @@ var eventVersions = map[EventType]uint32{
 	EventChildUsageRecorded:       1,
 	EventConversationCompacted:    1,
 	EventModelRetryScheduled:      1,
+	EventCommandLaunched:          1,
 
 	EventSuspensionRequested:           1,
 	EventSuspensionResumed:             1,

@@ -217,6 +217,8 @@ func samplePayloads() []messages.Payload {
 				Message: "openai/gpt-5: rate_limited: HTTP 429", Summary: "The model provider is rate limiting requests."}},
 		messages.CommandPolicySet{Policy: &messages.CommandPolicy{Allow: []string{"git", "go*"}, Deny: []string{"curl"}, ConfineToRoot: true},
 			Reason: "operator command policy"},
+		messages.CommandLaunched{TurnID: "turn_1", CallID: "call_1",
+			Record: json.RawMessage(`{"exec_id":"cmd_1","cmd":"make deploy","pid":4242,"pgid":4242,"token":"tok_1"}`)},
 	}
 }
 

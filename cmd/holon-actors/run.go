@@ -28,6 +28,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
 	"github.com/holon-actors/holon-actors/secrets"
+	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
 // Files under $HOLON_HOME/run.
@@ -469,6 +470,9 @@ func (o *owner) start() error {
 	o.store = store
 	o.noteUncleanExit(ran) // we own the home now
 	o.noteDiskReserve()
+	if err := exec.BecomeSubreaper(); err != nil {
+		o.log.Warn().Err(err).Msg("escaped command processes will be found by their token only")
+	}
 	budget, err := actors.BuiltinBudget()
 	if err != nil {
 		return usage(err)

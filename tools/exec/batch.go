@@ -151,7 +151,7 @@ func runItem(ctx context.Context, cfg Config, i int, it BatchItemArgs, chars int
 		item.Error = errorOf(fail.Envelope)
 		return item
 	}
-	p, err := Start(spec, cfg.Artifacts, cfg.NewID())
+	p, err := launch(ctx, cfg, spec)
 	if err != nil {
 		item.Error = errorOf(spawnFailure(ExecCommandBatchName, spec, err).Envelope)
 		return item

@@ -52,3 +52,37 @@ func BenchmarkCapture(b *testing.B) {
 		}
 	}
 }
+
+// noRecord makes a launch durable nowhere: BenchmarkExecInlineGated
+// measures the gate, not a journal.
+type noRecord struct{}
+
+func (noRecord) RecordLaunch(context.Context, exec.Launch) error { return nil }
+
+// BenchmarkExecInlineGated is BenchmarkExecInline started gated, as the
+// runtime runs commands: the wrapper, the release, output straight to
+// files and the exit status file.
+func BenchmarkExecInlineGated(b *testing.B) {
+	e := newEnvB(b)
+	cfg := e.cfg
+	cfg.Launches = noRecord{}
+	tool := exec.ExecCommand(cfg)
+	args := json.RawMessage(`{"cmd":"true"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := tool.Call(context.Background(), args); res.Status != messages.ToolOK {
+			b.Fatal(res.Receipt)
+		}
+	}
+}
+
+// BenchmarkExecInlineGatedSubreaper is BenchmarkExecInlineGated in a
+// subreaper, as in the daemon: what is left of a command is looked for in
+// its own subtree, not in all of /proc. It leaves the test process a
+// subreaper, so it runs last.
+func BenchmarkExecInlineGatedSubreaper(b *testing.B) {
+	if err := exec.BecomeSubreaper(); err != nil {
+		b.Skip(err)
+	}
+	BenchmarkExecInlineGated(b)
+}

@@ -33,6 +33,18 @@ type Config struct {
 	// Policy, when set, is checked before a command starts (see
 	// messages.CommandPolicy); nil allows every command.
 	Policy *messages.CommandPolicy
+	// Launches, when set, makes every command's identity durable before
+	// the command may run: commands start gated (StartGated), their Launch
+	// is recorded, then they are released. A command whose Launch cannot
+	// be recorded never runs.
+	Launches LaunchRecorder
+}
+
+// LaunchRecorder makes a command's Launch durable (the runtime journals
+// it with the tool call that started it). It must be safe for concurrent
+// use.
+type LaunchRecorder interface {
+	RecordLaunch(ctx context.Context, l Launch) error
 }
 
 // ErrNoConfig is returned when a command tool is called with neither a

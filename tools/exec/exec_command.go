@@ -70,6 +70,9 @@ func (a *ExecArgs) Validate() error {
 // promoted_to_task and already_running, never both.
 type ExecResult struct {
 	Disposition string `json:"disposition"`
+	// Note is said first: how the result came to be, when unusual (a
+	// command that finished while the runtime was down).
+	Note string `json:"note,omitempty"`
 
 	// completed
 	ExitStatus      *int                `json:"exit_status,omitempty"`
@@ -119,7 +122,7 @@ func runExec(ctx context.Context, base Config, a ExecArgs) tools.Result {
 			return alreadyRunning(h, id)
 		}
 	}
-	p, err := Start(spec, cfg.Artifacts, cfg.NewID())
+	p, err := launch(ctx, cfg, spec)
 	if err != nil {
 		return spawnFailure(ExecCommandName, spec, err)
 	}
@@ -144,6 +147,29 @@ func cancelled(cfg Config, p *Process) tools.Result {
 		Kind: tools.KindInterrupted, Message: "the call was cancelled while the command ran; the command was stopped",
 		RecoveryHint: "check whether its effect happened before repeating it",
 	})
+}
+
+// launch starts spec. With a LaunchRecorder it starts gated and releases
+// the command only once its Launch is durable; a command whose Launch
+// could not be recorded is closed without having run.
+func launch(ctx context.Context, cfg Config, spec ProcessSpec) (*Process, error) {
+	id := cfg.NewID()
+	if cfg.Launches == nil {
+		return Start(spec, cfg.Artifacts, id)
+	}
+	p, err := StartGated(spec, cfg.Artifacts, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Launches.RecordLaunch(ctx, p.Launch(id)); err != nil {
+		_ = p.Close()
+		return nil, fmt.Errorf("%w: it was not run: %w", ErrLaunchNotRecorded, err)
+	}
+	if err := p.Release(); err != nil {
+		_ = p.Close()
+		return nil, err
+	}
+	return p, nil
 }
 
 // specFor resolves the working directory and shell of a call, or returns

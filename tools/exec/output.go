@@ -24,6 +24,9 @@ type commandOutput struct {
 // artifact.
 func collectOutput(p *Process, chars int) (commandOutput, error) {
 	var out commandOutput
+	if p.exitFile != "" {
+		_ = p.artifacts.Remove(p.exitFile) // the command's end is in the result
+	}
 	if p.combined != nil {
 		pv, err := p.combined.preview(chars)
 		if err != nil {

@@ -72,6 +72,13 @@ type Process struct {
 	pgid      int
 	token     string // in the command's environment as TokenEnv; identifies its orphans
 	started   time.Time
+	// gate is the write end of the gate pipe of a gated process (see
+	// StartGated): Release writes to it and closes it; nil otherwise or
+	// once released or closed.
+	gate     *os.File
+	gateMu   sync.Mutex
+	exitFile string // artifact name of the exit status file of a gated process
+	ticks    uint64 // start time of a gated process in clock ticks since boot (Launch.StartTicks)
 
 	inMu  sync.Mutex
 	input io.WriteCloser // stdin pipe or PTY master; nil when input is not accepted or closed
@@ -81,6 +88,16 @@ type Process struct {
 	stdout, stderr, combined *stream
 	copiers                  sync.WaitGroup // the goroutines copying into streams
 	readers                  []*os.File     // what they read; Close closes them if a stray holder keeps them open
+	// direct: the command writes its output files itself (gated, not on a
+	// PTY); its output ends when no process of it holds them (awaitHolders)
+	// or cut is closed.
+	direct bool
+	// leftNothing: the scan that saw the output end found no process of
+	// the command left, so none can appear: Close need not scan again.
+	// Written by the reaper before done is closed.
+	leftNothing bool
+	cut         chan struct{}
+	cutOnce     sync.Once
 
 	// done is closed by the reaper goroutine once the command was reaped
 	// and its output streams ended; exit is set first.
@@ -112,6 +129,10 @@ func DefaultShell() (string, error) {
 // the files. Start returns an error, and leaves nothing running, when the
 // shell, the directory or the pipes fail.
 func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process, error) {
+	return start(spec, artifacts, id, false)
+}
+
+func start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string, gated bool) (*Process, error) {
 	shell := spec.Shell
 	if shell == "" {
 		var err error
@@ -139,13 +160,23 @@ func Start(spec ProcessSpec, artifacts *tools.ArtifactDir, id string) (*Process,
 	cmd.Dir = spec.Dir
 	token := rand.Text()
 	cmd.Env = append(commandEnv(spec), TokenEnv+"="+token)
-	p := &Process{spec: spec, artifacts: artifacts, cmd: cmd, token: token, done: make(chan struct{})}
+	p := &Process{spec: spec, artifacts: artifacts, cmd: cmd, token: token, done: make(chan struct{}), cut: make(chan struct{})}
+	var gateR *os.File
+	if gated {
+		if gateR, err = p.gateCommand(id, path, args); err != nil {
+			return nil, fmt.Errorf("start %q in %s: %w", spec.Cmd, spec.Dir, err)
+		}
+	}
 	if spec.TTY {
 		err = p.startPTY(id)
 	} else {
 		err = p.startPipes(id)
 	}
+	if gateR != nil {
+		gateR.Close() // the wrapper has its own descriptor
+	}
 	if err != nil {
+		p.closeGate()
 		return nil, fmt.Errorf("start %q in %s: %w", spec.Cmd, spec.Dir, err)
 	}
 	return p, nil
@@ -173,6 +204,9 @@ func commandEnv(spec ProcessSpec) []string {
 
 func (p *Process) startPipes(id string) error {
 	p.files = OutputFiles{Stdout: "exec/" + id + "/stdout.log", Stderr: "exec/" + id + "/stderr.log"}
+	if p.gate != nil {
+		return p.startDirect()
+	}
 	p.stdout, p.stderr = newStream(p.artifacts, p.files.Stdout), newStream(p.artifacts, p.files.Stderr)
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -222,6 +256,10 @@ func (p *Process) startPTY(id string) error {
 	p.started = time.Now()
 	p.pgid = p.cmd.Process.Pid
 	p.pty = master
+	if p.gate != nil {
+		p.ticks = startTicks(p.pgid)
+		_ = p.combined.spill() // output written before a crash stays readable
+	}
 	if p.spec.AcceptsInput {
 		p.input = nopCloser{master}
 	}
@@ -246,6 +284,9 @@ func (p *Process) reap() {
 	err := p.cmd.Wait()
 	p.duration = time.Since(p.started)
 	p.exit = exitStatus(p.cmd.ProcessState, err)
+	if p.direct {
+		p.awaitHolders()
+	}
 	p.copiers.Wait()
 	for _, s := range p.streams() {
 		s.close()
@@ -432,10 +473,11 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	var r StopResult
 	select {
 	case <-p.done:
-		KillGroup(p.pgid)
+		p.killAll()
 		return StopResult{Exit: p.exit}, nil
 	default:
 	}
+	p.closeGate()
 	r.Requested = signalGroup(p.pgid, syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -449,7 +491,7 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) (StopResult, er
 	case <-ctx.Done():
 		return r, fmt.Errorf("stop process group %d: %w", p.pgid, ctx.Err())
 	}
-	KillGroup(p.pgid)
+	p.killAll()
 	r.Exit = p.exit
 	return r, nil
 }
@@ -464,9 +506,7 @@ func (p *Process) awaitAfterKill(ctx context.Context) error {
 	case <-p.done:
 		return nil
 	case <-t.C:
-		for _, r := range p.readers {
-			_ = r.Close()
-		}
+		p.cutOff()
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -478,6 +518,16 @@ func (p *Process) awaitAfterKill(ctx context.Context) error {
 	}
 }
 
+// cutOff ends the output of a process that a stray holder keeps open.
+func (p *Process) cutOff() {
+	p.cutOnce.Do(func() {
+		for _, r := range p.readers {
+			_ = r.Close()
+		}
+		close(p.cut)
+	})
+}
+
 // Close kills what is left of the process group, waits for the command and
 // the output copier, and closes the terminal. Artifact files stay.
 func (p *Process) Close() error {
@@ -487,7 +537,17 @@ func (p *Process) Close() error {
 		return nil
 	}
 	p.closed = true
-	KillGroup(p.pgid)
+	if p.closeGate() {
+		// Never released: the wrapper exits at the closed gate, having run
+		// nothing, as it does when the runtime dies before releasing it.
+		t := time.NewTimer(strayHolderGrace)
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	p.killAll()
 	_ = p.awaitAfterKill(context.Background())
 	p.inMu.Lock()
 	if p.input != nil && p.pty == nil {

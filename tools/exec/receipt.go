@@ -19,6 +19,9 @@ func renderExec(env tools.Envelope) string {
 		return env.SummaryText
 	}
 	var b strings.Builder
+	if r.Note != "" {
+		b.WriteString(r.Note + "\n")
+	}
 	switch r.Disposition {
 	case DispositionCompleted:
 		writeCompleted(&b, r)

@@ -28,10 +28,18 @@ type stream struct {
 	size   int64
 	err    error // the first error writing the file; later output is dropped
 	closed bool  // the output ended; a later spill closes its file at once
+	// direct: the command writes the file itself (a gated command); the
+	// stream only reads it.
+	direct bool
 }
 
 func newStream(arts *tools.ArtifactDir, name string) *stream {
 	return &stream{arts: arts, name: name}
+}
+
+// fileStream is the stream of a file the command writes itself.
+func fileStream(arts *tools.ArtifactDir, name string) *stream {
+	return &stream{arts: arts, name: name, direct: true}
 }
 
 // Write appends p, spilling to the file when memory is full.
@@ -56,7 +64,7 @@ func (s *stream) Write(p []byte) (int, error) {
 func (s *stream) spill() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.file != nil || s.err != nil {
+	if s.file != nil || s.err != nil || s.direct {
 		return s.err
 	}
 	s.err = s.spillLocked()
@@ -85,6 +93,13 @@ func (s *stream) spillLocked() error {
 
 // sizeNow is how many bytes the stream has had so far.
 func (s *stream) sizeNow() int64 {
+	if s.direct {
+		fi, err := os.Stat(s.arts.Path(s.name))
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.size
@@ -94,11 +109,14 @@ func (s *stream) sizeNow() int64 {
 func (s *stream) spilled() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.file != nil
+	return s.file != nil || s.direct
 }
 
 // preview is the head and tail of the stream so far within maxChars.
 func (s *stream) preview(maxChars int) (Preview, error) {
+	if s.direct {
+		return ReadPreview(s.arts, s.name, maxChars)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -158,7 +176,11 @@ var copyBufs = sync.Pool{New: func() any { return new([64 << 10]byte) }}
 func copyInto(s *stream, r io.ReadCloser) {
 	buf := copyBufs.Get().(*[64 << 10]byte)
 	defer copyBufs.Put(buf)
-	_, _ = io.CopyBuffer(s, struct{ io.Reader }{r}, buf[:]) // hides WriteTo so buf is used; a PTY ends with EIO
+	var w io.Writer = io.Discard // a gated command's holder pipe: read to its end
+	if s != nil {
+		w = s
+	}
+	_, _ = io.CopyBuffer(w, struct{ io.Reader }{r}, buf[:]) // hides WriteTo so buf is used; a PTY ends with EIO
 	_ = r.Close()
 }
 
