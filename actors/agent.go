@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/rs/zerolog"
 
+	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -153,7 +154,7 @@ type agent struct {
 	id   string
 	deps AgentDeps
 	inc  *incarnation
-	sig  *Signal
+	sig  *mailbox.Signal
 
 	state *AgentState
 	// gen is the current step generation; stepping is true while a step
@@ -199,8 +200,8 @@ type agent struct {
 func AgentProps(id string, deps AgentDeps) *actor.Props {
 	deps = deps.withDefaults()
 	inc := &incarnation{}
-	sig := new(Signal)
-	opts := []actor.PropsOption{actor.WithMailbox(BandMailbox(sig))}
+	sig := new(mailbox.Signal)
+	opts := []actor.PropsOption{actor.WithMailbox(mailbox.Banded(sig))}
 	if deps.childStrategy != nil {
 		opts = append(opts, actor.WithSupervisor(deps.childStrategy))
 	}

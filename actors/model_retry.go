@@ -117,7 +117,7 @@ type RetryModel struct {
 	Cancel bool
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*RetryModel) Priority() messages.Priority { return messages.PriorityInterject }
 
 // RetryModelResult answers RetryModel with the agent's info after it.

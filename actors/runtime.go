@@ -623,7 +623,7 @@ type releasePID struct{}
 // log.
 func (*releasePID) IgnoreDeadLetterLogging() {}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*releasePID) Priority() messages.Priority { return messages.PriorityBackground }
 
 // retireRefused tells the supervisor that an agent asked to retire got work

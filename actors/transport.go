@@ -45,7 +45,7 @@ type transportCall struct {
 	reply chan transportReply
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*transportCall) Priority() messages.Priority { return messages.PriorityNormal }
 
 type transportReply struct {
