@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -166,7 +167,7 @@ type WakeHintResult struct {
 }
 
 // timerFired delivers a fire from the timer service to its agent.
-type timerFired struct{ fire TimerFire }
+type timerFired struct{ fire timers.Fire }
 
 // Priority implements mailbox.Prioritized.
 func (*timerFired) Priority() messages.Priority { return messages.PriorityNext }
