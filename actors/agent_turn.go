@@ -12,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -218,7 +219,7 @@ func (a *agent) startModel(c actor.Context) {
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
 	go func() {
 		t0 := clock.Now()
-		resp, err := completeSafely(ctx, p, req)
+		resp, err := transport.CompleteSafely(ctx, p, req)
 		root.Send(self, &stepDone{gen: gen, kind: stepModel, resp: resp, err: err,
 			buildMS: buildMS, roundMS: clock.Since(t0).Milliseconds(), modelName: p.Name()})
 	}()
@@ -532,17 +533,6 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	if len(notice) > 0 {
 		a.dispatchNotification(n)
 	}
-}
-
-// completeSafely calls the provider; a panic in it becomes a provider
-// failure of the turn instead of a crash of the daemon.
-func completeSafely(ctx context.Context, p providers.Provider, req providers.Request) (resp providers.Response, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &providers.Error{Provider: p.Name(), Kind: providers.KindProviderUnknown, Message: fmt.Sprintf("provider panicked: %v", r)}
-		}
-	}()
-	return p.Complete(ctx, req)
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model

@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/timers"
+	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/supervision"
@@ -30,7 +31,7 @@ type Runtime struct {
 	// exists.
 	supervisor *actor.PID
 	timers     *actor.PID
-	transports *actor.PID // the transports supervisor (see transport.go)
+	transports *actor.PID // the transports supervisor (see actors/transport)
 	deliveries *deliveries
 	tailsOnce  sync.Once // reportDroppedTails
 	damage     damageReports
@@ -110,7 +111,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
 	r.deps.sys, r.deps.timers, r.deps.rt, r.deps.childStrategy = sys, r.timers, r, strategy
-	if r.transports, err = sys.Root.SpawnNamed(transportsProps(), "transports"); err != nil {
+	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
 	if err := r.startTasks(); err != nil {
