@@ -741,13 +741,6 @@ const (
 	codeAgentRestarted = "agent_restarted"
 )
 
-func reasonOr(reason, def string) string {
-	if reason != "" {
-		return reason
-	}
-	return def
-}
-
 // abandonStep makes any running step's result stale and cancels it.
 func (a *agent) abandonStep() {
 	a.gen++

@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,27 +282,11 @@ func (a *agent) contextBlock() string {
 		t.Index, t.Round+1, t.MessageID, a.state.Queue.Len()) + a.workQueueContext()
 }
 
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 func lastText(conv []providers.Item) string {
 	if len(conv) == 0 {
 		return ""
 	}
 	return conv[len(conv)-1].Text
-}
-
-func digest(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:24]
 }
 
 // stepFinished applies the result of a step, unless it is stale.
@@ -423,13 +405,6 @@ func journalCalls(calls []messages.ToolCall) []messages.ToolCall {
 func isJSONObject(b json.RawMessage) bool {
 	var m map[string]json.RawMessage
 	return json.Unmarshal(b, &m) == nil && m != nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func rawOrNull(b json.RawMessage) json.RawMessage {
