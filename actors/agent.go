@@ -154,7 +154,6 @@ type agent struct {
 	id   string
 	deps AgentDeps
 	inc  *incarnation
-	sig  *mailbox.Signal
 
 	state *AgentState
 	// gen is the current step generation; stepping is true while a step
@@ -200,13 +199,12 @@ type agent struct {
 func AgentProps(id string, deps AgentDeps) *actor.Props {
 	deps = deps.withDefaults()
 	inc := &incarnation{}
-	sig := new(mailbox.Signal)
-	opts := []actor.PropsOption{actor.WithMailbox(mailbox.Banded(sig))}
+	opts := []actor.PropsOption{actor.WithMailbox(mailbox.Banded(nil))}
 	if deps.childStrategy != nil {
 		opts = append(opts, actor.WithSupervisor(deps.childStrategy))
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &agent{id: id, deps: deps, inc: inc, sig: sig}
+		return &agent{id: id, deps: deps, inc: inc}
 	}, opts...)
 }
 

@@ -32,6 +32,10 @@ import "sync/atomic"
 // zero; still, give an agent spawned again a new Signal, and never share one
 // between two mailboxes. The zero Signal is ready to use; all methods are
 // safe for concurrent use.
+//
+// The runtime's agents build their mailbox without a Signal (Banded(nil)):
+// an interject reaches them through band order alone, when their Receive
+// takes the next message.
 type Signal struct {
 	pending     atomic.Int64
 	onInterject atomic.Pointer[func()]
