@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/rs/zerolog"
 
+	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -153,7 +154,6 @@ type agent struct {
 	id   string
 	deps AgentDeps
 	inc  *incarnation
-	sig  *Signal
 
 	state *AgentState
 	// gen is the current step generation; stepping is true while a step
@@ -199,13 +199,12 @@ type agent struct {
 func AgentProps(id string, deps AgentDeps) *actor.Props {
 	deps = deps.withDefaults()
 	inc := &incarnation{}
-	sig := new(Signal)
-	opts := []actor.PropsOption{actor.WithMailbox(BandMailbox(sig))}
+	opts := []actor.PropsOption{actor.WithMailbox(mailbox.Banded(nil))}
 	if deps.childStrategy != nil {
 		opts = append(opts, actor.WithSupervisor(deps.childStrategy))
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &agent{id: id, deps: deps, inc: inc, sig: sig}
+		return &agent{id: id, deps: deps, inc: inc}
 	}, opts...)
 }
 
@@ -739,13 +738,6 @@ const (
 	// codeAgentRestarted ends a turn whose agent panicked during it.
 	codeAgentRestarted = "agent_restarted"
 )
-
-func reasonOr(reason, def string) string {
-	if reason != "" {
-		return reason
-	}
-	return def
-}
 
 // abandonStep makes any running step's result stale and cancels it.
 func (a *agent) abandonStep() {

@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -16,7 +17,7 @@ type Admit struct {
 	Envelope messages.MessageEnvelope
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (a *Admit) Priority() messages.Priority { return a.Envelope.Priority }
 
 // Admitted answers Admit. Err is nil when the message is durable; Duplicate
@@ -53,7 +54,7 @@ type Control struct {
 	KeepMessageID string
 }
 
-// Priority implements Prioritized: lifecycle commands come before work.
+// Priority implements mailbox.Prioritized: lifecycle commands come before work.
 func (*Control) Priority() messages.Priority { return messages.PriorityInterject }
 
 // ControlResult answers Control with the status after it.
@@ -70,13 +71,13 @@ type GetInfo struct{}
 // or restarted); the reply is []OpenFact.
 type GetRecovery struct{}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*GetRecovery) Priority() messages.Priority { return messages.PriorityNext }
 
 // GetState asks for a copy of the agent's state; the reply is AgentState.
 type GetState struct{}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*GetState) Priority() messages.Priority { return messages.PriorityNext }
 
 // Admission errors. Each says what to do.
@@ -126,7 +127,7 @@ type stepDone struct {
 	extra []messages.Payload
 }
 
-// Priority implements Prioritized: a finished step continues its turn
+// Priority implements mailbox.Prioritized: a finished step continues its turn
 // before queued admissions are handled.
 func (*stepDone) Priority() messages.Priority { return messages.PriorityNext }
 
@@ -137,14 +138,14 @@ func (*stepDone) Priority() messages.Priority { return messages.PriorityNext }
 // retirement is settled.
 type passivate struct{ gen uint64 }
 
-// Priority implements Prioritized: passivation never overtakes work.
+// Priority implements mailbox.Prioritized: passivation never overtakes work.
 func (*passivate) Priority() messages.Priority { return messages.PriorityBackground }
 
 // retire is the supervisor's question to a passivated agent whose PID it
 // has removed from Runtime.pids: stop now, unless work came since asking.
 type retire struct{}
 
-// Priority implements Prioritized: in the lowest band, retire comes after
+// Priority implements mailbox.Prioritized: in the lowest band, retire comes after
 // every message posted before it, so the agent decides having seen them.
 func (*retire) Priority() messages.Priority { return messages.PriorityBackground }
 
@@ -156,7 +157,7 @@ type WakeHintRequest struct {
 	Contentful bool
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*WakeHintRequest) Priority() messages.Priority { return messages.PriorityNext }
 
 // WakeHintResult answers a WakeHintRequest.
@@ -166,7 +167,7 @@ type WakeHintResult struct {
 }
 
 // timerFired delivers a fire from the timer service to its agent.
-type timerFired struct{ fire TimerFire }
+type timerFired struct{ fire timers.Fire }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*timerFired) Priority() messages.Priority { return messages.PriorityNext }

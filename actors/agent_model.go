@@ -17,7 +17,7 @@ type SetModel struct {
 	Reason string
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*SetModel) Priority() messages.Priority { return messages.PriorityInterject }
 
 // SetModelResult answers SetModel with the agent's info after it.

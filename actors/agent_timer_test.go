@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
 )
 
 // waitArmed returns once the timer service holds n timers: from then on a
 // clock advance past their due time fires them.
-func waitArmed(t *testing.T, h *testkit.Harness, n int) []actors.ScheduleTimer {
+func waitArmed(t *testing.T, h *testkit.Harness, n int) []timers.Schedule {
 	t.Helper()
 	deadline := time.Now().Add(testkit.WaitTimeout)
 	for {

@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -218,7 +217,7 @@ func (a *agent) startModel(c actor.Context) {
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
 	go func() {
 		t0 := clock.Now()
-		resp, err := completeSafely(ctx, p, req)
+		resp, err := transport.CompleteSafely(ctx, p, req)
 		root.Send(self, &stepDone{gen: gen, kind: stepModel, resp: resp, err: err,
 			buildMS: buildMS, roundMS: clock.Since(t0).Milliseconds(), modelName: p.Name()})
 	}()
@@ -283,27 +282,11 @@ func (a *agent) contextBlock() string {
 		t.Index, t.Round+1, t.MessageID, a.state.Queue.Len()) + a.workQueueContext()
 }
 
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 func lastText(conv []providers.Item) string {
 	if len(conv) == 0 {
 		return ""
 	}
 	return conv[len(conv)-1].Text
-}
-
-func digest(parts ...string) string {
-	h := sha256.New()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:24]
 }
 
 // stepFinished applies the result of a step, unless it is stale.
@@ -424,13 +407,6 @@ func isJSONObject(b json.RawMessage) bool {
 	return json.Unmarshal(b, &m) == nil && m != nil
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 func rawOrNull(b json.RawMessage) json.RawMessage {
 	if json.Valid(b) {
 		return b
@@ -532,17 +508,6 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 	if len(notice) > 0 {
 		a.dispatchNotification(n)
 	}
-}
-
-// completeSafely calls the provider; a panic in it becomes a provider
-// failure of the turn instead of a crash of the daemon.
-func completeSafely(ctx context.Context, p providers.Provider, req providers.Request) (resp providers.Response, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &providers.Error{Provider: p.Name(), Kind: providers.KindProviderUnknown, Message: fmt.Sprintf("provider panicked: %v", r)}
-		}
-	}()
-	return p.Complete(ctx, req)
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
 // armTimer asks the runtime's timer service to fire timer id at due.
 func (a *agent) armTimer(id string, due time.Time) {
 	if a.deps.timers != nil {
-		a.deps.sys.Root.Send(a.deps.timers, &ScheduleTimer{AgentID: a.id, TimerID: id, DueAt: due})
+		a.deps.sys.Root.Send(a.deps.timers, &timers.Schedule{AgentID: a.id, TimerID: id, DueAt: due})
 	}
 }
 
@@ -26,9 +27,9 @@ func (a *agent) rearmTimers() {
 // event removes the timer, so a repeated or stale fire finds nothing. The
 // fire becomes a timer_tick message through the queue. A stopped agent
 // ignores it; its timers are re-armed on resume.
-func (a *agent) timerFired(f TimerFire) {
+func (a *agent) timerFired(f timers.Fire) {
 	ts, ok := a.state.Timers[f.TimerID]
-	if !ok || TimerFireID(f.TimerID, ts.DueAt) != f.FireID || a.state.Status == messages.StatusStopped {
+	if !ok || timers.FireID(f.TimerID, ts.DueAt) != f.FireID || a.state.Status == messages.StatusStopped {
 		return
 	}
 	if ts.SuspensionID != "" {

@@ -133,7 +133,7 @@ type SetTokenBudget struct {
 	Reason     string
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*SetTokenBudget) Priority() messages.Priority { return messages.PriorityInterject }
 
 // SetTokenBudgetResult answers SetTokenBudget with the agent's info after it.
@@ -273,7 +273,7 @@ type childUsage struct {
 	path []string
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*childUsage) Priority() messages.Priority { return messages.PriorityNext }
 
 // reportUsage sends this private child's lifetime total to its parent. A
@@ -329,7 +329,7 @@ type ancestorBudget struct {
 	clear             bool
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*ancestorBudget) Priority() messages.Priority { return messages.PriorityNext }
 
 // restrain tells child that this agent's budget, or an ancestor's, is

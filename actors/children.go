@@ -509,7 +509,7 @@ type familyControl struct {
 	reason string
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*familyControl) Priority() messages.Priority { return messages.PriorityInterject }
 
 // controlChildren passes a lifecycle command on to the running children.

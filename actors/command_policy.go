@@ -16,7 +16,7 @@ type SetCommandPolicy struct {
 	Reason string
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*SetCommandPolicy) Priority() messages.Priority { return messages.PriorityInterject }
 
 // SetCommandPolicyResult answers SetCommandPolicy.

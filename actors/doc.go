@@ -1,9 +1,11 @@
 // Package actors is where the runtime comes together: the host (root) actor
 // that owns the journal, the control surface and the clock; the agents,
-// tasks and timer supervisors; agent, task, timer and provider-transport
-// actors; the four-band mailbox (interject > next > normal > background,
-// FIFO within a band); admission; the turn loop with its safe points; and
-// recovery at boot (snapshot + replay, then reconciling every open fact).
+// tasks and timer supervisors; agent and task actors; admission; the turn
+// loop with its safe points; and recovery at boot (snapshot + replay, then
+// reconciling every open fact). Its leaves live in packages of their own,
+// which import nothing of actors: the four-band mailbox (actors/mailbox),
+// the timer service (actors/timers) and the provider-transport actors
+// (actors/transport).
 //
 // An actor's state is touched only inside its Receive, and only by applying
 // an event that is already durable: the same apply runs live and during

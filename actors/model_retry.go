@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -105,7 +106,7 @@ func (a *agent) retryModelRound(err error, f *messages.Failure) bool {
 
 // modelRetryDue applies the fire of a retry timer: the round runs again
 // as soon as the agent may take steps.
-func (a *agent) modelRetryDue(f TimerFire) {
+func (a *agent) modelRetryDue(f timers.Fire) {
 	a.mustPersist(messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID})
 }
 
@@ -117,7 +118,7 @@ type RetryModel struct {
 	Cancel bool
 }
 
-// Priority implements Prioritized: like lifecycle commands, before work.
+// Priority implements mailbox.Prioritized: like lifecycle commands, before work.
 func (*RetryModel) Priority() messages.Priority { return messages.PriorityInterject }
 
 // RetryModelResult answers RetryModel with the agent's info after it.
@@ -143,11 +144,11 @@ func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
 		summary := fmt.Sprintf("The operator cancelled the model retry (attempt %d); the turn failed with: %s", t.Retry.Attempt+1, last.Summary)
 		a.failTurnWith(messages.TerminalAborted, messages.Failure{Category: messages.FailureRuntime, Code: codeModelRetryCancelled,
 			Message: summary, Summary: summary, Details: last.Details})
-	} else if err := a.persist(messages.TimerFired{TimerID: id, FireID: TimerFireID(id, a.deps.Clock.Now())}); err != nil {
+	} else if err := a.persist(messages.TimerFired{TimerID: id, FireID: timers.FireID(id, a.deps.Clock.Now())}); err != nil {
 		return &RetryModelResult{Err: err}
 	}
 	if a.deps.timers != nil {
-		a.deps.sys.Root.Send(a.deps.timers, &CancelTimer{AgentID: a.id, TimerID: id})
+		a.deps.sys.Root.Send(a.deps.timers, &timers.Cancel{AgentID: a.id, TimerID: id})
 	}
 	return &RetryModelResult{Info: a.info()}
 }

@@ -75,7 +75,7 @@ func (r *Runtime) operatorView(ctx context.Context, id string) (*operatorView, e
 // getOperatorView asks an agent for its operatorView.
 type getOperatorView struct{}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*getOperatorView) Priority() messages.Priority { return messages.PriorityNext }
 
 // operatorView answers getOperatorView with copies.
@@ -141,7 +141,7 @@ type respondSuspension struct {
 	reason string
 }
 
-// Priority implements Prioritized: an operator's answer comes before work.
+// Priority implements mailbox.Prioritized: an operator's answer comes before work.
 func (*respondSuspension) Priority() messages.Priority { return messages.PriorityInterject }
 
 type suspensionResult struct {

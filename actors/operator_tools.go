@@ -196,7 +196,7 @@ func (a *NotifyArgs) Validate() error {
 // operatorTools are the runtime-owned operator tools of this runtime:
 // RequestOperatorInput and ShouldRequestInput always, NotifyOperator when
 // the profile exposes it. Their run functions only validate and echo: the
-// agent applies their effect (see runtimeToolPayloads and finishSuspend).
+// agent applies their effect (see toolFinished and finishSuspend).
 func operatorTools(notify bool) []tools.Tool {
 	ts := []tools.Tool{
 		tools.Typed(RequestInputToolName,

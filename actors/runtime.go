@@ -13,6 +13,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
+	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/supervision"
@@ -29,7 +31,7 @@ type Runtime struct {
 	// exists.
 	supervisor *actor.PID
 	timers     *actor.PID
-	transports *actor.PID // the transports supervisor (see transport.go)
+	transports *actor.PID // the transports supervisor (see actors/transport)
 	deliveries *deliveries
 	tailsOnce  sync.Once // reportDroppedTails
 	damage     damageReports
@@ -104,12 +106,12 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	fire := func(f TimerFire) { r.sys.Root.Send(r.supervisor, &timerDue{fire: f}) }
-	if r.timers, err = sys.Root.SpawnNamed(TimerServiceProps(deps.Clock, fire), "timers"); err != nil {
+	fire := func(f timers.Fire) { r.sys.Root.Send(r.supervisor, &timerDue{fire: f}) }
+	if r.timers, err = sys.Root.SpawnNamed(timers.ServiceProps(deps.Clock, fire), "timers"); err != nil {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
 	r.deps.sys, r.deps.timers, r.deps.rt, r.deps.childStrategy = sys, r.timers, r, strategy
-	if r.transports, err = sys.Root.SpawnNamed(transportsProps(), "transports"); err != nil {
+	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
 	if err := r.startTasks(); err != nil {
@@ -306,12 +308,12 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
 }
 
 // PendingTimers lists the timers armed in the timer service.
-func (r *Runtime) PendingTimers(ctx context.Context) ([]ScheduleTimer, error) {
-	res, err := r.sys.Root.RequestFuture(r.timers, &PendingTimers{}, r.requestTimeout).Result()
+func (r *Runtime) PendingTimers(ctx context.Context) ([]timers.Schedule, error) {
+	res, err := r.sys.Root.RequestFuture(r.timers, &timers.Pending{}, r.requestTimeout).Result()
 	if err != nil {
 		return nil, fmt.Errorf("pending timers: %w", err)
 	}
-	return res.([]ScheduleTimer), nil
+	return res.([]timers.Schedule), nil
 }
 
 // Activate makes sure agent id is running (recovering it from its journal
@@ -577,7 +579,7 @@ func (r *Runtime) halt() error {
 }
 
 // timerDue carries a fire from the timer service to the agents supervisor.
-type timerDue struct{ fire TimerFire }
+type timerDue struct{ fire timers.Fire }
 
 // activateAgent asks the agents supervisor to activate agent id. The reply
 // is its *actor.PID or *activationFailed.
@@ -623,7 +625,7 @@ type releasePID struct{}
 // log.
 func (*releasePID) IgnoreDeadLetterLogging() {}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*releasePID) Priority() messages.Priority { return messages.PriorityBackground }
 
 // retireRefused tells the supervisor that an agent asked to retire got work
@@ -720,7 +722,7 @@ func (s *agentsSupervisor) stopping(id string) bool {
 // retired agent's timers stay armed in the timer service and wake it. A
 // quarantined agent is stopped for good: its fires are dropped and its
 // timers re-armed when it is resumed.
-func (s *agentsSupervisor) timerDue(c actor.Context, f TimerFire) {
+func (s *agentsSupervisor) timerDue(c actor.Context, f timers.Fire) {
 	p := pending{msg: &timerFired{fire: f}}
 	if s.retiring[f.AgentID] != nil {
 		s.waiting[f.AgentID] = append(s.waiting[f.AgentID], p)

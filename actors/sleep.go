@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -78,12 +79,12 @@ func (a *agent) finishSleep() {
 	t, args, now := a.state.Turn, a.state.Turn.Sleep, a.deps.Clock.Now()
 	closure := messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingExternalChange}
 	slept := messages.AgentSlept{Reason: args.Reason, ExpectedWake: messages.TriggerExternalEvent}
-	var timer *ScheduleTimer
+	var timer *timers.Schedule
 	if args.DurationMS > 0 {
 		due := now.Add(time.Duration(args.DurationMS) * time.Millisecond)
 		closure.WaitingReason = messages.AwaitingTimer
 		slept.ExpectedWake, slept.Until = messages.TriggerTimerFire, &due
-		timer = &ScheduleTimer{AgentID: a.id, TimerID: messages.NewID("tmr"), DueAt: due}
+		timer = &timers.Schedule{AgentID: a.id, TimerID: messages.NewID("tmr"), DueAt: due}
 	}
 	payloads := []messages.Payload{
 		messages.TurnTerminal{

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -178,7 +179,7 @@ func (a *agent) inputEnvelope(resp messages.InputResponse, origin messages.Origi
 // suspensionDeadline handles the fire of a suspension's attempt timer:
 // another reminder while attempts remain, otherwise the final policy. A
 // fire for a settled suspension only retires its timer.
-func (a *agent) suspensionDeadline(f TimerFire, ts TimerState) {
+func (a *agent) suspensionDeadline(f timers.Fire, ts TimerState) {
 	fired := messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}
 	rec, ok := a.state.Suspensions[ts.SuspensionID]
 	if !ok || !rec.Open() {

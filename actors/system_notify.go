@@ -11,7 +11,7 @@ import (
 // reply is an error or nil once it is durable.
 type queueNotification struct{ n messages.SystemNotification }
 
-// Priority implements Prioritized: a critical notification must be able
+// Priority implements mailbox.Prioritized: a critical notification must be able
 // to overtake queued work.
 func (*queueNotification) Priority() messages.Priority { return messages.PriorityNext }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -444,9 +443,4 @@ func (t *agentTasks) List(ctx context.Context, includeTerminal bool) ([]task.Sna
 		}
 	}
 	return out, nil
-}
-
-// oneLine is s on one line, cut to n bytes.
-func oneLine(s string, n int) string {
-	return truncate(strings.Join(strings.Fields(s), " "), n)
 }

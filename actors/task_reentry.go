@@ -36,7 +36,7 @@ func (*finishTask) toolsRequest()    {}
 func (*taskRecovered) toolsRequest() {}
 func (*inspectAgent) toolsRequest()  {}
 
-// Priority implements Prioritized: the task host waits on these while a
+// Priority implements mailbox.Prioritized: the task host waits on these while a
 // tool call of a running turn is in flight.
 func (*getTasks) Priority() messages.Priority      { return messages.PriorityNext }
 func (*startTask) Priority() messages.Priority     { return messages.PriorityNext }
@@ -170,7 +170,7 @@ func taskResultText(out task.OutputTask, cmd string) string {
 // input.
 type taskWaiting struct{ taskID, cmd string }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*taskWaiting) Priority() messages.Priority { return messages.PriorityNext }
 
 // taskWaitsForInput queues a task.waiting notification for a task that

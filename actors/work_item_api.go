@@ -80,7 +80,7 @@ type enqueueWorkItem struct {
 	objective string
 }
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*enqueueWorkItem) Priority() messages.Priority { return messages.PriorityNext }
 
 type workItemEnqueued struct {
@@ -92,7 +92,7 @@ type workItemEnqueued struct {
 // []WorkItemView.
 type getWorkItems struct{}
 
-// Priority implements Prioritized.
+// Priority implements mailbox.Prioritized.
 func (*getWorkItems) Priority() messages.Priority { return messages.PriorityNext }
 
 // EnqueueWorkItem creates an open, queued work item for agent id through

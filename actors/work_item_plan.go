@@ -83,15 +83,3 @@ func readPlanArtifact(path string) *PlanArtifact {
 		UpdatedAt: fi.ModTime().UTC(), Preview: preview, PreviewComplete: complete && int64(n) == fi.Size(),
 	}
 }
-
-// cutRunes returns the first n runes of s and whether that is all of s.
-func cutRunes(s string, n int) (string, bool) {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos], false
-		}
-		i++
-	}
-	return s, true
-}

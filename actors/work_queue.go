@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -101,7 +102,7 @@ func (a *agent) ensureBackoffTimer(id string, due time.Time) {
 // still blocked with that deadline, not yet consumed, queues a
 // low-priority SystemTick naming the item and records the recheck
 // consumed, in one batch, so it is delivered once, also across restarts.
-func (a *agent) workItemTimerFired(f TimerFire, ts TimerState) {
+func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
 	fired := messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}
 	r := a.state.workItemOf(ts.WorkItemID)
 	if ts.Purpose != messages.TimerWorkItemRecheck || r == nil || !r.Blocked() || r.RecheckAt == nil ||

@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -50,7 +50,7 @@ func (c MailboxConfig) Validate() error {
 }
 
 // MailboxResult is what Mailbox measured: messages delivered per second,
-// the median over the rounds, for our band mailbox (actors.BandMailbox) and
+// the median over the rounds, for our band mailbox (mailbox.Banded) and
 // protoactor's default (actor.Unbounded).
 type MailboxResult struct {
 	Messages int `json:"messages"` // per run
@@ -89,7 +89,7 @@ func Mailbox(ctx context.Context, cfg MailboxConfig) (MailboxResult, error) {
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
 	defer sys.Shutdown()
 
-	mailboxes := [2]actor.MailboxProducer{actors.BandMailbox(nil), actor.Unbounded()} // band, default
+	mailboxes := [2]actor.MailboxProducer{mailbox.Banded(nil), actor.Unbounded()} // band, default
 	workloads := [2]mailboxWorkload{runPingpong, runFanin}
 	var rates [2][2][]float64 // [workload][mailbox] → one rate per round
 	for round := range cfg.Rounds {

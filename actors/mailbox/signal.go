@@ -1,14 +1,14 @@
-package actors
+package mailbox
 
 import "sync/atomic"
 
 // Signal tells a running agent that an interject-priority message is waiting
 // in its mailbox. It is shared by one agent and the mailbox that
-// BandMailbox(sig) builds for it; build the agent's Props per agent:
+// Banded(sig) builds for it; build the agent's Props per agent:
 //
-//	sig := new(actors.Signal)
+//	sig := new(mailbox.Signal)
 //	props := actor.PropsFromProducer(func() actor.Actor { return &Agent{sig: sig} },
-//		actor.WithMailbox(actors.BandMailbox(sig)))
+//		actor.WithMailbox(mailbox.Banded(sig)))
 //
 // The mailbox counts a message as pending from the moment it is queued in the
 // interject band (on the sender's goroutine, before Send returns) until the
@@ -32,6 +32,10 @@ import "sync/atomic"
 // zero; still, give an agent spawned again a new Signal, and never share one
 // between two mailboxes. The zero Signal is ready to use; all methods are
 // safe for concurrent use.
+//
+// The runtime's agents build their mailbox without a Signal (Banded(nil)):
+// an interject reaches them through band order alone, when their Receive
+// takes the next message.
 type Signal struct {
 	pending     atomic.Int64
 	onInterject atomic.Pointer[func()]

@@ -1,4 +1,4 @@
-package actors_test
+package mailbox_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -56,7 +56,7 @@ func (b panicMsg) Priority() messages.Priority { return b.prio }
 // "boom". If sig is set, a note's label gets ":<sig.Pending()>" appended.
 type bandRecorder struct {
 	got chan<- string
-	sig *actors.Signal
+	sig *mailbox.Signal
 }
 
 func (r *bandRecorder) Receive(c actor.Context) {
@@ -101,10 +101,10 @@ func (r *bandRecorder) noted(c actor.Context, m bandNote) {
 var mailboxKinds = []struct {
 	name string
 	band bool
-	make func(sig *actors.Signal) actor.MailboxProducer
+	make func(sig *mailbox.Signal) actor.MailboxProducer
 }{
-	{"band", true, func(sig *actors.Signal) actor.MailboxProducer { return actors.BandMailbox(sig) }},
-	{"default", false, func(*actors.Signal) actor.MailboxProducer { return actor.Unbounded() }},
+	{"band", true, func(sig *mailbox.Signal) actor.MailboxProducer { return mailbox.Banded(sig) }},
+	{"default", false, func(*mailbox.Signal) actor.MailboxProducer { return actor.Unbounded() }},
 }
 
 func newQuietSystem() *actor.ActorSystem {
@@ -114,7 +114,7 @@ func newQuietSystem() *actor.ActorSystem {
 }
 
 // spawnRecorder spawns a bandRecorder on mb and waits for its "started".
-func spawnRecorder(t *testing.T, sys *actor.ActorSystem, mb actor.MailboxProducer, sig *actors.Signal) (*actor.PID, <-chan string) {
+func spawnRecorder(t *testing.T, sys *actor.ActorSystem, mb actor.MailboxProducer, sig *mailbox.Signal) (*actor.PID, <-chan string) {
 	t.Helper()
 	got := make(chan string, 1024)
 	pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &bandRecorder{got: got, sig: sig} }, actor.WithMailbox(mb)))
@@ -185,7 +185,7 @@ func TestMailboxBandOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			mb := actor.Unbounded()
 			if tt.band {
-				mb = actors.BandMailbox(nil)
+				mb = mailbox.Banded(nil)
 			}
 			sys := newQuietSystem()
 			pid, got := spawnRecorder(t, sys, mb, nil)
@@ -244,7 +244,7 @@ func TestMailboxFIFOWithinBandConcurrentSenders(t *testing.T) {
 			done := make(chan []seqMsg, 1)
 			pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
 				return &seqCounter{total: senders * each, done: done}
-			}, actor.WithMailbox(actors.BandMailbox(nil))))
+			}, actor.WithMailbox(mailbox.Banded(nil))))
 			release := func() {}
 			if blocked {
 				release = blockActor(t, sys.Root, pid)
@@ -328,7 +328,7 @@ func TestMailboxSuspendedDuringSupervision(t *testing.T) {
 			var child actor.Mailbox // written on spawn, read after childPID arrives
 			produce := actor.Unbounded()
 			if tt.band {
-				produce = actors.BandMailbox(nil)
+				produce = mailbox.Banded(nil)
 			}
 			childProps := actor.PropsFromProducer(func() actor.Actor { return &bandRecorder{got: got} },
 				actor.WithMailbox(func() actor.Mailbox { child = produce(); return child }))
@@ -388,11 +388,11 @@ func TestMailboxPoisonDrainsStopDrops(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sys := newQuietSystem()
-			sig := new(actors.Signal)
+			sig := new(mailbox.Signal)
 			var mb actor.Mailbox
 			produce := actor.Unbounded()
 			if tt.band {
-				produce = actors.BandMailbox(sig)
+				produce = mailbox.Banded(sig)
 			}
 			got := make(chan string, 1024)
 			pid := sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &bandRecorder{got: got} },
@@ -417,14 +417,14 @@ func TestMailboxPoisonDrainsStopDrops(t *testing.T) {
 
 func TestSignal(t *testing.T) {
 	sys := newQuietSystem()
-	sig := new(actors.Signal)
+	sig := new(mailbox.Signal)
 	var calls atomic.Int32
 	var pendingAtCall []int // written by the callback on this test's goroutine
 	sig.SetOnInterject(func() {
 		calls.Add(1)
 		pendingAtCall = append(pendingAtCall, sig.Pending())
 	})
-	pid, got := spawnRecorder(t, sys, actors.BandMailbox(sig), sig)
+	pid, got := spawnRecorder(t, sys, mailbox.Banded(sig), sig)
 	release := blockActor(t, sys.Root, pid)
 
 	sys.Root.Send(pid, normalNote("n1"))
@@ -565,7 +565,7 @@ func TestMailboxContract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mb := actors.BandMailbox(nil)()
+			mb := mailbox.Banded(nil)()
 			d, inv := &heldDispatcher{}, &fakeInvoker{}
 			mb.RegisterHandlers(inv, d)
 			mb.Start()
@@ -594,7 +594,7 @@ func TestMailboxContract(t *testing.T) {
 }
 
 func TestMailboxUserMessageCount(t *testing.T) {
-	mb := actors.BandMailbox(nil)()
+	mb := mailbox.Banded(nil)()
 	d := &heldDispatcher{}
 	mb.RegisterHandlers(&fakeInvoker{}, d)
 	for i, m := range []bandNote{bgNote("a"), normalNote("b"), nextNote("c"), interjectNote("d")} {
@@ -623,7 +623,7 @@ func (c *countingMiddleware) MailboxEmpty()       { c.empty++ }
 
 func TestMailboxMiddleware(t *testing.T) {
 	mw := &countingMiddleware{}
-	mb := actors.BandMailbox(nil, mw)()
+	mb := mailbox.Banded(nil, mw)()
 	d := &heldDispatcher{}
 	mb.RegisterHandlers(&fakeInvoker{}, d)
 	mb.Start()
@@ -644,9 +644,9 @@ func TestMailboxNoGoroutineLeak(t *testing.T) {
 	const agents, each = 50, 200
 	pids := make([]*actor.PID, agents)
 	for i := range pids {
-		sig := new(actors.Signal)
+		sig := new(mailbox.Signal)
 		pids[i] = sys.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &bandRecorder{got: make(chan string, 2*each), sig: sig} },
-			actor.WithMailbox(actors.BandMailbox(sig))))
+			actor.WithMailbox(mailbox.Banded(sig))))
 	}
 	var wg sync.WaitGroup
 	for _, pid := range pids {
@@ -687,15 +687,15 @@ func benchMailbox(b *testing.B, mb actor.MailboxProducer) {
 	}
 }
 
-func BenchmarkBandMailbox(b *testing.B)    { benchMailbox(b, actors.BandMailbox(nil)) }
+func BenchmarkBandMailbox(b *testing.B)    { benchMailbox(b, mailbox.Banded(nil)) }
 func BenchmarkDefaultMailbox(b *testing.B) { benchMailbox(b, actor.Unbounded()) }
 
-// ExampleBandMailbox wires an agent-like actor to the band mailbox and its
+// ExampleBanded wires an agent-like actor to the band mailbox and its
 // interject Signal. The actor is held busy while three messages arrive; the
 // interject overtakes the others, and the Signal saw it coming.
-func ExampleBandMailbox() {
+func ExampleBanded() {
 	sys := newQuietSystem()
-	sig := new(actors.Signal)
+	sig := new(mailbox.Signal)
 	sig.SetOnInterject(func() { fmt.Println("interject waiting:", sig.Pending()) })
 
 	busy, done := make(chan struct{}), make(chan struct{})
@@ -708,7 +708,7 @@ func ExampleBandMailbox() {
 		case bandNote:
 			got <- m.label
 		}
-	}, actor.WithMailbox(actors.BandMailbox(sig))))
+	}, actor.WithMailbox(mailbox.Banded(sig))))
 
 	sys.Root.Send(pid, done)
 	<-busy

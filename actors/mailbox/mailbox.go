@@ -1,4 +1,4 @@
-package actors
+package mailbox
 
 import (
 	"runtime"
@@ -36,9 +36,9 @@ const (
 
 var _ actor.Mailbox = (*bandMailbox)(nil)
 
-// BandMailbox returns a producer of mailboxes with four FIFO bands of user
+// Banded returns a producer of mailboxes with four FIFO bands of user
 // messages: interject > next > normal > background. Use it as
-// actor.WithMailbox(BandMailbox(sig)).
+// actor.WithMailbox(mailbox.Banded(sig)).
 //
 // A user message's band is its Priority() if it is Prioritized, looked up
 // through a *actor.MessageEnvelope (RequestFuture, ctx.Request, Forward of a
@@ -63,7 +63,7 @@ var _ actor.Mailbox = (*bandMailbox)(nil)
 //
 // sig, which may be nil, is told about every interject message (see Signal).
 // A producer with a non-nil sig must build the mailbox of one actor only.
-func BandMailbox(sig *Signal, mw ...actor.MailboxMiddleware) actor.MailboxProducer {
+func Banded(sig *Signal, mw ...actor.MailboxMiddleware) actor.MailboxProducer {
 	return func() actor.Mailbox {
 		return &bandMailbox{sig: sig, middlewares: mw}
 	}

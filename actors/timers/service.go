@@ -1,4 +1,4 @@
-package actors
+package timers
 
 import (
 	"container/heap"
@@ -10,42 +10,42 @@ import (
 	"github.com/jonboulle/clockwork"
 )
 
-// TimerFire is one firing of a timer. FireID is deterministic — TimerID +
-// "@" + DueAt in Unix nanoseconds (see TimerFireID) — so a fire delivered
+// Fire is one firing of a timer. FireID is deterministic — TimerID +
+// "@" + DueAt in Unix nanoseconds (see FireID) — so a fire delivered
 // twice (e.g. before and after a restart) is recognisable and applied once
 // by the agent.
-type TimerFire struct {
+type Fire struct {
 	AgentID, TimerID, FireID string
 	DueAt                    time.Time
 }
 
-// TimerFireID returns the FireID of the fire of timerID due at dueAt.
-func TimerFireID(timerID string, dueAt time.Time) string {
+// FireID returns the FireID of the fire of timerID due at dueAt.
+func FireID(timerID string, dueAt time.Time) string {
 	return timerID + "@" + strconv.FormatInt(dueAt.UnixNano(), 10)
 }
 
-// ScheduleTimer arms (or re-arms, replacing) timer (AgentID, TimerID) to
+// Schedule arms (or re-arms, replacing) timer (AgentID, TimerID) to
 // fire at DueAt. A DueAt in the past fires at once. The service keeps DueAt
 // in UTC without its monotonic reading: due times are wall-clock instants,
 // as they are in the journal.
-type ScheduleTimer struct {
+type Schedule struct {
 	AgentID, TimerID string
 	DueAt            time.Time
 }
 
-// CancelTimer disarms timer (AgentID, TimerID); unknown timers are ignored.
-type CancelTimer struct {
+// Cancel disarms timer (AgentID, TimerID); unknown timers are ignored.
+type Cancel struct {
 	AgentID, TimerID string
 }
 
-// CancelAgentTimers disarms every timer of an agent (stop, quarantine).
-type CancelAgentTimers struct {
+// CancelAgent disarms every timer of an agent (stop, quarantine).
+type CancelAgent struct {
 	AgentID string
 }
 
-// PendingTimers asks for the armed timers, for inspection and tests. The
-// reply is []ScheduleTimer sorted by DueAt, then AgentID, then TimerID.
-type PendingTimers struct{}
+// Pending asks for the armed timers, for inspection and tests. The
+// reply is []Schedule sorted by DueAt, then AgentID, then TimerID.
+type Pending struct{}
 
 // timersDue is sent by the armed AfterFunc. gen is the generation it was
 // armed with: a timersDue of an older generation comes from a timer that
@@ -54,7 +54,7 @@ type timersDue struct {
 	gen uint64
 }
 
-// TimerServiceProps returns the Props of the timer service: one actor for
+// ServiceProps returns the Props of the timer service: one actor for
 // the whole runtime holding a min-heap of due times on clock, with exactly
 // one clock.AfterFunc armed for the earliest due time. fire is called for
 // each due timer, in due order (ties by AgentID, then TimerID), on the
@@ -75,7 +75,7 @@ type timersDue struct {
 // the agent to apply them. A fire can therefore be
 // delivered twice (once before a crash, once after); its FireID makes the
 // second one harmless.
-func TimerServiceProps(clock clockwork.Clock, fire func(TimerFire)) *actor.Props {
+func ServiceProps(clock clockwork.Clock, fire func(Fire)) *actor.Props {
 	s := &timerService{clock: clock, fire: fire, index: make(map[timerKey]*timerEntry)}
 	return actor.PropsFromProducer(func() actor.Actor { return s })
 }
@@ -133,7 +133,7 @@ func (h *timerHeap) Pop() any {
 // Receive; the AfterFunc callback only sends timersDue.
 type timerService struct {
 	clock clockwork.Clock
-	fire  func(TimerFire)
+	fire  func(Fire)
 
 	heap  timerHeap
 	index map[timerKey]*timerEntry
@@ -150,19 +150,19 @@ func (s *timerService) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		s.settle(c) // after a restart: fire what came due, re-arm
-	case ScheduleTimer:
+	case Schedule:
 		s.schedule(c, m)
-	case *ScheduleTimer:
+	case *Schedule:
 		s.schedule(c, *m)
-	case CancelTimer:
+	case Cancel:
 		s.cancel(c, m)
-	case *CancelTimer:
+	case *Cancel:
 		s.cancel(c, *m)
-	case CancelAgentTimers:
+	case CancelAgent:
 		s.cancelAgent(c, m.AgentID)
-	case *CancelAgentTimers:
+	case *CancelAgent:
 		s.cancelAgent(c, m.AgentID)
-	case PendingTimers, *PendingTimers:
+	case Pending, *Pending:
 		c.Respond(s.pending())
 	case *timersDue:
 		s.due(c, m)
@@ -172,7 +172,7 @@ func (s *timerService) Receive(c actor.Context) {
 }
 
 // schedule arms a timer or moves an armed one to its new due time.
-func (s *timerService) schedule(c actor.Context, m ScheduleTimer) {
+func (s *timerService) schedule(c actor.Context, m Schedule) {
 	k := timerKey{agent: m.AgentID, timer: m.TimerID}
 	due := m.DueAt.UTC()
 	if e, ok := s.index[k]; ok {
@@ -187,7 +187,7 @@ func (s *timerService) schedule(c actor.Context, m ScheduleTimer) {
 }
 
 // cancel disarms one timer, if armed.
-func (s *timerService) cancel(c actor.Context, m CancelTimer) {
+func (s *timerService) cancel(c actor.Context, m Cancel) {
 	e, ok := s.index[timerKey{agent: m.AgentID, timer: m.TimerID}]
 	if !ok {
 		return
@@ -234,7 +234,7 @@ func (s *timerService) settle(c actor.Context) {
 	for len(s.heap) > 0 && !s.heap[0].due.After(now) {
 		e := heap.Pop(&s.heap).(*timerEntry)
 		delete(s.index, e.key)
-		s.fire(TimerFire{AgentID: e.key.agent, TimerID: e.key.timer, FireID: TimerFireID(e.key.timer, e.due), DueAt: e.due})
+		s.fire(Fire{AgentID: e.key.agent, TimerID: e.key.timer, FireID: FireID(e.key.timer, e.due), DueAt: e.due})
 	}
 	s.shrink()
 	s.arm(c, now)
@@ -285,7 +285,7 @@ func (s *timerService) shrink() {
 }
 
 // pending returns the armed timers sorted by due time, agent, timer id.
-func (s *timerService) pending() []ScheduleTimer {
+func (s *timerService) pending() []Schedule {
 	es := slices.Clone(s.heap)
 	slices.SortFunc(es, func(a, b *timerEntry) int {
 		switch {
@@ -296,9 +296,9 @@ func (s *timerService) pending() []ScheduleTimer {
 		}
 		return 0
 	})
-	out := make([]ScheduleTimer, len(es))
+	out := make([]Schedule, len(es))
 	for i, e := range es {
-		out[i] = ScheduleTimer{AgentID: e.key.agent, TimerID: e.key.timer, DueAt: e.due}
+		out[i] = Schedule{AgentID: e.key.agent, TimerID: e.key.timer, DueAt: e.due}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package actors
+package mailbox
 
 import (
 	"testing"
@@ -102,7 +102,7 @@ func (c *countInvoker) EscalateFailure(any, any) {}
 // for days after a burst.
 func TestMailboxShrinksAfterBurst(t *testing.T) {
 	const burst = 100_000
-	m := BandMailbox(nil)().(*bandMailbox)
+	m := Banded(nil)().(*bandMailbox)
 	d, inv := &manualDispatcher{}, &countInvoker{}
 	m.RegisterHandlers(inv, d)
 	ps := []prioMsg{prioMsg(messages.PriorityInterject), prioMsg(messages.PriorityNext), prioMsg(messages.PriorityNormal), prioMsg(messages.PriorityBackground)}

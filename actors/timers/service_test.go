@@ -1,4 +1,4 @@
-package actors_test
+package timers_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/jonboulle/clockwork"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/timers"
 )
 
 // timerWait bounds every wait of these tests. It is a failure bound, not
@@ -64,20 +64,20 @@ type timerRig struct {
 	pid   *actor.PID
 	// fires receives every fire; fire is called on the service's goroutine
 	// and must not block, so the buffer holds more fires than any test makes.
-	fires chan actors.TimerFire
+	fires chan timers.Fire
 }
 
 // newTimerRig spawns the service; fire, if not nil, runs before a fire is
 // recorded. Cleanup stops the service and the actor system.
-func newTimerRig(t *testing.T, fire func(actors.TimerFire)) *timerRig {
+func newTimerRig(t *testing.T, fire func(timers.Fire)) *timerRig {
 	t.Helper()
 	r := &timerRig{
 		t:     t,
 		sys:   actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.DiscardHandler) })),
 		clock: &countingClock{FakeClock: clockwork.NewFakeClockAt(timerT0)},
-		fires: make(chan actors.TimerFire, 4096),
+		fires: make(chan timers.Fire, 4096),
 	}
-	r.pid = r.sys.Root.Spawn(actors.TimerServiceProps(r.clock, func(f actors.TimerFire) {
+	r.pid = r.sys.Root.Spawn(timers.ServiceProps(r.clock, func(f timers.Fire) {
 		if fire != nil {
 			fire(f)
 		}
@@ -100,13 +100,13 @@ func (r *timerRig) stop() {
 
 // pending asks for the armed timers. Its answer is also a barrier: every
 // message sent to the service before it has been handled.
-func (r *timerRig) pending() []actors.ScheduleTimer {
+func (r *timerRig) pending() []timers.Schedule {
 	r.t.Helper()
-	res, err := r.sys.Root.RequestFuture(r.pid, actors.PendingTimers{}, timerWait).Result()
+	res, err := r.sys.Root.RequestFuture(r.pid, timers.Pending{}, timerWait).Result()
 	if err != nil {
-		r.t.Fatalf("PendingTimers: %v", err)
+		r.t.Fatalf("Pending: %v", err)
 	}
-	return res.([]actors.ScheduleTimer)
+	return res.([]timers.Schedule)
 }
 
 // advance moves the clock once the service has armed its AfterFunc.
@@ -123,11 +123,11 @@ func (r *timerRig) advance(d time.Duration) {
 }
 
 // collect waits for n fires, then checks that no other fire came with them.
-func (r *timerRig) collect(n int) []actors.TimerFire {
+func (r *timerRig) collect(n int) []timers.Fire {
 	r.t.Helper()
 	deadline := time.NewTimer(timerWait)
 	defer deadline.Stop()
-	got := make([]actors.TimerFire, 0, n)
+	got := make([]timers.Fire, 0, n)
 	for len(got) < n {
 		select {
 		case f := <-r.fires:
@@ -141,20 +141,20 @@ func (r *timerRig) collect(n int) []actors.TimerFire {
 		r.t.Fatalf("got %d fire(s) more than the %d expected", extra, n)
 	}
 	for _, f := range got {
-		if want := actors.TimerFireID(f.TimerID, f.DueAt); f.FireID != want {
+		if want := timers.FireID(f.TimerID, f.DueAt); f.FireID != want {
 			r.t.Errorf("fire %s/%s: FireID = %q, want %q", f.AgentID, f.TimerID, f.FireID, want)
 		}
 	}
 	return got
 }
 
-// sched builds a ScheduleTimer due at timerT0+off.
-func sched(agent, timer string, off time.Duration) actors.ScheduleTimer {
-	return actors.ScheduleTimer{AgentID: agent, TimerID: timer, DueAt: timerT0.Add(off)}
+// sched builds a Schedule due at timerT0+off.
+func sched(agent, timer string, off time.Duration) timers.Schedule {
+	return timers.Schedule{AgentID: agent, TimerID: timer, DueAt: timerT0.Add(off)}
 }
 
 // describeFires renders fires as "agent/timer@offset".
-func describeFires(fs []actors.TimerFire) []string {
+func describeFires(fs []timers.Fire) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
 		out[i] = fmt.Sprintf("%s/%s@%v", f.AgentID, f.TimerID, f.DueAt.Sub(timerT0))
@@ -163,7 +163,7 @@ func describeFires(fs []actors.TimerFire) []string {
 }
 
 // describePending renders armed timers as "agent/timer@offset".
-func describePending(ts []actors.ScheduleTimer) []string {
+func describePending(ts []timers.Schedule) []string {
 	out := make([]string, len(ts))
 	for i, s := range ts {
 		out[i] = fmt.Sprintf("%s/%s@%v", s.AgentID, s.TimerID, s.DueAt.Sub(timerT0))
@@ -207,24 +207,24 @@ func TestTimerService(t *testing.T) {
 		{"cancel prevents firing", []timerStep{
 			{send: sched("a", "t1", 10*time.Second), pending: []string{"a/t1@10s"}},
 			{send: sched("a", "t2", 20*time.Second), pending: []string{"a/t1@10s", "a/t2@20s"}},
-			{send: actors.CancelTimer{AgentID: "a", TimerID: "t1"}, pending: []string{"a/t2@20s"}},
-			{send: &actors.CancelTimer{AgentID: "a", TimerID: "unknown"}, pending: []string{"a/t2@20s"}},
-			{send: actors.CancelTimer{AgentID: "b", TimerID: "t2"}, pending: []string{"a/t2@20s"}},
+			{send: timers.Cancel{AgentID: "a", TimerID: "t1"}, pending: []string{"a/t2@20s"}},
+			{send: &timers.Cancel{AgentID: "a", TimerID: "unknown"}, pending: []string{"a/t2@20s"}},
+			{send: timers.Cancel{AgentID: "b", TimerID: "t2"}, pending: []string{"a/t2@20s"}},
 			{advance: 20 * time.Second, fires: []string{"a/t2@20s"}},
 		}},
 		{"cancel the only timer", []timerStep{
 			{send: sched("a", "t1", 10*time.Second), pending: []string{"a/t1@10s"}},
-			{send: actors.CancelTimer{AgentID: "a", TimerID: "t1"}},
+			{send: timers.Cancel{AgentID: "a", TimerID: "t1"}},
 			{advance: time.Hour},
 		}},
 		{"cancel agent timers cancels only that agent's", []timerStep{
 			{send: sched("a", "t1", 10*time.Second), pending: []string{"a/t1@10s"}},
 			{send: sched("b", "t1", 10*time.Second), pending: []string{"a/t1@10s", "b/t1@10s"}},
 			{send: sched("a", "t2", 30*time.Second), pending: []string{"a/t1@10s", "b/t1@10s", "a/t2@30s"}},
-			{send: &actors.ScheduleTimer{AgentID: "b", TimerID: "t2", DueAt: timerT0.Add(20 * time.Second)},
+			{send: &timers.Schedule{AgentID: "b", TimerID: "t2", DueAt: timerT0.Add(20 * time.Second)},
 				pending: []string{"a/t1@10s", "b/t1@10s", "b/t2@20s", "a/t2@30s"}},
-			{send: actors.CancelAgentTimers{AgentID: "a"}, pending: []string{"b/t1@10s", "b/t2@20s"}},
-			{send: &actors.CancelAgentTimers{AgentID: "nobody"}, pending: []string{"b/t1@10s", "b/t2@20s"}},
+			{send: timers.CancelAgent{AgentID: "a"}, pending: []string{"b/t1@10s", "b/t2@20s"}},
+			{send: &timers.CancelAgent{AgentID: "nobody"}, pending: []string{"b/t1@10s", "b/t2@20s"}},
 			{advance: 30 * time.Second, fires: []string{"b/t1@10s", "b/t2@20s"}},
 		}},
 		{"past-due timers fire at once", []timerStep{
@@ -278,7 +278,7 @@ func TestTimerFireIDIsTimerAtDueNanos(t *testing.T) {
 	r.send(sched("a", "t1", 20*time.Second))
 	r.advance(20 * time.Second)
 	got := r.collect(1)[0]
-	want := actors.TimerFire{AgentID: "a", TimerID: "t1", FireID: "t1@1795327220000000000", DueAt: timerT0.Add(20 * time.Second)}
+	want := timers.Fire{AgentID: "a", TimerID: "t1", FireID: "t1@1795327220000000000", DueAt: timerT0.Add(20 * time.Second)}
 	if got.AgentID != want.AgentID || got.TimerID != want.TimerID || got.FireID != want.FireID || !got.DueAt.Equal(want.DueAt) {
 		t.Fatalf("fire = %+v, want %+v", got, want)
 	}
@@ -288,7 +288,7 @@ func TestTimerManyFireInDueOrderOnce(t *testing.T) {
 	const n = 1000
 	r := newTimerRig(t, nil)
 	rng := rand.New(rand.NewPCG(1, 14))
-	armed := make(map[string]actors.ScheduleTimer, n)
+	armed := make(map[string]timers.Schedule, n)
 	for i := range n {
 		// 600 distinct seconds for 1,000 timers: many ties.
 		s := sched(fmt.Sprintf("agent%d", rng.IntN(10)), fmt.Sprintf("t%d", i), time.Duration(1+rng.IntN(600))*time.Second)
@@ -302,11 +302,11 @@ func TestTimerManyFireInDueOrderOnce(t *testing.T) {
 			armed[k] = s
 		}
 	}
-	want := make([]actors.ScheduleTimer, 0, n)
+	want := make([]timers.Schedule, 0, n)
 	for _, s := range armed {
 		want = append(want, s)
 	}
-	slices.SortFunc(want, func(a, b actors.ScheduleTimer) int {
+	slices.SortFunc(want, func(a, b timers.Schedule) int {
 		if c := a.DueAt.Compare(b.DueAt); c != 0 {
 			return c
 		}
@@ -344,13 +344,13 @@ func TestTimerManyFireInDueOrderOnce(t *testing.T) {
 	}
 }
 
-func sameTimer(a, b actors.ScheduleTimer) bool {
+func sameTimer(a, b timers.Schedule) bool {
 	return a.AgentID == b.AgentID && a.TimerID == b.TimerID && a.DueAt.Equal(b.DueAt)
 }
 
 func TestTimerServiceKeepsTimersAcrossRestart(t *testing.T) {
 	var panicked atomic.Bool
-	r := newTimerRig(t, func(f actors.TimerFire) {
+	r := newTimerRig(t, func(f timers.Fire) {
 		if f.TimerID == "boom" && panicked.CompareAndSwap(false, true) {
 			panic("fire failed")
 		}
@@ -391,37 +391,37 @@ func TestTimerServiceStopLeavesNothingRunning(t *testing.T) {
 	if len(r.fires) != 0 {
 		t.Fatalf("a stopped timer service fired %d time(s)", len(r.fires))
 	}
-	waitNoActorsGoroutines(t)
+	waitNoTimersGoroutines(t)
 }
 
-// waitNoActorsGoroutines fails t unless every goroutine running code of
-// the actors package ends within timerWait. It polls: goroutines that are
+// waitNoTimersGoroutines fails t unless every goroutine running code of
+// the timers package ends within timerWait. It polls: goroutines that are
 // ending get a moment to end.
-func waitNoActorsGoroutines(t *testing.T) {
+func waitNoTimersGoroutines(t *testing.T) {
 	t.Helper()
 	deadline := time.NewTimer(timerWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(10 * time.Millisecond) // polling interval, not synchronization
 	defer poll.Stop()
 	for {
-		left := actorsGoroutines()
+		left := timersGoroutines()
 		if len(left) == 0 {
 			return
 		}
 		select {
 		case <-poll.C:
 		case <-deadline.C:
-			t.Fatalf("%d goroutine(s) of the actors package still running:\n%s", len(left), strings.Join(left, "\n\n"))
+			t.Fatalf("%d goroutine(s) of the timers package still running:\n%s", len(left), strings.Join(left, "\n\n"))
 		}
 	}
 }
 
-func actorsGoroutines() []string {
+func timersGoroutines() []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "holon-actors/actors.") {
+		if strings.Contains(g, "holon-actors/actors/timers.") {
 			out = append(out, g)
 		}
 	}
