@@ -55,7 +55,7 @@ func TestSecretsReachNoSink(t *testing.T) {
 		{"text": "Done %s."}
 	], "then": "echo"}`, envFile, envFile, envKey, cfgKey, cfgKey, envKey))
 	if code, o, e := client(t, home, "daemon", "start", "--model", "scripted", "--script", script, "--listen", "127.0.0.1:0",
-		"--access", "tunnel", "--log-level", "debug"); code != 0 {
+		"--access", "tunnel", "--log-level", "debug", "--model-retry-horizon", "0"); code != 0 { // the dead gateway fails the turn at once
 		t.Fatalf("daemon start = %d %s %s", code, o, e)
 	}
 	t.Cleanup(func() { client(t, home, "daemon", "stop") })
