@@ -98,10 +98,36 @@ func (v policyCheck) script(src string, depth int) *violation {
 			bad = v.call(n, depth)
 		case *syntax.Redirect:
 			bad = v.redirect(n)
+		case *syntax.Lit:
+			bad = hiddenSubst(n.Value)
+		case *syntax.SglQuoted:
+			bad = hiddenSubst(n.Value)
 		}
 		return bad == nil
 	})
 	return bad
+}
+
+// hiddenSubst refuses quoted or escaped text holding an array subscript
+// with a command substitution ('a[$(cmd)]'): bash runs that command when a
+// builtin takes the text as a variable name (printf -v, read, unset,
+// declare, let, a nameref) or evaluates it as arithmetic, and no simple
+// command of the line shows it.
+func hiddenSubst(text string) *violation {
+	open := strings.IndexByte(text, '[')
+	if open < 0 {
+		return nil
+	}
+	rest := text[open:]
+	for _, esc := range []string{`\x24`, `\044`, `\u0024`, `\U00000024`} {
+		rest = strings.ReplaceAll(rest, esc, "$") // $'…' spells $ so too
+	}
+	if !strings.Contains(rest, "$(") && !strings.Contains(rest, "`") {
+		return nil
+	}
+	return &violation{word: text, rule: "subscript",
+		message: "quoted text holds an array subscript with a command substitution, which bash runs where the policy cannot see it",
+		hint:    "run the command directly, not inside a quoted subscript"}
 }
 
 // call checks one simple command: its executable, what it wraps, and its
