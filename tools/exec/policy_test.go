@@ -18,6 +18,7 @@ func TestCommandPolicy(t *testing.T) {
 	allow := &messages.CommandPolicy{Allow: []string{"ls", "cat", "/usr/*/env"}}
 	deny := &messages.CommandPolicy{Deny: []string{"touch", "wget"}}
 	confine := &messages.CommandPolicy{ConfineToRoot: true}
+	allowChmod := &messages.CommandPolicy{Allow: []string{"ls", "chmod", "env"}}
 	tests := []struct {
 		name   string
 		policy *messages.CommandPolicy
@@ -60,6 +61,11 @@ func TestCommandPolicy(t *testing.T) {
 		{"subscript in arithmetic", allow, "x='a[$(touch made)]'; echo $(( x ))", "", "subscript", "a[$(touch made)]"},
 		{"subscript spelled with $'…'", allow, `x=$'a[\x24(touch made)]'; (( x ))`, "", "subscript", `a[\x24(touch made)]`},
 		{"subscripts without substitution run", allow, "a=(x y); i=1; echo \"${a[$i]}\" '[$x]'", "", "", ""},
+		{"an allowed name written into the root", allowChmod, "printf 'touch made' > ls; chmod +x ls; ./ls", "", "allow", "./ls"},
+		{"an allowed name found on a PATH set inline", allowChmod, "printf 'touch made' > ls; chmod +x ls; PATH=.:$PATH ls", "", "allow", "PATH"},
+		{"an allowed name found on an exported PATH", allowChmod, "export PATH=.:$PATH; ls", "", "allow", "PATH"},
+		{"an allowed name found on env's PATH", allowChmod, "env PATH=. ls", "", "allow", "PATH"},
+		{"an allowed name by its PATH directory", allowChmod, "/usr/bin/chmod --version >/dev/null || /bin/chmod --version", "", "", ""},
 		{"unparsable", deny, "echo 'unterminated", "", "parse", "echo 'unterminated"},
 	}
 	for _, tt := range tests {
