@@ -141,6 +141,7 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 		messages.MessageAdmitted{Envelope: delegationEnvelope(id, a.deps.Clock.Now(), rec.Child.Prompt,
 			map[string]string{"parent_agent_id": a.id, "supervision_task_id": rec.TaskID})},
 	}
+	payloads = a.withCreatorPolicy(payloads)
 	if err := a.createStream(context.Background(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
 		return nil, fmt.Errorf("create child %s: %w", id, err)
 	}

@@ -57,3 +57,16 @@ func (a *agent) commandPolicy() *messages.CommandPolicy {
 	}
 	return a.deps.CommandPolicies.For(a.id)
 }
+
+// withCreatorPolicy adds this agent's command policy, when it has one, to
+// the first events of an agent it creates, ahead of any message: what
+// this agent may not run, the agents it spawns may not either, whatever
+// the default or their own entry in the file says.
+func (a *agent) withCreatorPolicy(payloads []messages.Payload) []messages.Payload {
+	p := a.commandPolicy()
+	if p == nil || p.IsZero() {
+		return payloads
+	}
+	set := messages.CommandPolicySet{Policy: p, Reason: "inherited from its creator " + a.id}
+	return append(payloads[:2:2], append([]messages.Payload{set}, payloads[2:]...)...)
+}

@@ -258,6 +258,7 @@ func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Resu
 			Ownership: messages.OwnershipSelfOwned, ProfilePreset: PresetPublicNamed, ParentAgentID: a.id},
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + a.id},
 	}
+	payloads = a.withCreatorPolicy(payloads)
 	if strings.TrimSpace(args.InitialMessage) != "" {
 		env := delegationEnvelope(args.AgentID, a.deps.Clock.Now(), args.InitialMessage,
 			map[string]string{"creator_agent_id": a.id, "bootstrap": "true"})

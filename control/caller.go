@@ -24,6 +24,11 @@ type peer struct {
 	known bool
 	uid   int
 	pids  []int // the processes holding the client's end
+	// local: the client is a process of this host that could be one of
+	// the runtime's commands, so it must be found in the process table;
+	// one that cannot be found (it exited after connecting, or handed its
+	// connection on and let go of it) is refused rather than trusted.
+	local bool
 }
 
 // callers recognises the runtime's own tool processes among the callers
@@ -46,15 +51,21 @@ func newCallers(instance string) callers {
 // toolProcess says why p is one of the runtime's tool processes; "" when
 // it is not, or cannot be told.
 func (c callers) toolProcess(p peer) string {
+	found := false
 	for _, pid := range p.pids {
 		switch {
 		case pid == c.self:
-			continue // the runtime itself
+			found = true // the runtime itself
+			continue
 		case descendantOf(pid, c.self):
 			return fmt.Sprintf("caller pid %d was started by this runtime (pid %d): it is one of its agents' commands", pid, c.self)
 		case c.marker != "" && environHas(pid, c.marker):
 			return fmt.Sprintf("caller pid %d carries this runtime's %s: it is one of its agents' commands", pid, InstanceEnv)
 		}
+		found = found || processExists(pid)
+	}
+	if p.local && !found && procTable {
+		return fmt.Sprintf("the process at the other end (pids %v) is gone: it exited after connecting, or handed its connection on, so the runtime cannot tell it is not one of its agents' commands; keep the connecting process running until its requests are answered", p.pids)
 	}
 	return ""
 }
@@ -141,7 +152,7 @@ func identify(conn net.Conn) peer {
 	switch c := conn.(type) {
 	case *net.UnixConn:
 		if pid, uid, ok := peerCred(c); ok {
-			return peer{known: true, uid: uid, pids: []int{pid}}
+			return peer{known: true, uid: uid, pids: []int{pid}, local: true}
 		}
 	case *net.TCPConn:
 		client, ok1 := c.RemoteAddr().(*net.TCPAddr)
@@ -150,7 +161,13 @@ func identify(conn net.Conn) peer {
 			return peer{}
 		}
 		if uid, pids, ok := tcpPeer(unmap(client.AddrPort()), unmap(server.AddrPort())); ok {
-			return peer{known: true, uid: uid, pids: pids}
+			// A socket of another user cannot be one of the runtime's
+			// commands, and its holders may be unreadable to it.
+			self := os.Getuid()
+			return peer{known: true, uid: uid, pids: pids, local: uid == self || self == 0}
+		}
+		if client.IP.IsLoopback() {
+			return peer{local: true} // a loopback client whose socket is gone
 		}
 	}
 	return peer{}

@@ -17,6 +17,10 @@ import (
 // procRoot is where the kernel's process table is mounted.
 const procRoot = "/proc"
 
+// procTable: the process table is read here, so a local caller that
+// cannot be found in it is refused.
+const procTable = true
+
 // maxAncestry bounds a walk up the process tree (pid namespaces are far
 // shallower; the bound only guards against a loop read mid-reparent).
 const maxAncestry = 4096
@@ -39,6 +43,13 @@ func descendantOf(pid, ancestor int) bool {
 		pid = ppid
 	}
 	return false
+}
+
+// processExists reports whether pid is in the process table (a zombie
+// included: it has not been waited for).
+func processExists(pid int) bool {
+	_, err := os.Stat(filepath.Join(procRoot, strconv.Itoa(pid)))
+	return pid > 0 && err == nil
 }
 
 // parentPID reads pid's parent from /proc/<pid>/stat.
@@ -96,6 +107,9 @@ func tcpPeer(client, server netip.AddrPort) (uid int, pids []int, ok bool) {
 		}
 		uid, inode, found := findTCPSocket(f, client, server)
 		f.Close()
+		if found && inode == 0 {
+			return uid, nil, true // nobody holds it: closed, or in flight between processes
+		}
 		if found {
 			return uid, socketHolders(inode), true
 		}
@@ -120,7 +134,7 @@ func findTCPSocket(f *os.File, local, remote netip.AddrPort) (uid int, inode uin
 		}
 		u, err1 := strconv.Atoi(fields[7])
 		in, err2 := strconv.ParseUint(fields[9], 10, 64)
-		if err1 != nil || err2 != nil || in == 0 {
+		if err1 != nil || err2 != nil {
 			continue
 		}
 		return u, in, true

@@ -214,3 +214,33 @@ func BenchmarkToolProcessCheck(b *testing.B) {
 		}
 	}
 }
+
+// TestToolProcessUnfoundLocalCaller: a local caller the process table
+// cannot show (it exited after connecting, or nobody holds its socket) is
+// refused; a caller that is not local (a remote TCP client) is left to
+// the token, and a live caller that is no descendant is served.
+func TestToolProcessUnfoundLocalCaller(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	c := newCallers("")
+	c.self = -1 // nobody's ancestor
+	for _, tc := range []struct {
+		name    string
+		p       peer
+		refused bool
+	}{
+		{"exited after connecting", peer{known: true, pids: []int{gone.Process.Pid}, local: true}, true},
+		{"socket held by nobody", peer{known: true, local: true}, true},
+		{"loopback socket gone", peer{local: true}, true},
+		{"remote client", peer{}, false},
+		{"live caller, not ours", peer{known: true, pids: []int{os.Getpid()}, local: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if why := c.toolProcess(tc.p); (why != "") != tc.refused {
+				t.Fatalf("toolProcess(%+v) = %q; want refused %v", tc.p, why, tc.refused)
+			}
+		})
+	}
+}

@@ -308,3 +308,88 @@ func TestRealPathResolvesLinks(t *testing.T) {
 		t.Fatalf("realPath = %s, want %s", got, want)
 	}
 }
+
+// handOnUnix connects to the socket argv[1] (so the kernel names this
+// process as the peer), hands the connection to a child and exits; the
+// child, once its parent is gone, sends the request in file argv[2] and
+// prints the status line.
+const handOnUnix = `import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+parent = os.getpid()
+if os.fork() == 0:
+    while os.path.exists("/proc/%d" % parent): time.sleep(0.01)
+    s.sendall(open(sys.argv[2], "rb").read())
+    print(s.recv(4096).decode(errors="replace").split("\r\n")[0], flush=True)
+    os._exit(0)
+os._exit(0)
+`
+
+// handOnTCP sends the request in file argv[3], with the token read from
+// file argv[2], to the runtime whose runtime.json is argv[1]; its last
+// bytes wait under TCP_CORK while the only descriptor on the socket
+// travels in a message between two sockets: when the kernel flushes them,
+// no process holds the client's end (the kernel sends corked bytes
+// within 200 ms; the script takes the descriptor back after a second).
+const handOnTCP = `import json, socket, sys, time
+host, port = json.load(open(sys.argv[1]))["http_addr"].rsplit(":", 1)
+req = open(sys.argv[3], "rb").read().replace(b"TOKEN", open(sys.argv[2], "rb").read().strip())
+s = socket.create_connection((host, int(port)))
+s.sendall(req[:20]); time.sleep(0.05)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+s.send(req[20:])
+a, b = socket.socketpair()
+socket.send_fds(a, [b"x"], [s.fileno()]); s.close()
+time.sleep(1) # the kernel sends corked bytes within 200 ms
+_, fds, _, _ = socket.recv_fds(b, 1, 1)
+print(socket.socket(fileno=fds[0]).recv(4096).decode(errors="replace").split("\r\n")[0], flush=True)
+`
+
+// TestAgentCannotActAsItsOperatorByHandingOnItsConnection: a command that
+// gets its request served by a process the runtime cannot find (on the
+// socket the process that connected exits first; on TCP no process holds
+// the client's end when the request arrives) is refused all the same, and
+// its budget stays unset.
+func TestAgentCannotActAsItsOperatorByHandingOnItsConnection(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc: tool processes are not recognised on this platform")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: the agent's command uses it")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	dir := t.TempDir()
+	body := `{"token_budget": 424242, "reset_spend": true}`
+	req := func(auth string) string {
+		return fmt.Sprintf("POST /control/agents/main/budget HTTP/1.1\r\nHost: 127.0.0.1\r\n%sContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", auth, len(body), body)
+	}
+	files := map[string]string{
+		"unix.py": handOnUnix, "tcp.py": handOnTCP,
+		"unix.req": req(""), "tcp.req": req("Authorization: Bearer TOKEN\r\n"),
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := fmt.Sprintf("cd %q; python3 unix.py %q unix.req > unix.txt 2>&1; while [ ! -s unix.txt ]; do sleep 0.02; done; python3 tcp.py %q %q tcp.req > tcp.txt 2>&1",
+		dir, filepath.Join(home, "run", "control.sock"), filepath.Join(home, "run", "runtime.json"), filepath.Join(home, "run", control.TokenFileName))
+	script := writeScript(t, `{"steps": [`+execStep(cmd, 60000)+`, {"text": "Tried."}], "then": "echo"}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script, "--listen", "127.0.0.1:0")
+	if code, out, errOut := client(t, home, "prompt", "--wait", "take over"); code != 0 || !strings.Contains(out, "Tried.") {
+		t.Fatalf("prompt --wait = %d %q %q", code, out, errOut)
+	}
+	for _, f := range []string{"unix.txt", "tcp.txt"} {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || strings.TrimSpace(string(b)) != "HTTP/1.1 403 Forbidden" {
+			t.Errorf("%s: the handed-on request got %q (%v); want 403", f, b, err)
+		}
+	}
+	code, out, _ := client(t, home, "--json", "status")
+	var st control.AgentSummary
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("status = %d %q", code, out)
+	}
+	if st.TokenBudget.LimitTokens != 0 || st.TokenBudget.Source != "none" {
+		t.Fatalf("the agent's command set its own budget: %+v", st.TokenBudget)
+	}
+	d.stop()
+}

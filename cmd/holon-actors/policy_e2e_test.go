@@ -142,3 +142,48 @@ func toolResults(t *testing.T, home, agent string) map[string]messages.ToolExecu
 	}
 	return res
 }
+
+// TestCommandPolicyFollowsSpawnedAgents: an agent under a policy cannot
+// run what it refuses through an agent it spawns: a private child and a
+// public agent it names (one with no entry of its own, under a permissive
+// default) both get their creator's policy, journaled, and a command of
+// theirs the policy refuses never runs.
+func TestCommandPolicyFollowsSpawnedAgents(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"command_policy": {"agents": {"main": {"deny": ["touch"]}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	script := writeScript(t, `{"steps": [
+		{"tool_calls": [
+			{"name": "SpawnAgent", "arguments": {"initial_message": "worker: touch it"}},
+			{"name": "SpawnAgent", "arguments": {"preset": "public_named", "agent_id": "helper", "initial_message": "worker: touch it"}}]},
+		{"text": "Delegated."}
+	], "then": "echo", "roles": {"worker": {"steps": [
+		{"tool_calls": [{"id": "w1", "name": "ExecCommand", "arguments": {"cmd": "touch `+out+`/made-by-$$"}}]},
+		{"text": "worker done"}]}}}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+	defer d.stop()
+	if code, o, e := client(t, home, "prompt", "--wait", "delegate"); code != 0 {
+		t.Fatalf("prompt = %d %q %q", code, o, e)
+	}
+	var kids control.ChildList
+	code, o, _ := client(t, home, "--json", "agents", "children", "main", "--all")
+	if code != 0 || json.Unmarshal([]byte(o), &kids) != nil || len(kids.Children) != 1 {
+		t.Fatalf("agents children = %d %q", code, o)
+	}
+	for _, agent := range []string{kids.Children[0].ChildAgentID, "helper"} {
+		waitSummary(t, home, agent, func(s control.AgentSummary) bool { return s.LastClosure != nil })
+		r, ok := toolResults(t, home, agent)["w1"]
+		var env tools.Envelope
+		if !ok || json.Unmarshal(r.Envelope, &env) != nil || env.Error == nil || env.Error.Kind != "command_policy_denied" {
+			t.Errorf("%s: its touch = %s %s, want command_policy_denied", agent, r.Status, r.Envelope)
+		}
+	}
+	if made, _ := filepath.Glob(filepath.Join(out, "made-by-*")); len(made) != 0 {
+		t.Fatalf("a spawned agent ran what its creator's policy refuses: %v", made)
+	}
+}

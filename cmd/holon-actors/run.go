@@ -470,6 +470,9 @@ func (o *owner) start() error {
 	o.store = store
 	o.noteUncleanExit(ran) // we own the home now
 	o.noteDiskReserve()
+	if err := secrets.Undumpable(); err != nil {
+		o.log.Warn().Err(err).Msg("processes of this user can read the runtime's memory, keys included")
+	}
 	if err := exec.BecomeSubreaper(); err != nil {
 		o.log.Warn().Err(err).Msg("escaped command processes will be found by their token only")
 	}

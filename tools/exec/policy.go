@@ -98,10 +98,40 @@ func (v policyCheck) script(src string, depth int) *violation {
 			bad = v.call(n, depth)
 		case *syntax.Redirect:
 			bad = v.redirect(n)
+		case *syntax.Assign:
+			if n.Name != nil {
+				bad = v.assign(n.Name.Value)
+			}
+		case *syntax.Lit:
+			bad = hiddenSubst(n.Value)
+		case *syntax.SglQuoted:
+			bad = hiddenSubst(n.Value)
 		}
 		return bad == nil
 	})
 	return bad
+}
+
+// hiddenSubst refuses quoted or escaped text holding an array subscript
+// with a command substitution ('a[$(cmd)]'): bash runs that command when a
+// builtin takes the text as a variable name (printf -v, read, unset,
+// declare, let, a nameref) or evaluates it as arithmetic, and no simple
+// command of the line shows it.
+func hiddenSubst(text string) *violation {
+	open := strings.IndexByte(text, '[')
+	if open < 0 {
+		return nil
+	}
+	rest := text[open:]
+	for _, esc := range []string{`\x24`, `\044`, `\u0024`, `\U00000024`} {
+		rest = strings.ReplaceAll(rest, esc, "$") // $'…' spells $ so too
+	}
+	if !strings.Contains(rest, "$(") && !strings.Contains(rest, "`") {
+		return nil
+	}
+	return &violation{word: text, rule: "subscript",
+		message: "quoted text holds an array subscript with a command substitution, which bash runs where the policy cannot see it",
+		hint:    "run the command directly, not inside a quoted subscript"}
 }
 
 // call checks one simple command: its executable, what it wraps, and its
@@ -139,11 +169,41 @@ func (v policyCheck) executable(name string, allow bool) *violation {
 	if !allow || len(v.p.Allow) == 0 || slices.Contains(alwaysAllowed, name) {
 		return nil
 	}
-	if _, ok := matchAny(v.p.Allow, name, resolved); !ok {
+	entries := v.p.Allow
+	if strings.Contains(name, "/") && !v.onPath(resolved) {
+		entries = slices.DeleteFunc(slices.Clone(entries), func(e string) bool { return !strings.Contains(e, "/") })
+	}
+	if _, ok := matchAny(entries, name, resolved); !ok {
 		return &violation{word: name, rule: "allow", message: fmt.Sprintf("%s is not among the allowed executables %q", describe(name, resolved), v.p.Allow),
 			hint: "use one of the allowed executables"}
 	}
 	return nil
+}
+
+// onPath reports whether file resolved lies in one of the directories of
+// the command's PATH: a name entry of an allow-list ("ls") allows the
+// program found there, not a file of that name elsewhere (./ls, written
+// by the agent).
+func (v policyCheck) onPath(resolved string) bool {
+	if resolved == "" {
+		return false
+	}
+	for _, dir := range filepath.SplitList(v.path) {
+		if filepath.IsAbs(dir) && filepath.Clean(dir) == filepath.Dir(resolved) {
+			return true
+		}
+	}
+	return false
+}
+
+// assign refuses, under an allow-list, setting PATH: the names the list
+// allows would then be found elsewhere (PATH=.:$PATH ls).
+func (v policyCheck) assign(name string) *violation {
+	if name != "PATH" || len(v.p.Allow) == 0 {
+		return nil
+	}
+	return &violation{word: name, rule: "allow", message: "setting PATH would make the allowed names run other programs",
+		hint: "run commands with the PATH they are given"}
 }
 
 // wrapped checks what a wrapper (env, xargs, timeout, …), a shell's -c
@@ -163,6 +223,11 @@ func (v policyCheck) wrapped(name string, args []string, depth int) *violation {
 	case slices.Contains(wrappers, base):
 		first := true
 		for _, a := range args {
+			if k, _, ok := strings.Cut(a, "="); ok && base == "env" {
+				if bad := v.assign(k); bad != nil {
+					return bad
+				}
+			}
 			if strings.HasPrefix(a, "-") || strings.Contains(a, "=") || strings.Trim(a, "0123456789.smhd") == "" {
 				continue
 			}

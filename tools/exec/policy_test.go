@@ -18,6 +18,7 @@ func TestCommandPolicy(t *testing.T) {
 	allow := &messages.CommandPolicy{Allow: []string{"ls", "cat", "/usr/*/env"}}
 	deny := &messages.CommandPolicy{Deny: []string{"touch", "wget"}}
 	confine := &messages.CommandPolicy{ConfineToRoot: true}
+	allowChmod := &messages.CommandPolicy{Allow: []string{"ls", "chmod", "env"}}
 	tests := []struct {
 		name   string
 		policy *messages.CommandPolicy
@@ -52,6 +53,19 @@ func TestCommandPolicy(t *testing.T) {
 		{"confined: bare cd", confine, "cd; touch made", "", "confine_to_root", "cd"},
 		{"confined: home", confine, "ls ~", "", "confine_to_root", "~"},
 		{"confined: option value", confine, "ls --hide=/etc .", "", "confine_to_root", "/etc"},
+		{"subscript behind printf -v", allow, "printf -v 'a[$(touch made)]' x", "", "subscript", "a[$(touch made)]"},
+		{"subscript behind read", allow, "read 'a[`touch made`]' <<< x", "", "subscript", "a[`touch made`]"},
+		{"subscript behind unset", allow, `unset "a[\$(touch made)]"`, "", "subscript", `a[\$(touch made)]`},
+		{"subscript behind declare", allow, "declare 'a[$(touch made)]=1'", "", "subscript", "a[$(touch made)]=1"},
+		{"subscript behind let", allow, "let 'a[$(touch made)]=1'", "", "subscript", "a[$(touch made)]=1"},
+		{"subscript in arithmetic", allow, "x='a[$(touch made)]'; echo $(( x ))", "", "subscript", "a[$(touch made)]"},
+		{"subscript spelled with $'…'", allow, `x=$'a[\x24(touch made)]'; (( x ))`, "", "subscript", `a[\x24(touch made)]`},
+		{"subscripts without substitution run", allow, "a=(x y); i=1; echo \"${a[$i]}\" '[$x]'", "", "", ""},
+		{"an allowed name written into the root", allowChmod, "printf 'touch made' > ls; chmod +x ls; ./ls", "", "allow", "./ls"},
+		{"an allowed name found on a PATH set inline", allowChmod, "printf 'touch made' > ls; chmod +x ls; PATH=.:$PATH ls", "", "allow", "PATH"},
+		{"an allowed name found on an exported PATH", allowChmod, "export PATH=.:$PATH; ls", "", "allow", "PATH"},
+		{"an allowed name found on env's PATH", allowChmod, "env PATH=. ls", "", "allow", "PATH"},
+		{"an allowed name by its PATH directory", allowChmod, "/usr/bin/chmod --version >/dev/null || /bin/chmod --version", "", "", ""},
 		{"unparsable", deny, "echo 'unterminated", "", "parse", "echo 'unterminated"},
 	}
 	for _, tt := range tests {
