@@ -36,6 +36,9 @@ type StreamReport struct {
 	RetainedFrom uint64 `json:"retained_from"`
 	Events       int    `json:"events"`
 	Snapshots    int    `json:"snapshots"`
+	// SnapshotSeq is the seq of the newest readable snapshot (0 for none):
+	// a start resumes the agent from it and reads only the events after.
+	SnapshotSeq uint64 `json:"snapshot_seq,omitempty"`
 	// Dropped counts records moved aside as a corrupt tail earlier.
 	Dropped int `json:"dropped"`
 	// Gaps are runs of seqs that should be present and are not.
@@ -158,6 +161,8 @@ func inspectStream(txn *badger.Txn, stream string, mark streamMark) StreamReport
 		sr.Snapshots++
 		if _, err := decodeSnapshot(stream, seq, v); errors.Is(err, ErrCorrupt) {
 			sr.CorruptSnapshots = append(sr.CorruptSnapshots, seq)
+		} else if err == nil {
+			sr.SnapshotSeq = max(sr.SnapshotSeq, seq)
 		}
 	})
 	sr.Gaps = gapsIn(stream, present, low+1, high)
@@ -208,10 +213,28 @@ func streamVerdict(sr StreamReport, high uint64) (string, string) {
 	case tailOnly:
 		return StreamTailTorn, "repaired at the next start: the corrupt tail records are moved aside and reported, " +
 			"the agent resumes from the record before them"
+	case (len(sr.Gaps) > 0 || len(sr.Corrupt) > 0) && !foundAtStart(sr):
+		return StreamDamaged, fmt.Sprintf("only in history its snapshot at seq %d covers: the next start resumes the agent "+
+			"from that snapshot and does not see the damage; the first read of that history (tail, transcript, "+
+			"an event stream from before seq %d) quarantines it (%s)", sr.SnapshotSeq, sr.SnapshotSeq+1, restore)
 	case len(sr.Gaps) > 0 || len(sr.Corrupt) > 0:
 		return StreamDamaged, "quarantined at the next start (" + restore + ")"
 	case len(sr.CorruptSnapshots) > 0:
 		return StreamOK, "corrupt snapshots are skipped: the agent replays more of its journal"
 	}
 	return StreamOK, ""
+}
+
+// foundAtStart reports whether a start finds the damage of sr: a start
+// checks the first and last seq a stream must hold (badger_integrity.go)
+// and its tail records (badger_recovery.go), and an agent's recovery reads
+// the events after its newest snapshot. Damage only in the history that
+// snapshot covers is found by the first read of it, not by a start.
+func foundAtStart(sr StreamReport) bool {
+	for _, g := range sr.Gaps {
+		if g.From == sr.RetainedFrom || g.To >= max(sr.Highest, sr.MarkHighest) || g.To > sr.SnapshotSeq {
+			return true
+		}
+	}
+	return len(sr.Corrupt) > 0 && sr.Corrupt[len(sr.Corrupt)-1] > sr.SnapshotSeq
 }
