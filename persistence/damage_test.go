@@ -233,6 +233,9 @@ func openDamaged(t *testing.T, img damageImage, dir string) damageOutcome {
 		if strings.Contains(err.Error(), "goroutine ") {
 			t.Errorf("Open(damaged) error carries a stack trace: %v", err)
 		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("Open(damaged) error is not one sentence: %q", err)
+		}
 		out.refused = true
 		return out
 	}
