@@ -289,7 +289,8 @@ func TestModelRetryEndsWithTheTurn(t *testing.T) {
 }
 
 // TestModelRetryWhilePaused: a retry that comes due while its agent is
-// paused does not call the model; the resume runs it. A resumed agent
+// paused does not call the model, and running it now is refused (it would
+// not run now, whatever the operator is told); the resume runs it. A resumed agent
 // whose turn is still in flight is running, not idle: before the pause it
 // was awake_running while it waited, and status (and daemon status, which
 // counts it as processing) must not call it idle now.
@@ -302,6 +303,13 @@ func TestModelRetryWhilePaused(t *testing.T) {
 	waitArmed(t, h, 1)
 	if _, err := h.Runtime.Control(ctx, "main", actors.OpPause, ""); err != nil {
 		t.Fatal(err)
+	}
+	before := len(h.Events("main"))
+	if _, err := h.Runtime.RetryModel(ctx, "main", false); !errors.Is(err, actors.ErrRetryPaused) {
+		t.Fatalf("RetryModel now while paused = %v, want ErrRetryPaused (it would not run now)", err)
+	}
+	if got := len(h.Events("main")); got != before || vendor.count() != 1 {
+		t.Fatalf("a refused retry wrote %d events, vendor requests %d", got-before, vendor.count())
 	}
 	h.Clock.Advance(2 * time.Minute)
 	h.WaitEvent("main", testkit.OfType(messages.EventTimerFired))
