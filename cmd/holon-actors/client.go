@@ -132,6 +132,8 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 		}
 	} else if out.Brief != nil {
 		fmt.Fprintln(e.stdout, out.Brief.Text)
+	} else if res.Duplicate {
+		fmt.Fprintf(e.stdout, "already admitted %s to %s (event %d); this copy was not queued again\n", res.MessageID, id, res.EventSeq)
 	} else {
 		fmt.Fprintf(e.stdout, "admitted %s to %s (event %d)\n", res.MessageID, id, res.EventSeq)
 	}
