@@ -447,3 +447,13 @@ func TestFoundAtStart(t *testing.T) {
 		})
 	}
 }
+
+// TestInspectEmptyDir: an empty data directory (a home no runtime has
+// stored anything in yet) holds no streams and so has nothing to lose:
+// missing integrity marks are no damage there, as at Open.
+func TestInspectEmptyDir(t *testing.T) {
+	r, err := Inspect(testBadgerOptions(t.TempDir()))
+	if err != nil || !r.Healthy || len(r.Streams) != 0 {
+		t.Fatalf("Inspect(empty) = %+v, %v; want healthy with no streams", r, err)
+	}
+}

@@ -104,7 +104,8 @@ func Inspect(o Options) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("inspect %s: %w", o.Dir, err)
 	}
-	r.Healthy = len(r.TornWAL) == 0 && r.Marks == "ok"
+	// Missing marks lose nothing where there are no streams (as at Open).
+	r.Healthy = len(r.TornWAL) == 0 && (r.Marks == "ok" || r.Marks == "missing" && len(r.Streams) == 0)
 	for _, s := range r.Streams {
 		r.Healthy = r.Healthy && s.Status == StreamOK
 	}
