@@ -172,7 +172,10 @@ func inspectStream(txn *badger.Txn, stream string, mark streamMark) StreamReport
 		_ = item.Value(func(v []byte) error { return json.Unmarshal(v, &q) })
 		sr.Quarantine = &q
 	}
-	sr.Status, sr.Repair = streamVerdict(sr, high)
+	// A start looks the ends up by key (missingEnds), which can find a
+	// record an iteration misses past a damaged block.
+	endsLost := len(sr.Gaps) > 0 && high > low && len(missingEnds(txn, stream, streamMark{highest: high, low: low})) > 0
+	sr.Status, sr.Repair = streamVerdict(sr, high, endsLost)
 	return sr
 }
 
@@ -203,7 +206,8 @@ func gapsIn(stream string, present map[uint64]bool, from, to uint64) []LostRange
 }
 
 // streamVerdict decides a stream's status and what can be done about it.
-func streamVerdict(sr StreamReport, high uint64) (string, string) {
+// endsLost says whether a start finds seqs missing at the stream's ends.
+func streamVerdict(sr StreamReport, high uint64, endsLost bool) (string, string) {
 	const restore = "not repairable in place: restore the data directory from a backup to get its history back; " +
 		"until then the runtime does not resume this agent and serves the others"
 	tailOnly := len(sr.Gaps) == 0 && len(sr.Corrupt) > 0 && len(sr.Corrupt) <= maxTailDrop &&
@@ -214,10 +218,11 @@ func streamVerdict(sr StreamReport, high uint64) (string, string) {
 	case tailOnly:
 		return StreamTailTorn, "repaired at the next start: the corrupt tail records are moved aside and reported, " +
 			"the agent resumes from the record before them"
-	case (len(sr.Gaps) > 0 || len(sr.Corrupt) > 0) && !foundAtStart(sr):
-		return StreamDamaged, fmt.Sprintf("only in history its snapshot at seq %d covers: the next start resumes the agent "+
-			"from that snapshot and does not see the damage; the first read of that history (tail, transcript, "+
-			"an event stream from before seq %d) quarantines it (%s)", sr.SnapshotSeq, sr.SnapshotSeq+1, restore)
+	case (len(sr.Gaps) > 0 || len(sr.Corrupt) > 0) && !foundAtStart(sr, endsLost):
+		return StreamDamaged, fmt.Sprintf("only in history its snapshot at seq %d covers: the next start does not see it "+
+			"and resumes the agent from that snapshot; the first read of that history (tail, transcript, an event stream "+
+			"from before seq %d) quarantines it (not repairable in place: restore the data directory from a backup "+
+			"to get its history back)", sr.SnapshotSeq, sr.SnapshotSeq+1)
 	case len(sr.Gaps) > 0 || len(sr.Corrupt) > 0:
 		return StreamDamaged, "quarantined at the next start (" + restore + ")"
 	case len(sr.CorruptSnapshots) > 0:
@@ -227,13 +232,17 @@ func streamVerdict(sr StreamReport, high uint64) (string, string) {
 }
 
 // foundAtStart reports whether a start finds the damage of sr: a start
-// checks the first and last seq a stream must hold (badger_integrity.go)
-// and its tail records (badger_recovery.go), and an agent's recovery reads
-// the events after its newest snapshot. Damage only in the history that
-// snapshot covers is found by the first read of it, not by a start.
-func foundAtStart(sr StreamReport) bool {
+// looks up the first and last seq a stream must hold (endsLost, see
+// badger_integrity.go) and its tail records (badger_recovery.go), and an
+// agent's recovery reads the events after its newest snapshot. Damage only
+// in the history that snapshot covers is found by the first read of it,
+// not by a start.
+func foundAtStart(sr StreamReport, endsLost bool) bool {
+	if endsLost {
+		return true
+	}
 	for _, g := range sr.Gaps {
-		if g.From == sr.RetainedFrom || g.To >= max(sr.Highest, sr.MarkHighest) || g.To > sr.SnapshotSeq {
+		if g.To > sr.SnapshotSeq {
 			return true
 		}
 	}
