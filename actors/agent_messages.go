@@ -87,6 +87,10 @@ var (
 	// ErrAgentArchived is returned for input or controls to an archived
 	// private child: its supervision ended and it takes no more work.
 	ErrAgentArchived = errors.New("agent is archived: its supervising task ended; spawn a new child for more work")
+	// ErrRetryPaused is returned for running a paused agent's model retry
+	// now: a paused agent takes no step, so the retry would wait for the
+	// resume anyway.
+	ErrRetryPaused = errors.New("agent is paused: its model retry runs when it is resumed (holon-actors agents resume <id>); --cancel gives it up")
 	// ErrResumeRequired is returned by wake on a stopped agent.
 	ErrResumeRequired = errors.New("agent is stopped: wake does not restart a stopped agent, resume it (holon-actors agents resume <id>)")
 	// ErrQueueFull is the backpressure answer when an agent's queue is at

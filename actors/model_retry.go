@@ -138,6 +138,9 @@ func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
 	if t == nil || !t.Retry.pending() {
 		return &RetryModelResult{Err: fmt.Errorf("%w for agent %s: it is not waiting to retry a model call", ErrNoModelRetry, a.id)}
 	}
+	if !m.Cancel && a.state.Status == messages.StatusPaused {
+		return &RetryModelResult{Err: fmt.Errorf("%w (agent %s)", ErrRetryPaused, a.id)}
+	}
 	id := t.Retry.TimerID
 	if m.Cancel {
 		last := t.Retry.Failure

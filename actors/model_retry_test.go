@@ -287,3 +287,59 @@ func TestModelRetryEndsWithTheTurn(t *testing.T) {
 		t.Fatalf("%d timer_fired events after the interrupt, want 0", n)
 	}
 }
+
+// TestModelRetryWhilePaused: a retry that comes due while its agent is
+// paused does not call the model, and running it now is refused (it would
+// not run now, whatever the operator is told); the resume runs it. A resumed agent
+// whose turn is still in flight is running, not idle: before the pause it
+// was awake_running while it waited, and status (and daemon status, which
+// counts it as processing) must not call it idle now.
+func TestModelRetryWhilePaused(t *testing.T) {
+	vendor, p := newLimitedOpenAI(t, 2, "120")
+	h := retryHarness(t, p)
+	ctx := context.Background()
+	h.Prompt("main", "Hello")
+	h.WaitEvent("main", testkit.OfType(messages.EventModelRetryScheduled))
+	waitArmed(t, h, 1)
+	if _, err := h.Runtime.Control(ctx, "main", actors.OpPause, ""); err != nil {
+		t.Fatal(err)
+	}
+	before := len(h.Events("main"))
+	if _, err := h.Runtime.RetryModel(ctx, "main", false); !errors.Is(err, actors.ErrRetryPaused) {
+		t.Fatalf("RetryModel now while paused = %v, want ErrRetryPaused (it would not run now)", err)
+	}
+	if got := len(h.Events("main")); got != before || vendor.count() != 1 {
+		t.Fatalf("a refused retry wrote %d events, vendor requests %d", got-before, vendor.count())
+	}
+	h.Clock.Advance(2 * time.Minute)
+	h.WaitEvent("main", testkit.OfType(messages.EventTimerFired))
+	if info, err := h.Runtime.Info(ctx, "main"); err != nil || info.Status != messages.StatusPaused || !info.TurnInFlight {
+		t.Fatalf("info after the fire while paused = %+v, %v", info, err)
+	}
+	if n := vendor.count(); n != 1 {
+		t.Fatalf("the vendor saw %d requests, want 1: no model call while paused", n)
+	}
+
+	if _, err := h.Runtime.Control(ctx, "main", actors.OpResume, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventModelRetryScheduled, 2))
+	info, err := h.Runtime.Info(ctx, "main")
+	if err != nil || !info.TurnInFlight || info.ModelRetry == nil || info.Status != messages.StatusAwakeRunning {
+		t.Fatalf("info after the resume = status %s, turn in flight %v, retry %+v (%v); want awake_running with the turn retrying",
+			info.Status, info.TurnInFlight, info.ModelRetry, err)
+	}
+	if n := vendor.count(); n != 2 {
+		t.Fatalf("the vendor saw %d requests, want 2: the resume ran the retry once", n)
+	}
+	waitArmed(t, h, 1)
+	h.Clock.Advance(2 * time.Minute)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.Kind != messages.TerminalCompleted {
+		t.Fatalf("turn = %+v, want completed", tt)
+	}
+	h.WaitEvent("main", func(ev messages.Event) bool {
+		r, err := ev.Decode()
+		return err == nil && ev.Type == messages.EventAgentStateChanged && r.(messages.AgentStateChanged).To == messages.StatusAwakeIdle
+	})
+}

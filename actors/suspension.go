@@ -238,10 +238,14 @@ func (a *agent) expireSuspension(fired messages.TimerFired, rec *messages.Suspen
 }
 
 // afterResume is the status a resumed agent returns to: suspended while a
-// question is open, awake otherwise.
+// question is open, running while its turn is in flight (paused mid-turn),
+// idle otherwise.
 func (a *agent) afterResume() messages.AgentStatus {
 	if a.state.openSuspension() != nil {
 		return messages.StatusSuspended
+	}
+	if a.state.Turn != nil { // paused mid-turn: the turn goes on
+		return messages.StatusAwakeRunning
 	}
 	return messages.StatusAwakeIdle
 }

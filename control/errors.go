@@ -75,7 +75,7 @@ func runtimeError(err error) *Error {
 			"the other agents run; stop the runtime and run holon-actors doctor to see what is damaged", "%v", err)
 	case errors.Is(err, actors.ErrAgentStopped):
 		return errorf(http.StatusConflict, KindAgentStopped, "resume it first: holon-actors agents resume <id>", "%v", err)
-	case errors.Is(err, actors.ErrResumeRequired):
+	case errors.Is(err, actors.ErrResumeRequired), errors.Is(err, actors.ErrRetryPaused):
 		return errorf(http.StatusConflict, KindResumeRequired, "resume it first: holon-actors agents resume <id>", "%v", err)
 	case errors.Is(err, actors.ErrQueueFull):
 		return errorf(http.StatusTooManyRequests, KindBackpressure, "retry later", "%v", err)

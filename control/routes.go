@@ -43,7 +43,7 @@ func (s *Server) table() []route {
 		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/interrupt", "End the agent's turn in flight now (keep_message_id spares the turn of that message); it goes on with its queue."}, s.lifecycle},
 		{Route{"POST", "/control/agents/{id}/model", "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model."}, s.setModel},
-		{Route{"POST", "/control/agents/{id}/retry", "Try the model call the agent's turn waits to retry (after a rate limit, overload, connection failure or 5xx) now, instead of at its due time; 409 when none waits."}, s.retryModel},
+		{Route{"POST", "/control/agents/{id}/retry", "Try the model call the agent's turn waits to retry (after a rate limit, overload, connection failure or 5xx) now, instead of at its due time; 409 when none waits, or when the agent is paused (the resume runs it)."}, s.retryModel},
 		{Route{"DELETE", "/control/agents/{id}/retry", "Give up the model retry the agent's turn waits on: the turn fails with the last failure; 409 when none waits."}, s.retryModel},
 		{Route{"POST", "/control/agents/{id}/budget", "Set the agent's token budget ({\"token_budget\": N}, 0 for unlimited; \"reset_spend\": true counts from zero again); its status shows the limit and the spend."}, s.setBudget},
 		{Route{"POST", "/control/agents/{id}/trigger", "Create, or return, the agent's external trigger capability (its URL is a secret)."}, s.ensureTrigger},

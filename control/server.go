@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
@@ -143,6 +145,13 @@ func (s *Server) Handler() http.Handler { return s }
 
 // ServeHTTP implements http.Handler: every route's errors are JSON.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if seg, ok := dotSegment(r.URL.Path); ok {
+		// The mux would clean the path and redirect to another route:
+		// GET /agents/../status to the default agent's /status.
+		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "an agent id is "+messages.AgentIDRule,
+			"path %s has a %q segment: %q is not a valid agent id", r.URL.Path, seg, seg))
+		return
+	}
 	if h, pattern := s.mux.Handler(r); pattern == "" {
 		// The mux answers 404 or 405 in plain text; say it in JSON.
 		rec := &statusRecorder{header: http.Header{}}
@@ -330,4 +339,14 @@ func checkDepth(b []byte, max int) error {
 		}
 	}
 	return nil
+}
+
+// dotSegment returns the first "." or ".." segment of path.
+func dotSegment(path string) (string, bool) {
+	for seg := range strings.SplitSeq(path, "/") {
+		if seg == "." || seg == ".." {
+			return seg, true
+		}
+	}
+	return "", false
 }

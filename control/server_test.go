@@ -549,3 +549,29 @@ func TestInterruptRoute(t *testing.T) {
 		t.Fatalf("second turn %s, want the interrupting prompt's", next.Payload)
 	}
 }
+
+// TestDotSegmentAgentIDsRefused: "." and ".." are not agent ids; a path
+// with them as a segment is refused, not cleaned and redirected to
+// another route (GET /agents/../status would answer the default agent's
+// status, as if it were agent "..").
+func TestDotSegmentAgentIDsRefused(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, id := range []string{"..", "."} {
+		st, err := f.c.Status(ctx, id)
+		if e := apiError(t, err, 400, control.KindBadRequest); !strings.Contains(e.Message, `"`+id+`"`) {
+			t.Errorf("Status(%q) = %+v, error %q: want it to name the id", id, st, e.Message)
+		}
+		_, err = f.c.State(ctx, id)
+		apiError(t, err, 400, control.KindBadRequest)
+		_, err = f.c.Lifecycle(ctx, id, actors.OpStop, "")
+		apiError(t, err, 400, control.KindBadRequest)
+	}
+	resp, body := f.raw(t, "GET", "/agents/%2E%2E/status", "")
+	if resp.StatusCode != 400 || !strings.Contains(body, `"kind":"bad_request"`) {
+		t.Fatalf("GET /agents/%%2E%%2E/status = %d %s, want 400 bad_request", resp.StatusCode, body)
+	}
+	if info, err := f.h.Runtime.Info(ctx, "main"); err != nil || info.Status == messages.StatusStopped {
+		t.Fatalf("main = %+v, %v: a refused request changed state", info, err)
+	}
+}

@@ -3,8 +3,10 @@ package persistence
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -45,9 +47,12 @@ func checkTable(name string, c options.CompressionType) (err error) {
 			err = errors.New("its index cannot be read: the file is truncated or corrupt")
 		}
 	}()
+	if _, err := os.Stat(name); errors.Is(err, fs.ErrNotExist) {
+		return errors.New("it is missing: the MANIFEST lists it, but the file was deleted or lost")
+	}
 	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
 	if err != nil && err != z.NewFile {
-		return err
+		return errors.New(strings.ReplaceAll(err.Error(), "\n", "; ")) // the engine's error spans lines
 	}
 	t, err := table.OpenTable(mf, table.Options{ReadOnly: true, BlockSize: 4 << 10,
 		Compression: c, ChkMode: options.OnBlockRead})

@@ -233,6 +233,9 @@ func openDamaged(t *testing.T, img damageImage, dir string) damageOutcome {
 		if strings.Contains(err.Error(), "goroutine ") {
 			t.Errorf("Open(damaged) error carries a stack trace: %v", err)
 		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("Open(damaged) error is not one sentence: %q", err)
+		}
 		out.refused = true
 		return out
 	}
@@ -410,5 +413,49 @@ func TestMarksCompaction(t *testing.T) {
 	s = reopenBadger(t, s, dir)
 	if h := s.Health(); len(h.Lost) != 0 || len(h.Quarantined) != 0 || len(h.Notes) != 0 {
 		t.Fatalf("Health after reopen = %+v, want nothing found", h)
+	}
+}
+
+// TestFoundAtStart: doctor promises a quarantine at the next start only
+// for damage a start sees: at the ends a start looks up by key, or after
+// the newest snapshot, which an agent's recovery reads.
+func TestFoundAtStart(t *testing.T) {
+	gap := func(from, to uint64) []LostRange { return []LostRange{{Stream: victim, From: from, To: to}} }
+	tests := []struct {
+		name     string
+		sr       StreamReport
+		endsLost bool
+		want     bool
+	}{
+		{"corrupt, no snapshot", StreamReport{RetainedFrom: 1, Highest: 9, Corrupt: []uint64{3}}, false, true},
+		{"corrupt after the snapshot", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 5, Corrupt: []uint64{7}}, false, true},
+		{"corrupt behind the snapshot", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 9, Corrupt: []uint64{3}}, false, false},
+		{"gap behind the snapshot", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 9, Gaps: gap(3, 4)}, false, false},
+		{"gap at the ends", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 9, Gaps: gap(1, 2)}, true, true},
+		// A damaged block hides 8..9 from iteration while a lookup by key
+		// still finds 9: the start sees nothing, a read of them does.
+		{"gap up to an end found by key", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 9, Gaps: gap(8, 9)}, false, false},
+		{"gap across the snapshot", StreamReport{RetainedFrom: 1, Highest: 9, SnapshotSeq: 5, Gaps: gap(4, 6)}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := foundAtStart(tt.sr, tt.endsLost); got != tt.want {
+				t.Errorf("foundAtStart(%+v, %v) = %v, want %v", tt.sr, tt.endsLost, got, tt.want)
+			}
+			_, repair := streamVerdict(tt.sr, max(tt.sr.Highest, tt.sr.MarkHighest), tt.endsLost)
+			if strings.Contains(repair, "at the next start") != tt.want {
+				t.Errorf("repair %q, want a quarantine at the next start promised: %v", repair, tt.want)
+			}
+		})
+	}
+}
+
+// TestInspectEmptyDir: an empty data directory (a home no runtime has
+// stored anything in yet) holds no streams and so has nothing to lose:
+// missing integrity marks are no damage there, as at Open.
+func TestInspectEmptyDir(t *testing.T) {
+	r, err := Inspect(testBadgerOptions(t.TempDir()))
+	if err != nil || !r.Healthy || len(r.Streams) != 0 {
+		t.Fatalf("Inspect(empty) = %+v, %v; want healthy with no streams", r, err)
 	}
 }

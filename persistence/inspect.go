@@ -36,6 +36,9 @@ type StreamReport struct {
 	RetainedFrom uint64 `json:"retained_from"`
 	Events       int    `json:"events"`
 	Snapshots    int    `json:"snapshots"`
+	// SnapshotSeq is the seq of the newest readable snapshot (0 for none):
+	// a start resumes the agent from it and reads only the events after.
+	SnapshotSeq uint64 `json:"snapshot_seq,omitempty"`
 	// Dropped counts records moved aside as a corrupt tail earlier.
 	Dropped int `json:"dropped"`
 	// Gaps are runs of seqs that should be present and are not.
@@ -101,7 +104,8 @@ func Inspect(o Options) (Report, error) {
 	if err != nil {
 		return r, fmt.Errorf("inspect %s: %w", o.Dir, err)
 	}
-	r.Healthy = len(r.TornWAL) == 0 && r.Marks == "ok"
+	// Missing marks lose nothing where there are no streams (as at Open).
+	r.Healthy = len(r.TornWAL) == 0 && (r.Marks == "ok" || r.Marks == "missing" && len(r.Streams) == 0)
 	for _, s := range r.Streams {
 		r.Healthy = r.Healthy && s.Status == StreamOK
 	}
@@ -158,6 +162,8 @@ func inspectStream(txn *badger.Txn, stream string, mark streamMark) StreamReport
 		sr.Snapshots++
 		if _, err := decodeSnapshot(stream, seq, v); errors.Is(err, ErrCorrupt) {
 			sr.CorruptSnapshots = append(sr.CorruptSnapshots, seq)
+		} else if err == nil {
+			sr.SnapshotSeq = max(sr.SnapshotSeq, seq)
 		}
 	})
 	sr.Gaps = gapsIn(stream, present, low+1, high)
@@ -166,7 +172,10 @@ func inspectStream(txn *badger.Txn, stream string, mark streamMark) StreamReport
 		_ = item.Value(func(v []byte) error { return json.Unmarshal(v, &q) })
 		sr.Quarantine = &q
 	}
-	sr.Status, sr.Repair = streamVerdict(sr, high)
+	// A start looks the ends up by key (missingEnds), which can find a
+	// record an iteration misses past a damaged block.
+	endsLost := len(sr.Gaps) > 0 && high > low && len(missingEnds(txn, stream, streamMark{highest: high, low: low})) > 0
+	sr.Status, sr.Repair = streamVerdict(sr, high, endsLost)
 	return sr
 }
 
@@ -197,7 +206,8 @@ func gapsIn(stream string, present map[uint64]bool, from, to uint64) []LostRange
 }
 
 // streamVerdict decides a stream's status and what can be done about it.
-func streamVerdict(sr StreamReport, high uint64) (string, string) {
+// endsLost says whether a start finds seqs missing at the stream's ends.
+func streamVerdict(sr StreamReport, high uint64, endsLost bool) (string, string) {
 	const restore = "not repairable in place: restore the data directory from a backup to get its history back; " +
 		"until then the runtime does not resume this agent and serves the others"
 	tailOnly := len(sr.Gaps) == 0 && len(sr.Corrupt) > 0 && len(sr.Corrupt) <= maxTailDrop &&
@@ -208,10 +218,33 @@ func streamVerdict(sr StreamReport, high uint64) (string, string) {
 	case tailOnly:
 		return StreamTailTorn, "repaired at the next start: the corrupt tail records are moved aside and reported, " +
 			"the agent resumes from the record before them"
+	case (len(sr.Gaps) > 0 || len(sr.Corrupt) > 0) && !foundAtStart(sr, endsLost):
+		return StreamDamaged, fmt.Sprintf("only in history its snapshot at seq %d covers: the next start does not see it "+
+			"and resumes the agent from that snapshot; the first read of that history (tail, transcript, an event stream "+
+			"from before seq %d) quarantines it (not repairable in place: restore the data directory from a backup "+
+			"to get its history back)", sr.SnapshotSeq, sr.SnapshotSeq+1)
 	case len(sr.Gaps) > 0 || len(sr.Corrupt) > 0:
 		return StreamDamaged, "quarantined at the next start (" + restore + ")"
 	case len(sr.CorruptSnapshots) > 0:
 		return StreamOK, "corrupt snapshots are skipped: the agent replays more of its journal"
 	}
 	return StreamOK, ""
+}
+
+// foundAtStart reports whether a start finds the damage of sr: a start
+// looks up the first and last seq a stream must hold (endsLost, see
+// badger_integrity.go) and its tail records (badger_recovery.go), and an
+// agent's recovery reads the events after its newest snapshot. Damage only
+// in the history that snapshot covers is found by the first read of it,
+// not by a start.
+func foundAtStart(sr StreamReport, endsLost bool) bool {
+	if endsLost {
+		return true
+	}
+	for _, g := range sr.Gaps {
+		if g.To > sr.SnapshotSeq {
+			return true
+		}
+	}
+	return len(sr.Corrupt) > 0 && sr.Corrupt[len(sr.Corrupt)-1] > sr.SnapshotSeq
 }

@@ -51,3 +51,28 @@ func TestPromptAdmissionTruths(t *testing.T) {
 	}
 	d.stop()
 }
+
+// TestPromptTableTellsDuplicatesAndDotIDs: the table output of a prompt
+// sent again with its --message-id says it was not queued again (not
+// "admitted"), and "." or ".." as an agent id is refused naming the id,
+// not answered by another route (agents status .. printed the default
+// agent's status).
+func TestPromptTableTellsDuplicatesAndDotIDs(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+	if code, out, errOut := client(t, home, "prompt", "--message-id", "op-1", "hello"); code != 0 || !strings.HasPrefix(out, "admitted op-1 ") {
+		t.Fatalf("prompt = %d %q %q", code, out, errOut)
+	}
+	code, out, errOut := client(t, home, "prompt", "--message-id", "op-1", "other text")
+	if code != 0 || !strings.Contains(out, "already admitted op-1") || !strings.Contains(out, "not queued again") {
+		t.Fatalf("prompt again = %d %q %q, want it to say the copy was not queued", code, out, errOut)
+	}
+	for _, args := range [][]string{{"agents", "status", ".."}, {"agents", "state", "."}, {"--agent", "..", "status"}, {"--agent", ".", "prompt", "hi"}} {
+		code, out, errOut := client(t, home, args...)
+		if code != exitFailure || out != "" || !strings.Contains(errOut, "not a valid agent id") || !strings.Contains(errOut, messages.AgentIDRule) {
+			t.Errorf("%q = %d %q %q, want the id refused with the rule", args, code, out, errOut)
+		}
+	}
+	d.stop()
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -132,6 +133,8 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 		}
 	} else if out.Brief != nil {
 		fmt.Fprintln(e.stdout, out.Brief.Text)
+	} else if res.Duplicate {
+		fmt.Fprintf(e.stdout, "already admitted %s to %s (event %d); this copy was not queued again\n", res.MessageID, id, res.EventSeq)
 	} else {
 		fmt.Fprintf(e.stdout, "admitted %s to %s (event %d)\n", res.MessageID, id, res.EventSeq)
 	}
@@ -164,7 +167,7 @@ func waitBrief(ctx context.Context, c *control.Client, id string, res control.Pr
 		case found != nil:
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("no answer within %s (the prompt %s stays admitted; follow it with holon-actors tail --follow)", timeout, res.MessageID)
-		case errors.Is(err, control.ErrNotRunning):
+		case errors.Is(err, control.ErrNotRunning), followRefused(err):
 			return nil, err
 		case err != nil && !errors.Is(err, context.Canceled):
 			time.Sleep(100 * time.Millisecond) // the stream broke: resume from the cursor
@@ -172,6 +175,15 @@ func waitBrief(ctx context.Context, c *control.Client, id string, res control.Pr
 		after = next
 	}
 	return found, nil
+}
+
+// followRefused reports whether a follow ended on the runtime's refusal
+// that waiting does not change (no such agent, a bad id, a quarantined
+// journal): it ends the command. A broken stream, 429 (every event stream
+// slot is taken) and 503 are waited out.
+func followRefused(err error) bool {
+	var ae *control.Error
+	return errors.As(err, &ae) && ae.Status != http.StatusTooManyRequests && ae.Status != http.StatusServiceUnavailable
 }
 
 // statusCmd is `holon-actors status`: one agent's summary.
@@ -417,7 +429,7 @@ func (t *tailCmd) Run(ctx context.Context, e *env) error {
 		switch {
 		case ctx.Err() != nil:
 			return nil // interrupted: the normal end of --follow
-		case errors.Is(err, control.ErrNotRunning):
+		case errors.Is(err, control.ErrNotRunning), followRefused(err):
 			return err
 		}
 		select { // the stream broke (runtime restarting?): resume from the cursor

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/notify"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -185,5 +186,60 @@ func TestRunRefusesDamagedTableFile(t *testing.T) {
 	code, rep := doctorJSON(t, home)
 	if code != exitFailure || rep.OpenError == "" || rep.Healthy {
 		t.Fatalf("doctor = %d %+v", code, rep)
+	}
+}
+
+// TestDamageBehindSnapshotDoctorTellsWhen: after a clean stop every idle
+// agent's snapshot covers its whole journal, so a start resumes it from
+// that snapshot and reads none of its history: a record damaged in that
+// history is not seen by the start. doctor must not promise a quarantine
+// at the next start then; what it says is what the runtime does: the start
+// serves the agent, and the first read of that history quarantines it.
+func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+	if code, _, errOut := client(t, home, "agents", "create", "victim"); code != 0 {
+		t.Fatalf("agents create = %d %q", code, errOut)
+	}
+	for range 2 {
+		if code, out, errOut := client(t, home, "--agent", "victim", "prompt", "--wait", "hello"); code != 0 {
+			t.Fatalf("prompt victim = %d %q %q", code, out, errOut)
+		}
+	}
+	d.stop() // passivates the idle agents: their snapshots cover their journals
+
+	flipEvent(t, home, "victim", 2)
+	code, rep := doctorJSON(t, home)
+	v := streamOf(rep, "victim")
+	if code != exitFailure || v.Status != persistence.StreamDamaged || !slices.Equal(v.Corrupt, []uint64{2}) || v.SnapshotSeq < 2 {
+		t.Fatalf("doctor = %d %+v, want victim damaged at seq 2 behind its snapshot", code, v)
+	}
+	if strings.Contains(v.Repair, "at the next start") || !strings.Contains(v.Repair, "tail") {
+		t.Fatalf("doctor repair = %q, want when the damage is found (the first read of the history), not a quarantine at the next start", v.Repair)
+	}
+
+	d = startRun(t, home, "--model", "scripted", "--script", script)
+	daemonStore := func() *control.StoreHealth {
+		t.Helper()
+		code, out, errOut := client(t, home, "--json", "daemon", "status")
+		var st daemonStatus
+		if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+			t.Fatalf("daemon status = %d %q %q: %v", code, out, errOut, err)
+		}
+		return st.Store
+	}
+	if s := daemonStore(); s != nil && len(s.Quarantined) > 0 {
+		t.Fatalf("daemon status store after the start = %+v; doctor said the start does not see the damage", s)
+	}
+	if code, out, errOut := client(t, home, "--agent", "victim", "prompt", "--wait", "still there?"); code != 0 || !strings.Contains(out, "still there?") {
+		t.Fatalf("prompt victim = %d %q %q, want served from its snapshot as doctor said", code, out, errOut)
+	}
+	code, _, errOut := client(t, home, "--agent", "victim", "tail")
+	if code != exitFailure || !strings.Contains(errOut, "quarantined") {
+		t.Fatalf("tail victim = %d %q, want the read of the damaged history to quarantine it", code, errOut)
+	}
+	if s := daemonStore(); s == nil || len(s.Quarantined) != 1 || s.Quarantined[0].Stream != "victim" || s.Quarantined[0].Seq != 2 {
+		t.Fatalf("daemon status store after the read = %+v, want victim quarantined at seq 2", s)
 	}
 }

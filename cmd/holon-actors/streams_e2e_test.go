@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
 )
 
 // TestMaxEventStreams: `run --max-event-streams 1` (here through its
@@ -51,4 +53,40 @@ func TestMaxEventStreams(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errOut, "--max-event-streams is 0: give at least 1") {
 		t.Fatalf("run --max-event-streams 0 = %d, stderr %q; want a usage error naming the flag", code, errOut)
 	}
+}
+
+// TestFollowEndsOnARefusal: tail --follow and prompt --wait wait out a
+// broken stream, but not a refusal that waiting cannot change: following
+// an agent that does not exist (or has a bad id) ends at once with the
+// runtime's error instead of retrying silently forever.
+func TestFollowEndsOnARefusal(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--agent", "ghost", "tail", "--follow"}, `no agent "ghost"`},
+		{[]string{"--agent", "bad id", "tail", "--follow"}, messages.AgentIDRule},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), e2eWait) // a failure bound only
+		cmd := exec.CommandContext(ctx, binary, append([]string{"--home", home}, tc.args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		cancel()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Fatalf("%q still running after %s: it retries a refusal forever", tc.args, e2eWait)
+		}
+		code, errOut := 0, stderr.String()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		if code != exitFailure || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q = %d %q, want exit %d and %q", tc.args, code, errOut, exitFailure, tc.want)
+		}
+	}
+	d.stop()
 }
