@@ -219,7 +219,7 @@ func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
 		t.Fatalf("doctor repair = %q, want when the damage is found (the first read of the history), not a quarantine at the next start", v.Repair)
 	}
 
-	d = startRun(t, home, "--model", "scripted", "--script", script)
+	startRun(t, home, "--model", "scripted", "--script", script)
 	daemonStore := func() *control.StoreHealth {
 		t.Helper()
 		code, out, errOut := client(t, home, "--json", "daemon", "status")
