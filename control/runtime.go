@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -65,13 +66,24 @@ func (s *Server) runtimeStatus(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st)
 }
 
+// activityWait bounds how long the runtime status waits on its agents: an
+// agent in a restart loop (its journal refusing writes, say) does not
+// answer, and must not hold up the status, and so `daemon start`, for a
+// whole request timeout.
+const activityWait = 2 * time.Second
+
 // activity summarizes the active agents (dormant ones are idle by
 // definition) and reports the latest turn failure among them.
 func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 	var a Activity
 	var last *Failure
+	ctx, cancel := context.WithTimeout(r.Context(), activityWait)
+	defer cancel()
 	for _, id := range s.cfg.Runtime.Active() {
-		in, err := s.cfg.Runtime.Info(r.Context(), id)
+		if ctx.Err() != nil {
+			break // the rest are left out of the counts, as a restarting one is
+		}
+		in, err := s.cfg.Runtime.Info(ctx, id)
 		if err != nil {
 			continue // stopping or restarting: not countable now
 		}
