@@ -210,6 +210,10 @@ func AgentProps(id string, deps AgentDeps) *actor.Props {
 
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
+	if m, ok := c.Message().(*scrubFound); ok {
+		a.scrubDamaged(c, m)
+		return
+	}
 	if a.damaged != nil {
 		a.refuseDamaged(c)
 		return

@@ -54,6 +54,9 @@ type Runtime struct {
 	children map[string]string
 	identity sync.Map
 	closed   bool // guarded by mu
+	// scrubStop cancels the background scrub and waits for it (scrub.go);
+	// guarded by mu.
+	scrubStop func()
 }
 
 // RuntimeOptions tunes a Runtime.
@@ -561,6 +564,7 @@ func (r *Runtime) halt() error {
 	if closed {
 		return nil
 	}
+	r.stopScrub()
 	r.deliveries.stop()
 	if err := r.sys.Root.StopFuture(r.supervisor).Wait(); err != nil {
 		return fmt.Errorf("stop agents: %w", err)

@@ -220,8 +220,9 @@ func streamVerdict(sr StreamReport, high uint64, endsLost bool) (string, string)
 			"the agent resumes from the record before them"
 	case (len(sr.Gaps) > 0 || len(sr.Corrupt) > 0) && !foundAtStart(sr, endsLost):
 		return StreamDamaged, fmt.Sprintf("only in history its snapshot at seq %d covers: the next start does not see it "+
-			"and resumes the agent from that snapshot; the first read of that history (tail, transcript, an event stream "+
-			"from before seq %d) quarantines it (not repairable in place: restore the data directory from a backup "+
+			"and resumes the agent from that snapshot; it is found by the runtime's background scrub after the next start "+
+			"(or by an earlier read of that history: tail, transcript, an event stream from before seq %d), which "+
+			"quarantines it (not repairable in place: restore the data directory from a backup "+
 			"to get its history back)", sr.SnapshotSeq, sr.SnapshotSeq+1)
 	case len(sr.Gaps) > 0 || len(sr.Corrupt) > 0:
 		return StreamDamaged, "quarantined at the next start (" + restore + ")"
@@ -235,8 +236,8 @@ func streamVerdict(sr StreamReport, high uint64, endsLost bool) (string, string)
 // looks up the first and last seq a stream must hold (endsLost, see
 // badger_integrity.go) and its tail records (badger_recovery.go), and an
 // agent's recovery reads the events after its newest snapshot. Damage only
-// in the history that snapshot covers is found by the first read of it,
-// not by a start.
+// in the history that snapshot covers is found by the runtime's background
+// scrub after the start (or an earlier read of it), not by the start.
 func foundAtStart(sr StreamReport, endsLost bool) bool {
 	if endsLost {
 		return true

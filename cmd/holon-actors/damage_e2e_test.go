@@ -193,8 +193,9 @@ func TestRunRefusesDamagedTableFile(t *testing.T) {
 // agent's snapshot covers its whole journal, so a start resumes it from
 // that snapshot and reads none of its history: a record damaged in that
 // history is not seen by the start. doctor must not promise a quarantine
-// at the next start then; what it says is what the runtime does: the start
-// serves the agent, and the first read of that history quarantines it.
+// at the next start then; what it says is what the runtime does: the
+// background scrub after the start finds it, with no read by the operator,
+// quarantines the agent and reports it in daemon status.
 func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
@@ -215,8 +216,8 @@ func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
 	if code != exitFailure || v.Status != persistence.StreamDamaged || !slices.Equal(v.Corrupt, []uint64{2}) || v.SnapshotSeq < 2 {
 		t.Fatalf("doctor = %d %+v, want victim damaged at seq 2 behind its snapshot", code, v)
 	}
-	if strings.Contains(v.Repair, "at the next start") || !strings.Contains(v.Repair, "tail") {
-		t.Fatalf("doctor repair = %q, want when the damage is found (the first read of the history), not a quarantine at the next start", v.Repair)
+	if strings.Contains(v.Repair, "at the next start (") || !strings.Contains(v.Repair, "background scrub after the next start") {
+		t.Fatalf("doctor repair = %q, want when the damage is found (by the background scrub after the next start), not a quarantine by the start", v.Repair)
 	}
 
 	startRun(t, home, "--model", "scripted", "--script", script)
@@ -229,17 +230,46 @@ func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
 		}
 		return st.Store
 	}
-	if s := daemonStore(); s != nil && len(s.Quarantined) > 0 {
-		t.Fatalf("daemon status store after the start = %+v; doctor said the start does not see the damage", s)
+	waitFor(t, func() bool {
+		s := daemonStore()
+		return s != nil && len(s.Quarantined) == 1 && s.Quarantined[0].Stream == "victim" && s.Quarantined[0].Seq == 2
+	}, "victim quarantined at seq 2 by the background scrub in daemon status")
+	code, _, errOut := client(t, home, "--agent", "victim", "prompt", "still there?")
+	if code != exitFailure || !strings.Contains(errOut, "quarantined") || !strings.Contains(errOut, "doctor") {
+		t.Fatalf("prompt victim = %d %q, want a quarantine error with a hint", code, errOut)
 	}
-	if code, out, errOut := client(t, home, "--agent", "victim", "prompt", "--wait", "still there?"); code != 0 || !strings.Contains(out, "still there?") {
-		t.Fatalf("prompt victim = %d %q %q, want served from its snapshot as doctor said", code, out, errOut)
+	if code, out, errOut := client(t, home, "prompt", "--wait", "still there?"); code != 0 || !strings.Contains(out, "still there?") {
+		t.Fatalf("prompt main = %d %q %q, want the healthy agent served", code, out, errOut)
 	}
-	code, _, errOut := client(t, home, "--agent", "victim", "tail")
-	if code != exitFailure || !strings.Contains(errOut, "quarantined") {
-		t.Fatalf("tail victim = %d %q, want the read of the damaged history to quarantine it", code, errOut)
+}
+
+// TestScrubIntervalZeroDisablesScrub: with --scrub-interval 0 the runtime
+// reads no history on its own, as before; a negative interval is refused
+// with a usage error that says what to give.
+func TestScrubIntervalZeroDisablesScrub(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	script := writeScript(t, `{"steps": [], "then": "echo"}`)
+	if code, _, errOut := client(t, home, "run", "--model", "scripted", "--script", script, "--scrub-interval=-1s"); code != exitUsage ||
+		!strings.Contains(errOut, "--scrub-interval -1s is negative") {
+		t.Fatalf("run --scrub-interval -1s = %d %q, want a usage error", code, errOut)
 	}
-	if s := daemonStore(); s == nil || len(s.Quarantined) != 1 || s.Quarantined[0].Stream != "victim" || s.Quarantined[0].Seq != 2 {
-		t.Fatalf("daemon status store after the read = %+v, want victim quarantined at seq 2", s)
+	d := startRun(t, home, "--model", "scripted", "--script", script)
+	if code, out, errOut := client(t, home, "prompt", "--wait", "hello"); code != 0 {
+		t.Fatalf("prompt = %d %q %q", code, out, errOut)
 	}
+	d.stop()
+	flipEvent(t, home, "main", 2)
+	d = startRun(t, home, "--model", "scripted", "--script", script, "--scrub-interval", "0")
+	if code, out, errOut := client(t, home, "prompt", "--wait", "still there?"); code != 0 || !strings.Contains(out, "still there?") {
+		t.Fatalf("prompt = %d %q %q, want served from its snapshot with no scrub", code, out, errOut)
+	}
+	code, out, errOut := client(t, home, "--json", "daemon", "status")
+	var st daemonStatus
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+		t.Fatalf("daemon status = %d %q %q: %v", code, out, errOut, err)
+	}
+	if st.Store != nil && len(st.Store.Quarantined) > 0 {
+		t.Fatalf("daemon status store = %+v, want nothing found with the scrub off", st.Store)
+	}
+	d.stop()
 }

@@ -77,6 +77,7 @@ type runCmd struct {
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
 	RetryMax        time.Duration `name:"model-retry-max" help:"Longest delay between two such retries." env:"HOLON_MODEL_RETRY_MAX" default:"30m" placeholder:"DURATION"`
+	ScrubInterval   time.Duration `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`
 
 	// handed are the credentials received from `daemon start`, getenv the
 	// environment lookup that sees them (see receiveSecrets).
@@ -492,6 +493,9 @@ func (o *owner) start() error {
 	if err != nil {
 		return err
 	}
+	if o.cmd.ScrubInterval < 0 {
+		return usage(fmt.Errorf("--scrub-interval %v is negative: give how often to scrub the journals (e.g. 24h), or 0 for no scrub", o.cmd.ScrubInterval))
+	}
 	// Every command the agents run carries this run's instance marker, so
 	// the control API knows it for a tool process even once it has left
 	// the runtime's process tree.
@@ -522,6 +526,7 @@ func (o *owner) start() error {
 	case err != nil:
 		return fmt.Errorf("start the default agent: %w", err)
 	}
+	o.rt.StartScrub(o.cmd.ScrubInterval) // the runtime stops it when it halts
 	return o.serve()
 }
 
