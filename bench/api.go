@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -91,21 +90,8 @@ func API(ctx context.Context, cfg APIConfig) (APIResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return APIResult{}, err
 	}
-	dir := filepath.Join(cfg.Dir, APIDir)
-	o := persistence.DefaultOptions(filepath.Join(dir, "data"))
-	o.Logger = cfg.Logger
-	st, created, err := openFresh(ctx, o)
-	if err != nil {
-		return APIResult{}, err
-	}
-	if created && !cfg.Keep {
-		defer os.RemoveAll(dir)
-	}
-	res, err := apiRun(ctx, cfg, st, filepath.Join(dir, "run", "control.sock"))
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
-		return APIResult{}, err
-	}
-	return res, nil
+	return withControlStore(ctx, filepath.Join(cfg.Dir, APIDir), cfg.Keep, cfg.Logger,
+		func(st *persistence.BadgerStore, sock string) (APIResult, error) { return apiRun(ctx, cfg, st, sock) })
 }
 
 func apiRun(ctx context.Context, cfg APIConfig, st *persistence.BadgerStore, sock string) (res APIResult, err error) {

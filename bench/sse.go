@@ -136,21 +136,8 @@ func SSE(ctx context.Context, cfg SSEConfig) (SSEResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return SSEResult{}, err
 	}
-	dir := filepath.Join(cfg.Dir, SSEDir)
-	o := persistence.DefaultOptions(filepath.Join(dir, "data"))
-	o.Logger = cfg.Logger
-	st, created, err := openFresh(ctx, o)
-	if err != nil {
-		return SSEResult{}, err
-	}
-	if created && !cfg.Keep {
-		defer os.RemoveAll(dir)
-	}
-	res, err := sseRun(ctx, cfg, st, filepath.Join(dir, "run", "control.sock"))
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
-		return SSEResult{}, err
-	}
-	return res, nil
+	return withControlStore(ctx, filepath.Join(cfg.Dir, SSEDir), cfg.Keep, cfg.Logger,
+		func(st *persistence.BadgerStore, sock string) (SSEResult, error) { return sseRun(ctx, cfg, st, sock) })
 }
 
 func sseRun(ctx context.Context, cfg SSEConfig, st *persistence.BadgerStore, sock string) (res SSEResult, err error) {

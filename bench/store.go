@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/holon-actors/holon-actors/persistence"
 )
@@ -36,4 +38,26 @@ func closeStore(st *persistence.BadgerStore, dir string) error {
 		return fmt.Errorf("close %s: %w", dir, err)
 	}
 	return nil
+}
+
+// withControlStore opens a fresh durable store in dir/data, runs run with
+// it and the control socket path dir/run/control.sock, and closes the
+// store; a dir it created is removed afterwards unless keep.
+func withControlStore[R any](ctx context.Context, dir string, keep bool, log *slog.Logger,
+	run func(st *persistence.BadgerStore, sock string) (R, error)) (R, error) {
+	var zero R
+	o := persistence.DefaultOptions(filepath.Join(dir, "data"))
+	o.Logger = log
+	st, created, err := openFresh(ctx, o)
+	if err != nil {
+		return zero, err
+	}
+	if created && !keep {
+		defer os.RemoveAll(dir)
+	}
+	res, err := run(st, filepath.Join(dir, "run", "control.sock"))
+	if err = errors.Join(err, closeStore(st, dir)); err != nil {
+		return zero, err
+	}
+	return res, nil
 }
