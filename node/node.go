@@ -258,13 +258,16 @@ func (n *Node) drainAndStop() error {
 }
 
 // waitTurns waits until no active agent has a turn in flight, or ctx ends.
+// An agent that cannot answer before ctx ends counts as busy: the warning
+// is not lost when the timeout falls during a scan.
 func (n *Node) waitTurns(ctx context.Context) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		busy := 0
 		for _, id := range n.rt.Active() {
-			if in, err := n.rt.Info(ctx, id); err == nil && in.TurnInFlight {
+			in, err := n.rt.Info(ctx, id)
+			if (err == nil && in.TurnInFlight) || (err != nil && ctx.Err() != nil) {
 				busy++
 			}
 		}

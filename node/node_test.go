@@ -59,7 +59,9 @@ func config(t *testing.T, home string, log *logBuffer) node.Config {
 		MaxEventStreams: 4, Fingerprint: "fp", Version: "test", ShutdownTimeout: 5 * time.Second}
 }
 
-func runFile(t *testing.T, home, name string) string { return filepath.Join(persistence.RunDir(home), name) }
+func runFile(t *testing.T, home, name string) string {
+	return filepath.Join(persistence.RunDir(home), name)
+}
 
 // TestStartServeShutdown starts a node on a real store and socket, runs a
 // turn through the control API, asks it to shut down over the socket and
