@@ -59,11 +59,10 @@ func DefaultChildrenConfig(dir string) ChildrenConfig {
 
 // Validate reports the first setting that cannot run.
 func (c ChildrenConfig) Validate() error {
+	if err := checkWorkload("children", c.Dir, count{"count", c.Count}); err != nil {
+		return err
+	}
 	switch {
-	case c.Dir == "":
-		return errors.New("children bench: dir is empty")
-	case c.Count < 1:
-		return fmt.Errorf("children bench: count is %d, want at least 1", c.Count)
 	case c.Parents < 1 || c.Parents > c.Count:
 		return fmt.Errorf("children bench: parents is %d, want 1 to count (%d)", c.Parents, c.Count)
 	case c.perParent() > actors.DefaultMaxActiveChildren:
@@ -156,22 +155,13 @@ func Children(ctx context.Context, cfg ChildrenConfig) (ChildrenResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return ChildrenResult{}, err
 	}
-	dir := filepath.Join(cfg.Dir, ChildrenDir)
-	o := persistence.DefaultOptions(dir)
+	o := persistence.DefaultOptions(filepath.Join(cfg.Dir, ChildrenDir))
 	o.Logger = cfg.Logger
-	st, created, err := openFresh(ctx, o)
-	if err != nil {
-		return ChildrenResult{}, err
-	}
-	if created && !cfg.Keep {
-		defer os.RemoveAll(dir)
-	}
 	res := ChildrenResult{Children: cfg.Count, Parents: cfg.Parents, ChildrenPerParent: cfg.perParent()}
-	err = rejoinRun(ctx, cfg, st, &res)
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
-		return ChildrenResult{}, err
-	}
-	if err := liveRun(ctx, cfg, o, &res); err != nil {
+	err := inFreshStore(ctx, o, o.Dir, cfg.Keep,
+		func(st *persistence.BadgerStore) error { return rejoinRun(ctx, cfg, st, &res) },
+		func() error { return liveRun(ctx, cfg, o, &res) })
+	if err != nil {
 		return ChildrenResult{}, err
 	}
 	return res, nil

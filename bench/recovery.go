@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -61,15 +60,7 @@ func DefaultRecoveryConfig(dir string) RecoveryConfig {
 
 // Validate reports the first setting that cannot run.
 func (c RecoveryConfig) Validate() error {
-	switch {
-	case c.Dir == "":
-		return errors.New("recovery bench: dir is empty")
-	case c.Agents < 1:
-		return fmt.Errorf("recovery bench: agents is %d, want at least 1", c.Agents)
-	case c.Events < 1:
-		return fmt.Errorf("recovery bench: events is %d, want at least 1", c.Events)
-	}
-	return nil
+	return checkWorkload("recovery", c.Dir, count{"agents", c.Agents}, count{"events", c.Events})
 }
 
 // turns is the number of turns per agent whose journal comes nearest to
@@ -112,48 +103,49 @@ func Recovery(ctx context.Context, cfg RecoveryConfig) (RecoveryResult, error) {
 	dir := filepath.Join(cfg.Dir, RecoveryDir)
 	res := RecoveryResult{Agents: cfg.Agents, Crash: cfg.Crash, TurnsPerAgent: cfg.turns()}
 
+	// The journals are written without fsync (populating is not what is
+	// measured), then reopened as a start would.
+	fill := persistence.DefaultOptions(dir)
+	fill.NoSync = true
+	fill.Logger = cfg.Logger
 	began := time.Now()
-	events, created, err := populateAgents(ctx, cfg, dir)
-	if created && !cfg.Keep {
-		defer os.RemoveAll(dir)
-	}
+	err := inFreshStore(ctx, fill, dir, cfg.Keep, func(st *persistence.BadgerStore) error {
+		events, err := populateAgents(ctx, cfg, st)
+		res.EventsPerAgent = float64(events) / float64(cfg.Agents)
+		return err
+	}, func() error {
+		res.PopulateSeconds = time.Since(began).Seconds() // the store closed
+		return reopenAndRecover(ctx, cfg, dir, &res)
+	})
 	if err != nil {
-		return RecoveryResult{}, err
-	}
-	res.PopulateSeconds = time.Since(began).Seconds()
-	res.EventsPerAgent = float64(events) / float64(cfg.Agents)
-
-	o := persistence.DefaultOptions(dir)
-	o.Logger = cfg.Logger
-	began = time.Now()
-	st, err := persistence.Open(o)
-	if err != nil {
-		return RecoveryResult{}, fmt.Errorf("open %s: %w", dir, err)
-	}
-	res.OpenMs = ms(time.Since(began))
-	err = recoverAgents(ctx, cfg, st, began, &res)
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
 		return RecoveryResult{}, err
 	}
 	return res, nil
 }
 
-// populateAgents runs cfg.turns() turns on each agent in a fresh store
-// without fsync, closes (or, with cfg.Crash, halts) the runtime, and closes
-// the store. It returns the journal events written.
-func populateAgents(ctx context.Context, cfg RecoveryConfig, dir string) (events uint64, created bool, err error) {
+// reopenAndRecover opens the populated store in dir, timing the open, and
+// recovers every agent (see recoverAgents).
+func reopenAndRecover(ctx context.Context, cfg RecoveryConfig, dir string, res *RecoveryResult) error {
 	o := persistence.DefaultOptions(dir)
-	o.NoSync = true
 	o.Logger = cfg.Logger
-	st, created, err := openFresh(ctx, o)
+	began := time.Now()
+	st, err := persistence.Open(o)
 	if err != nil {
-		return 0, false, err
+		return fmt.Errorf("open %s: %w", dir, err)
 	}
-	err = populateRun(ctx, cfg, st)
-	if err == nil {
-		events, err = totalEvents(ctx, st, cfg.Agents)
+	res.OpenMs = ms(time.Since(began))
+	err = recoverAgents(ctx, cfg, st, began, res)
+	return errors.Join(err, closeStore(st, dir))
+}
+
+// populateAgents runs cfg.turns() turns on each agent over st and closes
+// (or, with cfg.Crash, halts) the runtime. It returns the journal events
+// written.
+func populateAgents(ctx context.Context, cfg RecoveryConfig, st persistence.Store) (uint64, error) {
+	if err := populateRun(ctx, cfg, st); err != nil {
+		return 0, err
 	}
-	return events, created, errors.Join(err, closeStore(st, dir))
+	return totalEvents(ctx, st, cfg.Agents)
 }
 
 func populateRun(ctx context.Context, cfg RecoveryConfig, st persistence.Store) (err error) {

@@ -45,19 +45,38 @@ func closeStore(st *persistence.BadgerStore, dir string) error {
 // store; a dir it created is removed afterwards unless keep.
 func withControlStore[R any](ctx context.Context, dir string, keep bool, log *slog.Logger,
 	run func(st *persistence.BadgerStore, sock string) (R, error)) (R, error) {
-	var zero R
+	var zero, res R
 	o := persistence.DefaultOptions(filepath.Join(dir, "data"))
 	o.Logger = log
-	st, created, err := openFresh(ctx, o)
+	err := inFreshStore(ctx, o, dir, keep, func(st *persistence.BadgerStore) (err error) {
+		res, err = run(st, filepath.Join(dir, "run", "control.sock"))
+		return err
+	}, nil)
 	if err != nil {
 		return zero, err
 	}
-	if created && !keep {
-		defer os.RemoveAll(dir)
-	}
-	res, err := run(st, filepath.Join(dir, "run", "control.sock"))
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
-		return zero, err
-	}
 	return res, nil
+}
+
+// inFreshStore opens a fresh store with o (see openFresh), runs fill over
+// it and closes it, then runs then, when set, with the directory still on
+// disk (to measure it or reopen it). When the store's directory did not
+// exist, root (o.Dir or a directory holding it) is removed at the end
+// unless keep.
+func inFreshStore(ctx context.Context, o persistence.Options, root string, keep bool,
+	fill func(st *persistence.BadgerStore) error, then func() error) error {
+	st, created, err := openFresh(ctx, o)
+	if err != nil {
+		return err
+	}
+	if created && !keep {
+		defer os.RemoveAll(root)
+	}
+	if err := errors.Join(fill(st), closeStore(st, o.Dir)); err != nil {
+		return err
+	}
+	if then == nil {
+		return nil
+	}
+	return then()
 }

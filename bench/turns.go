@@ -52,15 +52,7 @@ func DefaultTurnsConfig(dir string) TurnsConfig {
 
 // Validate reports the first setting that cannot run.
 func (c TurnsConfig) Validate() error {
-	switch {
-	case c.Dir == "":
-		return errors.New("turns bench: dir is empty")
-	case c.Agents < 1:
-		return fmt.Errorf("turns bench: agents is %d, want at least 1", c.Agents)
-	case c.Turns < 1:
-		return fmt.Errorf("turns bench: turns is %d, want at least 1", c.Turns)
-	}
-	return nil
+	return checkWorkload("turns", c.Dir, count{"agents", c.Agents}, count{"turns", c.Turns})
 }
 
 // TurnsResult is what Turns measured.
@@ -150,23 +142,19 @@ func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 	dir := filepath.Join(cfg.Dir, TurnsDir)
 	o := persistence.DefaultOptions(dir)
 	o.Logger = cfg.Logger
-	st, created, err := openFresh(ctx, o)
+	var res TurnsResult
+	err := inFreshStore(ctx, o, dir, cfg.Keep, func(st *persistence.BadgerStore) (err error) {
+		res, err = turnsRun(ctx, cfg, st)
+		return err
+	}, func() error {
+		bytes, err := storeBytes(dir)
+		if err != nil {
+			return fmt.Errorf("measure %s: %w", dir, err)
+		}
+		res.BytesPerTurn = float64(bytes) / float64(res.TotalTurns)
+		return idleRun(ctx, cfg, o, &res)
+	})
 	if err != nil {
-		return TurnsResult{}, err
-	}
-	if created && !cfg.Keep {
-		defer os.RemoveAll(dir)
-	}
-	res, err := turnsRun(ctx, cfg, st)
-	if err = errors.Join(err, closeStore(st, dir)); err != nil {
-		return TurnsResult{}, err
-	}
-	bytes, err := storeBytes(dir)
-	if err != nil {
-		return TurnsResult{}, fmt.Errorf("measure %s: %w", dir, err)
-	}
-	res.BytesPerTurn = float64(bytes) / float64(res.TotalTurns)
-	if err := idleRun(ctx, cfg, o, &res); err != nil {
 		return TurnsResult{}, err
 	}
 	return res, nil

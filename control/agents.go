@@ -52,11 +52,11 @@ type QueuedMessage struct {
 	Summary   string               `json:"summary"`
 }
 
-func summarize(st actors.AgentState, in actors.AgentInfo) AgentSummary {
-	return AgentSummary{AgentInfo: in, TurnIndex: st.TurnIndex, TotalInputTokens: st.TotalInputTokens,
-		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds,
-		LastBriefAt: st.LastBriefAt, LastClosure: st.LastClosure, Sleep: st.Sleep,
-		PendingWakeHint: st.PendingWakeHint, PendingTimers: len(st.Timers), Context: st.Context()}
+func summarize(v actors.AgentView) AgentSummary {
+	return AgentSummary{AgentInfo: v.Info, TurnIndex: v.TurnIndex, TotalInputTokens: v.TotalInputTokens,
+		TotalOutputTokens: v.TotalOutputTokens, TotalModelRounds: v.TotalModelRounds,
+		LastBriefAt: v.LastBriefAt, LastClosure: v.LastClosure, Sleep: v.Sleep,
+		PendingWakeHint: v.PendingWakeHint, PendingTimers: len(v.Timers), Context: v.Context}
 }
 
 // agentID reads {id} and checks the agent exists; ok is false after an
@@ -93,16 +93,14 @@ func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string)
 	return id, true
 }
 
-// state returns agent id's state and info, or writes the error.
-func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (actors.AgentState, actors.AgentInfo, bool) {
-	st, err := s.cfg.Runtime.State(ctx, id)
+// view returns agent id's view, or writes the error.
+func (s *Server) view(w http.ResponseWriter, ctx context.Context, id string) (actors.AgentView, bool) {
+	v, err := s.cfg.Runtime.View(ctx, id)
 	if err != nil {
 		writeError(w, runtimeError(err))
-		return st, actors.AgentInfo{}, false
+		return v, false
 	}
-	in := s.cfg.Runtime.InfoOf(&st)
-	in.Active = true // State answered from the agent's running actor
-	return st, in, true
+	return v, true
 }
 
 func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
@@ -144,25 +142,23 @@ func (s *Server) forDefault(h agentHandler) http.HandlerFunc {
 }
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, id string) {
-	if st, in, ok := s.state(w, r.Context(), id); ok {
-		writeJSON(w, http.StatusOK, summarize(st, in))
+	if v, ok := s.view(w, r.Context(), id); ok {
+		writeJSON(w, http.StatusOK, summarize(v))
 	}
 }
 
 func (s *Server) writeState(w http.ResponseWriter, r *http.Request, id string) {
-	st, in, ok := s.state(w, r.Context(), id)
+	v, ok := s.view(w, r.Context(), id)
 	if !ok {
 		return
 	}
 	queue := []QueuedMessage{}
-	for _, band := range st.Queue.Bands {
-		for _, env := range band {
-			queue = append(queue, QueuedMessage{MessageID: env.ID, Kind: env.Kind, Priority: env.Priority,
-				Origin: env.Origin.Kind, Summary: oneLine(bodyText(env.Body))})
-		}
+	for _, env := range v.Queue {
+		queue = append(queue, QueuedMessage{MessageID: env.ID, Kind: env.Kind, Priority: env.Priority,
+			Origin: env.Origin.Kind, Summary: oneLine(bodyText(env.Body))})
 	}
-	writeJSON(w, http.StatusOK, AgentStateSnapshot{Agent: summarize(st, in), Queue: queue, Turn: st.Turn,
-		Timers: st.Timers, LastEventSeq: st.LastSeq, Conversation: len(st.Conversation)})
+	writeJSON(w, http.StatusOK, AgentStateSnapshot{Agent: summarize(v), Queue: queue, Turn: v.Turn,
+		Timers: v.Timers, LastEventSeq: v.LastSeq, Conversation: len(v.Conversation)})
 }
 
 func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
@@ -170,12 +166,11 @@ func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	st, err := s.cfg.Runtime.State(r.Context(), id)
-	if err != nil {
-		writeError(w, runtimeError(err))
+	v, ok := s.view(w, r.Context(), id)
+	if !ok {
 		return
 	}
-	items := st.Conversation
+	items := v.Conversation
 	if items == nil {
 		items = []providers.Item{}
 	}

@@ -1,8 +1,9 @@
 // Package control is the runtime's control surface: JSON over HTTP, served
 // on the owner's unix socket ($HOLON_HOME/run/control.sock) and, when asked,
-// on TCP. It routes operator and program requests to an actors.Runtime
+// on TCP. It routes operator and program requests to the agents' runtime
 // (inspection, prompts, lifecycle commands, answers to the agents'
-// questions, runtime status and shutdown), replays journal events as JSON
+// questions, runtime status and shutdown) through Runtime, the methods its
+// routes call, which *actors.Runtime implements, replays journal events as JSON
 // pages or Server-Sent Events with their provenance and operator
 // presentation, and has the Go client the CLI uses.
 //

@@ -5,78 +5,32 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/holon-actors/holon-actors/procfs"
 )
 
 // procRoot is where the kernel's process table is mounted.
-const procRoot = "/proc"
+const procRoot = procfs.Root
 
 // procTable: the process table is read here, so a local caller that
 // cannot be found in it is refused.
 const procTable = true
 
-// maxAncestry bounds a walk up the process tree (pid namespaces are far
-// shallower; the bound only guards against a loop read mid-reparent).
-const maxAncestry = 4096
-
 // descendantOf reports whether process pid was started, directly or not,
-// by process ancestor: ancestor is on pid's parent chain. A process is not
-// its own descendant, and a process that is gone is nobody's.
-func descendantOf(pid, ancestor int) bool {
-	for range maxAncestry {
-		ppid, err := parentPID(pid)
-		if err != nil || ppid <= 0 {
-			return false
-		}
-		if ppid == ancestor {
-			return true
-		}
-		if ppid == 1 {
-			return false
-		}
-		pid = ppid
-	}
-	return false
-}
+// by process ancestor (see procfs.DescendantOf).
+func descendantOf(pid, ancestor int) bool { return procfs.DescendantOf(pid, ancestor) }
 
 // processExists reports whether pid is in the process table (a zombie
 // included: it has not been waited for).
 func processExists(pid int) bool {
 	_, err := os.Stat(filepath.Join(procRoot, strconv.Itoa(pid)))
 	return pid > 0 && err == nil
-}
-
-// parentPID reads pid's parent from /proc/<pid>/stat.
-func parentPID(pid int) (int, error) {
-	b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return 0, err
-	}
-	return statPPID(b)
-}
-
-// statPPID parses the ppid out of a /proc/<pid>/stat line: "pid (comm)
-// state ppid …", where comm may hold spaces and parentheses.
-func statPPID(stat []byte) (int, error) {
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, errors.New("stat: no command field")
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 2 {
-		return 0, errors.New("stat: no parent pid field")
-	}
-	ppid, err := strconv.Atoi(f[1])
-	if err != nil {
-		return 0, fmt.Errorf("stat: parent pid %q: %w", f[1], err)
-	}
-	return ppid, nil
 }
 
 // environHas reports whether process pid started with kv ("NAME=value")

@@ -13,28 +13,6 @@ import (
 	"testing"
 )
 
-func TestStatPPID(t *testing.T) {
-	tests := []struct {
-		name, stat string
-		want       int
-		wantErr    bool
-	}{
-		{"plain", "14973 (cat) R 14968 14968 4556 0 -1 4194304", 14968, false},
-		{"comm with spaces and parentheses", "77 (a) b (c)) S 12 77 77 0", 12, false},
-		{"no comm", "77 S 12", 0, true},
-		{"truncated", "77 (x) S", 0, true},
-		{"not a number", "77 (x) S ppid", 0, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := statPPID([]byte(tt.stat))
-			if got != tt.want || (err != nil) != tt.wantErr {
-				t.Fatalf("statPPID(%q) = %d, %v; want %d, error %v", tt.stat, got, err, tt.want, tt.wantErr)
-			}
-		})
-	}
-}
-
 // procHex encodes ip as /proc/net/tcp does: 32-bit words in host order.
 func procHex(ip netip.Addr, port uint16) string {
 	raw := ip.AsSlice()

@@ -46,7 +46,7 @@ const (
 
 // Config is what a Server serves.
 type Config struct {
-	Runtime *actors.Runtime
+	Runtime Runtime
 	Store   persistence.Store
 	// DefaultAgentID is the agent of the /status and /state aliases.
 	DefaultAgentID string

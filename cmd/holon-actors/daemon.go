@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/holon-actors/holon-actors/background"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers/catalog"
@@ -96,13 +93,7 @@ func ownsHome(p daemonPaths, pid int) bool {
 }
 
 // processAlive reports whether pid names a live process.
-func processAlive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
+func processAlive(pid int) bool { return background.Alive(pid) }
 
 // cleanStale removes runtime files left by a daemon that is gone. The
 // socket goes only if nothing answers on it (ListenUnix checks again).
@@ -191,14 +182,6 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 	if err != nil {
 		return none, fmt.Errorf("find the holon-actors binary: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(p.stderrFile), 0o700); err != nil {
-		return none, err
-	}
-	errf, err := os.OpenFile(p.stderrFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return none, fmt.Errorf("open %s: %w", p.stderrFile, err)
-	}
-	defer errf.Close()
 	if err := c.checkDefaultAgent(); err != nil {
 		return none, err
 	}
@@ -218,45 +201,13 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 	if err != nil {
 		return none, err
 	}
-	cmd := exec.Command(self, c.childArgs(p.home)...)
-	cmd.Stdout, cmd.Stderr = errf, errf
-	handoff, err := c.credentials(cmd, cfg)
-	if err != nil {
-		return none, err
+	env, handed := c.credentials(cfg)
+	st, err := background.Spawn(ctx, background.Spec{Path: self, Args: c.childArgs(p.home), Env: env, Secrets: handed,
+		Output: p.stderrFile, Socket: p.socket, StartWait: startWait})
+	if errors.Is(err, background.ErrExited) || errors.Is(err, background.ErrNoAnswer) {
+		return none, fmt.Errorf("%w: see 'holon-actors daemon logs'", err)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // survives this terminal
-	if err := cmd.Start(); err != nil {
-		handoff.Close()
-		return none, fmt.Errorf("start the runtime: %w", err)
-	}
-	if err := handoff.Send(); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		return none, err
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }() // reaps it if it dies while we wait
-	client := control.NewUnixClient(p.socket)
-	defer client.Close()
-	deadline := time.NewTimer(startWait)
-	defer deadline.Stop()
-	tick := time.NewTicker(25 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if st, err := client.RuntimeStatus(ctx); err == nil && st.PID == cmd.Process.Pid {
-			return st, nil
-		}
-		select {
-		case err := <-exited:
-			return none, fmt.Errorf("the runtime exited during startup (%v): see 'holon-actors daemon logs'", err)
-		case <-deadline.C:
-			_ = cmd.Process.Kill()
-			return none, fmt.Errorf("the runtime did not answer on %s within %s: see 'holon-actors daemon logs'", p.socket, startWait)
-		case <-ctx.Done():
-			return none, ctx.Err()
-		case <-tick.C:
-		}
-	}
+	return st, err
 }
 
 // credentials sets the background runtime's environment without the
@@ -264,13 +215,12 @@ func (c *daemonStartCmd) spawn(ctx context.Context, e *env, p daemonPaths) (cont
 // api_key_env): they reach it through an inherited pipe instead, never
 // its environment, which any process of the same user (its agents'
 // commands included) could read in /proc/<pid>/environ.
-func (c *daemonStartCmd) credentials(cmd *exec.Cmd, cfg catalog.Config) (*secrets.Handoff, error) {
+func (c *daemonStartCmd) credentials(cfg catalog.Config) (env []string, handed map[string]string) {
 	kept, taken := credentialNames(cfg).Split(os.Environ())
 	if c.Token != "" { // --token or HOLON_CONTROL_TOKEN; never on the command line
 		taken[secrets.ControlTokenEnv] = c.Token
 	}
-	cmd.Env = kept
-	return secrets.NewHandoff(cmd, taken)
+	return kept, taken
 }
 
 // childArgs are the arguments of the background `run`: every flag of
@@ -328,47 +278,18 @@ func stopDaemon(ctx context.Context, p daemonPaths, timeout time.Duration) (stri
 		c := control.NewUnixClient(p.socket)
 		err := c.Shutdown(ctx)
 		c.Close()
-		if err == nil && waitExit(ctx, pid, timeout) {
+		if err == nil && background.WaitExit(ctx, pid, timeout) {
 			return "graceful_shutdown", pid, nil
 		}
 	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err == nil && waitExit(ctx, pid, stopGrace) {
-		return "sigterm", pid, nil
+	how, err := background.Terminate(ctx, pid, stopGrace)
+	if err != nil {
+		return "", pid, err
 	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return "", pid, fmt.Errorf("kill pid %d: %w", pid, err)
+	if how == background.EndedBySIGKILL {
+		_ = os.Remove(p.runtimeFile)
 	}
-	if !waitExit(ctx, pid, stopGrace) {
-		return "", pid, fmt.Errorf("pid %d survived SIGKILL", pid)
-	}
-	_ = os.Remove(p.runtimeFile)
-	return "sigkill", pid, nil
-}
-
-// waitExit waits until pid is gone, up to d.
-func waitExit(ctx context.Context, pid int, d time.Duration) bool {
-	deadline := time.NewTimer(d)
-	defer deadline.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for processAlive(pid) && !isZombieChild(pid) {
-		select {
-		case <-deadline.C:
-			return false
-		case <-ctx.Done():
-			return false
-		case <-tick.C:
-		}
-	}
-	return true
-}
-
-// isZombieChild reaps pid if it is an exited child of ours (a daemon
-// started by this process in tests); kill(pid, 0) succeeds on zombies.
-func isZombieChild(pid int) bool {
-	var ws syscall.WaitStatus
-	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-	return err == nil && got == pid
+	return how, pid, nil
 }
 
 // configGiven reports whether the command line (or environment) names a
@@ -565,7 +486,7 @@ func (c *daemonLogsCmd) Run(e *env) error {
 		return err
 	}
 	out := daemonLogs{LogPath: p.logFile, StderrPath: p.stderrFile, MetadataPath: p.runtimeFile, FailurePath: p.failureFile,
-		Tail: tailLines(p.logFile, c.Lines)}
+		Tail: background.TailLines(p.logFile, c.Lines)}
 	if f := readFailure(p.failureFile); f != nil {
 		if f.Phase == "shutdown" {
 			out.LastShutdown = f
@@ -590,30 +511,4 @@ func (c *daemonLogsCmd) Run(e *env) error {
 		fmt.Fprintln(e.stdout, l)
 	}
 	return nil
-}
-
-// tailLines returns the last n lines of path, reading at most 1 MiB.
-func tailLines(path string, n int) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		return []string{}
-	}
-	defer f.Close()
-	const window = 1 << 20
-	if fi, err := f.Stat(); err == nil && fi.Size() > window {
-		_, _ = f.Seek(-window, io.SeekEnd)
-	}
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), window)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-		if len(lines) > n {
-			lines = lines[1:]
-		}
-	}
-	if lines == nil {
-		lines = []string{}
-	}
-	return lines
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -42,13 +41,6 @@ func runtimeLogger(stderr io.Writer, home string, toFile bool, level zerolog.Lev
 		w, closer = zerolog.MultiLevelWriter(console, reg.Writer(lj)), lj
 	}
 	return zerolog.New(w).Level(level).With().Timestamp().Logger(), closer, nil
-}
-
-// slogOf routes slog records (protoactor's, Badger's) into zl. The
-// message field is "msg" (see main), so protoactor's own "message"
-// attribute does not collide with it.
-func slogOf(zl zerolog.Logger) *slog.Logger {
-	return slog.New(zerolog.NewSlogHandler(zl.With().Str("source", "lib").Logger()))
 }
 
 type nopCloser struct{}

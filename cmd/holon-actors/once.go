@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jonboulle/clockwork"
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/node"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/secrets"
 )
 
@@ -49,6 +50,29 @@ type onceResult struct {
 	delivery string
 }
 
+// runtime builds the run's runtime the way `run` builds a daemon's (see
+// agentOptions), on the throwaway store with the agents' homes in dir and
+// the temporary agent id as its default agent. Unlike `run`, a failed
+// model call fails the turn at once (no durable retry) and no operator
+// webhook is told: once reports its result itself.
+func (c *onceCmd) runtime(cfg catalog.Config, dir, worktrees, id string, reg *secrets.Registry,
+	store persistence.Store, prov *node.ModelProvider) (*actors.Runtime, error) {
+	opts, err := c.agentOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts.DefaultAgent, opts.Home, opts.Worktrees, opts.Secrets = id, dir, worktrees, reg
+	opts.ModelRetry = actors.ModelRetry{}
+	deps, err := opts.Deps(store, prov, zerolog.Nop())
+	if errors.Is(err, node.ErrConfig) {
+		return nil, usage(err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return actors.NewRuntime(deps, actors.RuntimeOptions{})
+}
+
 // Run runs the prompt to its settled end, then prints the result.
 func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if c.MaxTurns < 1 {
@@ -77,7 +101,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	defer os.RemoveAll(dir)
 	so := persistence.DefaultOptions(filepath.Join(dir, "data"))
-	so.Logger = slogOf(zerolog.Nop())
+	so.Logger = node.SlogOf(zerolog.Nop())
 	so.Redact = reg.RedactBytes
 	store, err := persistence.Open(so)
 	if err != nil {
@@ -85,24 +109,7 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	}
 	defer store.Close()
 	id := "tmp_run_" + strings.ToLower(strings.TrimPrefix(messages.NewID("run"), "run_"))
-	budget, err := actors.BuiltinBudget()
-	if err != nil {
-		return usage(err)
-	}
-	toolset, err := actors.BuiltinTools(budget)
-	if err != nil {
-		return err
-	}
-	compaction, err := c.compaction()
-	if err != nil {
-		return err
-	}
-	rt, err := actors.NewRuntime(actors.AgentDeps{Store: store, Provider: prov, Tools: toolset, Clock: clockwork.NewRealClock(),
-		Log: zerolog.Nop(), SystemPrompt: c.SystemPrompt, DefaultAgentID: id,
-		ToolEnv: actors.ToolEnv{Home: dir, Workspace: c.Workspace, Budget: budget, Worktrees: filepath.Join(home, "worktrees"),
-			Env: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)},
-		WorkItemReminder: c.workItemReminder(), Compaction: compaction, CommandPolicies: cfg.CommandPolicy, Secrets: reg},
-		actors.RuntimeOptions{})
+	rt, err := c.runtime(cfg, dir, filepath.Join(home, "worktrees"), id, reg, store, prov)
 	if err != nil {
 		return err
 	}
@@ -202,7 +209,7 @@ func (c *onceCmd) follow(ctx context.Context, rt *actors.Runtime, store persiste
 		}
 		if len(evs) > 0 && res.Turns > 0 {
 			st, err := rt.State(ctx, id)
-			if err == nil && st.Turn == nil && st.Queue.Len() == 0 && len(st.Timers) == 0 && !tasksRunning(st) && settled(st.Status) {
+			if err == nil && actors.Settled(st) {
 				// The agent is ahead of our cursor: fold in what it
 				// wrote up to the state it answered from.
 				rest, err := store.Read(ctx, id, after+1, st.LastSeq, 0)
@@ -227,13 +234,6 @@ func (c *onceCmd) follow(ctx context.Context, rt *actors.Runtime, store persiste
 		case <-sub.C:
 		}
 	}
-}
-
-// settled: with no turn, nothing queued and no timer pending (checked by
-// the caller: a timed sleep is waited for), the agent has nothing left to
-// do on its own.
-func settled(s messages.AgentStatus) bool {
-	return s == messages.StatusAwakeIdle || s == messages.StatusAsleep || s == messages.StatusStopped || s == messages.StatusPaused
 }
 
 // apply folds one event into the result; it reports whether the run is
@@ -304,17 +304,6 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 		}
 		if r.Turns >= maxTurns {
 			r.Status = "max_turns"
-			return true
-		}
-	}
-	return false
-}
-
-// tasksRunning reports whether the agent has a background task that has
-// not ended: its result will come back as a message, so the run goes on.
-func tasksRunning(st actors.AgentState) bool {
-	for _, r := range st.Tasks {
-		if !r.Terminal() {
 			return true
 		}
 	}

@@ -3,46 +3,39 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/notify"
 	"net"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/jonboulle/clockwork"
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/node"
+	"github.com/holon-actors/holon-actors/notify"
 	"github.com/holon-actors/holon-actors/persistence"
-	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
-	"github.com/holon-actors/holon-actors/providers/scripted"
 	"github.com/holon-actors/holon-actors/secrets"
-	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
-// Files under $HOLON_HOME/run.
+// Files under $HOLON_HOME/run (see package node).
 const (
-	socketName      = "control.sock"
-	runtimeFileName = "runtime.json"      // who is running: pid, socket, fingerprint
-	cleanMarkerName = "clean-shutdown"    // written last by a clean shutdown
-	failureFileName = "last-failure.json" // the last startup or shutdown failure
+	socketName      = node.SocketName
+	runtimeFileName = node.RuntimeFileName
+	cleanMarkerName = node.CleanMarkerName
+	failureFileName = node.FailureFileName
 )
 
-// noModelHint is what a prompt's failure brief says when no model is set.
-const noModelHint = "start the runtime with --model (or HOLON_MODEL, or \"model\" in $HOLON_HOME/config.json), " +
-	"e.g. --model anthropic/claude-sonnet-4-5 with ANTHROPIC_API_KEY set, or --model scripted --script demo.json; " +
-	"see the README's model configuration"
+// runtimeFile is $HOLON_HOME/run/runtime.json.
+type runtimeFile = node.RuntimeFile
+
+// writeJSONFile writes v to path atomically.
+var writeJSONFile = node.WriteJSONFile
 
 // runCmd is `holon-actors run`, the foreground runtime owner.
 type runCmd struct {
@@ -107,17 +100,6 @@ func (c *runCmd) notifier() (actors.Notifier, error) {
 		return nil, usage(err)
 	}
 	return w, nil
-}
-
-// runtimeFile is $HOLON_HOME/run/runtime.json.
-type runtimeFile struct {
-	PID               int       `json:"pid"`
-	HomeDir           string    `json:"home_dir"`
-	SocketPath        string    `json:"socket_path"`
-	HTTPAddr          string    `json:"http_addr,omitempty"`
-	ConfigFingerprint string    `json:"config_fingerprint"`
-	Version           string    `json:"version"`
-	StartedAt         time.Time `json:"started_at"`
 }
 
 // fingerprint identifies the effective configuration, so a second start
@@ -262,95 +244,18 @@ func (c *runCmd) modelConfig(home string) (catalog.Config, error) {
 	return cfg, nil
 }
 
-// provider builds the configured provider, or says what is wrong: the
-// scripted player, a fallback chain over real transports (runtime-owned
-// retries, per-candidate circuit breakers), or Unconfigured; wrapped in a
-// router that serves agents' model overrides with chains of their own.
-func (c *runCmd) provider(home string) (*modelProvider, error) {
+// provider builds the configured provider (see node.NewModelProvider);
+// a configuration that cannot work is a usage error.
+func (c *runCmd) provider(home string) (*node.ModelProvider, error) {
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return nil, err
 	}
-	mp := &modelProvider{}
-	clock := clockwork.NewRealClock()
-	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
-	chainFor := func(model string, fallback []string) (providers.Provider, error) {
-		eps, err := catalog.Config{Model: model, Fallback: fallback, Providers: cfg.Providers}.Endpoints(c.env)
-		if err != nil {
-			return nil, err
-		}
-		return catalog.ChainWith(providers.DefaultRetryPolicy(), eps, breakers, mp.wrap, providers.WithClock(clock))
+	p, err := node.NewModelProvider(cfg, c.Script, c.env)
+	if errors.Is(err, node.ErrConfig) {
+		return nil, usage(err)
 	}
-	var script *scripted.Provider
-	if c.Script != "" {
-		s, err := scripted.Load(c.Script)
-		if err != nil {
-			return nil, usage(err)
-		}
-		script = scripted.New(s)
-	}
-	build := func(model string) (providers.Provider, error) {
-		switch {
-		case model == "":
-			model = cfg.Model
-		case model == scripted.Name && script == nil:
-			return nil, errors.New("model scripted needs the runtime started with --script")
-		}
-		switch model {
-		case "":
-			return providers.Unconfigured{Hint: noModelHint}, nil
-		case scripted.Name:
-			return script, nil
-		}
-		return chainFor(model, cfg.Fallback)
-	}
-	switch {
-	case cfg.Model == "" && len(cfg.Fallback) > 0:
-		return nil, usage(errors.New("fallback models without a primary: set --model (or HOLON_MODEL, or model in the config file)"))
-	case cfg.Model == scripted.Name && script == nil:
-		return nil, usage(errors.New("--model scripted needs --script FILE (or HOLON_SCRIPT)"))
-	case cfg.Model != "" && cfg.Model != scripted.Name:
-		// Checked now, built at the first request, once the runtime can
-		// give each candidate its transport actor.
-		if _, err := cfg.Endpoints(c.env); err != nil {
-			return nil, usage(err)
-		}
-	}
-	name := cfg.Model
-	if name == "" {
-		name = providers.Unconfigured{}.Name()
-	}
-	mp.Router = catalog.NewLazyRouter(name, build)
-	return mp, nil
-}
-
-// modelProvider is the agents' provider: a router over model chains whose
-// candidates are served by the runtime's transport actors once
-// UseTransports is called (before the first request).
-type modelProvider struct {
-	*catalog.Router
-
-	mu         sync.Mutex
-	transports catalog.Wrap // guarded by mu
-}
-
-// UseTransports makes every candidate built from now on go through rt's
-// transport actors.
-func (m *modelProvider) UseTransports(rt *actors.Runtime) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.transports = rt.Transport
-}
-
-// wrap is the catalog.Wrap of the chains: the transport actor when set.
-func (m *modelProvider) wrap(ref string, p providers.Provider) (providers.Provider, error) {
-	m.mu.Lock()
-	w := m.transports
-	m.mu.Unlock()
-	if w == nil {
-		return p, nil
-	}
-	return w(ref, p)
+	return p, err
 }
 
 // Run owns the runtime until a signal or a shutdown request.
@@ -396,285 +301,21 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	}
 	c.fillSecrets(reg, cfg, auth.Token)
 	reg.Add(c.notifySecret)
-	o := &owner{cmd: c, home: home, log: log, provider: prov, auth: auth, notifier: notifier, filter: cfg.SystemNotifications,
-		tokenBudget: cfg.TokenBudget, loopRepeats: cfg.LoopBreakerRepeats, secrets: reg, policies: cfg.CommandPolicy,
-		commandEnv: actors.CommandEnv(os.Environ(), cfg.KeyEnvs()...)}
-	if err := o.start(); err != nil {
-		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
-			o.recordFailure("startup", err)
-		}
-		o.stop()
-		return err
-	}
-	log.Info().Str("home", home).Str("socket", o.socket).Str("model", orNone(c.Model)).Msg("runtime ready")
-	select {
-	case <-ctx.Done():
-		log.Info().Msg("signal received: shutting down")
-	case <-o.shutdownRequested:
-		log.Info().Msg("shutdown requested over the control API")
-	case err := <-o.served:
-		log.Error().Err(err).Msg("control server stopped")
-	}
-	if err := o.drainAndStop(); err != nil {
-		o.recordFailure("shutdown", err)
-		return err
-	}
-	return nil
-}
-
-// owner holds what `run` started, to stop it in reverse order.
-type owner struct {
-	cmd      *runCmd
-	home     string
-	log      zerolog.Logger
-	provider *modelProvider
-	auth     control.TCPAuth
-	notifier actors.Notifier
-	filter   messages.NotificationFilter
-	// tokenBudget and loopRepeats are config.json's token_budget and
-	// loop_breaker_repeats (AgentDeps.DefaultTokenBudget, LoopBreakerRepeats).
-	tokenBudget uint64
-	loopRepeats int
-	// secrets are scrubbed from the journal, snapshots, artifacts and
-	// logs; commandEnv is the agents' commands' environment, without them.
-	secrets    *secrets.Registry
-	commandEnv []string
-	// policies are config.json's command_policy.
-	policies messages.CommandPolicies
-
-	socket            string
-	instance          string // control.InstanceEnv of the agents' commands
-	store             *persistence.BadgerStore
-	rt                *actors.Runtime
-	srv               *control.Server
-	served            chan error
-	shutdownRequested chan struct{}
-}
-
-func (o *owner) runDir() string { return persistence.RunDir(o.home) }
-
-// start opens the store (taking the data-dir lock), recovers the agents,
-// and serves the control socket.
-func (o *owner) start() error {
-	if err := os.MkdirAll(o.runDir(), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", o.runDir(), err)
-	}
-	so := persistence.DefaultOptions(persistence.DataDir(o.home))
-	so.Logger = slogOf(o.log)
-	so.MinFreeBytes = o.cmd.DiskReserve << 20
-	so.Redact = o.secrets.RedactBytes
-	ran := previousRun(o.home)
-	store, err := persistence.Open(so)
+	agents, err := c.agentOptions(cfg)
 	if err != nil {
 		return err
 	}
-	o.store = store
-	o.noteUncleanExit(ran) // we own the home now
-	o.noteDiskReserve()
-	if err := secrets.Undumpable(); err != nil {
-		o.log.Warn().Err(err).Msg("processes of this user can read the runtime's memory, keys included")
-	}
-	if err := exec.BecomeSubreaper(); err != nil {
-		o.log.Warn().Err(err).Msg("escaped command processes will be found by their token only")
-	}
-	budget, err := actors.BuiltinBudget()
-	if err != nil {
+	agents.Notifier = notifier
+	n, err := node.Start(c.nodeConfig(home, log, reg, prov, auth, agents))
+	if errors.Is(err, node.ErrConfig) {
 		return usage(err)
 	}
-	toolset, err := actors.BuiltinTools(budget)
 	if err != nil {
 		return err
 	}
-	compaction, err := o.cmd.compaction()
-	if err != nil {
-		return err
-	}
-	retry, err := o.cmd.modelRetry()
-	if err != nil {
-		return err
-	}
-	if o.cmd.ScrubInterval < 0 {
-		return usage(fmt.Errorf("--scrub-interval %v is negative: give how often to scrub the journals (e.g. 24h), or 0 for no scrub", o.cmd.ScrubInterval))
-	}
-	// Every command the agents run carries this run's instance marker, so
-	// the control API knows it for a tool process even once it has left
-	// the runtime's process tree.
-	o.instance = rand.Text()
-	cmdEnv := append(slices.Clip(o.commandEnv), control.InstanceEnv+"="+o.instance)
-	deps := actors.AgentDeps{Store: store, Provider: o.provider, Tools: toolset, Clock: clockwork.NewRealClock(),
-		Log: o.log, SystemPrompt: o.cmd.SystemPrompt, DefaultAgentID: o.cmd.DefaultAgent,
-		ToolEnv: actors.ToolEnv{Home: o.home, Workspace: o.cmd.Workspace, Budget: budget, Env: cmdEnv},
-		Secrets: o.secrets, CheckModel: o.provider.Check, Notifier: o.notifier, NotifyOperatorTool: o.cmd.NotifyTool,
-		NotificationFilter: o.filter, DefaultTokenBudget: o.tokenBudget, LoopBreakerRepeats: o.loopRepeats,
-		WorkItemReminder: o.cmd.workItemReminder(), Compaction: compaction, ModelRetry: retry, CommandPolicies: o.policies}
-	if o.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: slogOf(o.log)}); err != nil {
-		return err
-	}
-	o.provider.UseTransports(o.rt)
-	recovered, err := o.rt.Recover(context.Background())
-	if err != nil {
-		return fmt.Errorf("recover agents: %w", err)
-	}
-	if len(recovered) > 0 {
-		o.log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
-	}
-	switch err := o.rt.Activate(context.Background(), o.cmd.DefaultAgent); {
-	case errors.Is(err, actors.ErrJournalQuarantined):
-		// Contained: reported in status and to the operator; the other
-		// agents are served.
-		o.log.Error().Err(err).Msg("the default agent's journal is quarantined; serving the other agents")
-	case err != nil:
-		return fmt.Errorf("start the default agent: %w", err)
-	}
-	o.rt.StartScrub(o.cmd.ScrubInterval) // the runtime stops it when it halts
-	return o.serve()
-}
-
-func (o *owner) serve() error {
-	o.socket = filepath.Join(o.runDir(), socketName)
-	l, err := control.ListenUnix(o.socket)
-	if err != nil {
-		return err
-	}
-	var tl net.Listener
-	if addr := o.cmd.listenAddr(); addr != "" {
-		if tl, err = net.Listen("tcp", addr); err != nil {
-			l.Close()
-			return fmt.Errorf("listen on %s: %w", addr, err)
-		}
-	}
-	o.shutdownRequested = make(chan struct{})
-	info := control.RuntimeInfo{PID: os.Getpid(), HomeDir: o.home, SocketPath: o.socket,
-		Version: buildVersion().Version, ConfigFingerprint: o.cmd.fingerprint(), StartedAt: time.Now().UTC()}
-	if tl != nil {
-		info.HTTPAddr = tl.Addr().String()
-	}
-	triggers, err := control.OpenTriggers(filepath.Join(o.home, "triggers"))
-	if err != nil {
-		l.Close()
-		if tl != nil {
-			tl.Close()
-		}
-		return err
-	}
-	o.srv = control.NewServer(control.Config{Runtime: o.rt, Store: o.store, Info: info, Log: o.log,
-		DefaultAgentID: o.cmd.DefaultAgent, Triggers: triggers, Advertise: o.cmd.Advertise,
-		PublicIngress: o.cmd.PublicIngress, Instance: o.instance, MaxEventStreams: o.cmd.MaxEventStreams,
-		Shutdown: func() { close(o.shutdownRequested) }, LastFailure: o.lastFailure})
-	o.served = make(chan error, 2)
-	go func() { o.served <- o.srv.Serve(l) }()
-	if tl != nil {
-		ev := o.log.Info().Str("addr", info.HTTPAddr).Str("access", string(o.auth.Access))
-		if o.cmd.TokenFile == "" && o.cmd.Token == "" {
-			ev = ev.Str("token_file", filepath.Join(o.runDir(), control.TokenFileName))
-		}
-		ev.Msg("control API on TCP")
-		go func() { o.served <- o.srv.ServeTCP(tl, o.auth) }()
-	}
-	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr,
-		ConfigFingerprint: info.ConfigFingerprint, Version: info.Version, StartedAt: info.StartedAt}
-	if err := writeJSONFile(filepath.Join(o.runDir(), runtimeFileName), rf); err != nil {
-		return err
-	}
-	_ = os.Remove(filepath.Join(o.runDir(), failureFileName)) // a healthy start clears the last failure
-	return nil
-}
-
-// drainAndStop stops taking requests, lets turns in flight finish within
-// the shutdown timeout, then stops agents, the store, and leaves the
-// clean-shutdown marker.
-func (o *owner) drainAndStop() error {
-	ctx, cancel := context.WithTimeout(context.Background(), o.cmd.ShutdownTimeout)
-	defer cancel()
-	if err := o.srv.Close(ctx); err != nil {
-		o.log.Warn().Err(err).Msg("control requests still open at shutdown")
-	}
-	o.waitTurns(ctx)
-	if err := o.stop(); err != nil {
-		return err
-	}
-	_ = os.Remove(filepath.Join(o.runDir(), runtimeFileName))
-	if err := os.WriteFile(filepath.Join(o.runDir(), cleanMarkerName), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o600); err != nil {
-		return fmt.Errorf("write clean-shutdown marker: %w", err)
-	}
-	o.log.Info().Msg("runtime stopped cleanly")
-	return nil
-}
-
-// waitTurns waits until no active agent has a turn in flight, or ctx ends.
-func (o *owner) waitTurns(ctx context.Context) {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		busy := 0
-		for _, id := range o.rt.Active() {
-			if in, err := o.rt.Info(ctx, id); err == nil && in.TurnInFlight {
-				busy++
-			}
-		}
-		if busy == 0 {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			o.log.Warn().Int("agents", busy).Msg("shutdown timeout: turns in flight resume at the next start")
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// stop closes what start opened, in reverse order.
-func (o *owner) stop() error {
-	var errs []error
-	if o.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		errs = append(errs, o.srv.Close(ctx))
-		cancel()
-	}
-	if o.rt != nil {
-		errs = append(errs, o.rt.Close())
-	}
-	if o.store != nil {
-		errs = append(errs, o.store.Close())
-	}
-	return errors.Join(errs...)
-}
-
-// recordFailure keeps the last startup or shutdown failure for status.
-func (o *owner) recordFailure(phase string, err error) {
-	f := control.Failure{OccurredAt: time.Now().UTC(), Summary: o.secrets.Redact(err.Error()), Phase: phase,
-		DetailHint: "holon-actors daemon logs"}
-	if werr := writeJSONFile(filepath.Join(o.runDir(), failureFileName), f); werr != nil {
-		o.log.Error().Err(werr).Msg("record the failure")
-	}
-	o.log.Error().Err(err).Str("phase", phase).Msg("runtime failure")
-}
-
-// lastFailure reads the recorded failure, if any.
-func (o *owner) lastFailure() *control.Failure {
-	var f control.Failure
-	b, err := os.ReadFile(filepath.Join(o.runDir(), failureFileName))
-	if err != nil || json.Unmarshal(b, &f) != nil {
-		return nil
-	}
-	return &f
-}
-
-// writeJSONFile writes v to path atomically (temp file, then rename).
-func writeJSONFile(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	log.Info().Str("home", home).Str("socket", n.Socket()).Str("model", orNone(c.Model)).Msg("runtime ready")
+	n.Wait(ctx)
+	return n.Shutdown()
 }
 
 func orNone(s string) string {

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/holon-actors/holon-actors/procfs"
 )
 
 // KillDescendants kills every process of a command: the members of its
@@ -91,16 +92,17 @@ func related(pgid int, token string, since uint64, own bool) (live, zombies []in
 		pids, ok = subtree()
 	}
 	if !ok {
-		pids = allPids()
+		pids = procfs.Pids()
 	}
 	var members []int
 	ours := false
 	for _, pid := range pids {
-		st, _, pgrp, start, ok := procStat(pid)
-		if !ok || start < since {
+		st, err := procfs.ReadStat(pid)
+		if err != nil || st.Start < since {
 			continue
 		}
-		if st == "Z" || st == "X" {
+		pgrp := st.PGRP
+		if st.Exited() {
 			if pgrp == pgid && pid != pgid {
 				zombies = append(zombies, pid)
 			}
@@ -122,36 +124,14 @@ func related(pgid int, token string, since uint64, own bool) (live, zombies []in
 	return live, zombies
 }
 
-// procStat is the state, parent, group and start time (clock ticks since
-// boot) of pid from /proc/<pid>/stat; ok is false once it is gone.
-func procStat(pid int) (state string, ppid, pgrp int, start uint64, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return "", 0, 0, 0, false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", 0, 0, 0, false
-	}
-	f := strings.Fields(s[i+1:]) // from field 3, state
-	if len(f) < 20 {
-		return "", 0, 0, 0, false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	pgrp, _ = strconv.Atoi(f[2])
-	start, _ = strconv.ParseUint(f[19], 10, 64)
-	return f[0], ppid, pgrp, start, true
-}
-
 // awaitDead waits until every pid is gone or a zombie.
 func awaitDead(ctx context.Context, pids []int) error {
 	t := time.NewTicker(2 * time.Millisecond)
 	defer t.Stop()
 	for _, pid := range pids {
 		for {
-			st, _, _, _, ok := procStat(pid)
-			if !ok || st == "Z" || st == "X" {
+			st, err := procfs.ReadStat(pid)
+			if err != nil || st.Exited() {
 				break
 			}
 			select {
@@ -172,7 +152,7 @@ func reapAdopted(pids []int, keep int) {
 		if pid == keep {
 			continue
 		}
-		if st, ppid, _, _, ok := procStat(pid); ok && ppid == self && (st == "Z" || st == "X") {
+		if st, err := procfs.ReadStat(pid); err == nil && st.PPID == self && st.Exited() {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/holon-actors/holon-actors/procfs"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -254,6 +255,6 @@ func ExitStatusOf(artifacts *tools.ArtifactDir, l Launch) (status ExitStatus, ok
 // startTicks is the start time of pid in clock ticks since boot, from
 // /proc/<pid>/stat; 0 when it cannot be read.
 func startTicks(pid int) uint64 {
-	_, _, _, start, _ := procStat(pid)
-	return start
+	st, _ := procfs.ReadStat(pid)
+	return st.Start
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/holon-actors/holon-actors/procfs"
 )
 
 // WaitingForInput reports whether a process of the command's group is
@@ -16,7 +18,7 @@ func (p *Process) WaitingForInput() bool {
 	if !p.spec.AcceptsInput {
 		return false
 	}
-	live, _ := scan(p.pgid)
+	live, _ := procfs.Group(p.pgid)
 	for _, pid := range live {
 		if readingStdin(pid) {
 			return true

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/holon-actors/holon-actors/procfs"
 )
 
 // TokenEnv is the environment variable that carries a Process's Token.
@@ -55,7 +56,7 @@ func groupCarries(pgid int, token string) bool {
 // groupMembers lists the live (not zombie) processes of group pgid, read
 // from /proc.
 func groupMembers(pgid int) []int {
-	pids, _ := scan(pgid)
+	pids, _ := procfs.Group(pgid)
 	return pids
 }
 
@@ -63,41 +64,6 @@ func groupMembers(pgid int) []int {
 // are all zombies. A scan can miss a process forked while it runs, so it
 // is only used where the group can no longer fork: after SIGKILL.
 func onlyZombies(pgid int) bool {
-	live, zombies := scan(pgid)
+	live, zombies := procfs.Group(pgid)
 	return len(live) == 0 && zombies > 0
-}
-
-// scan reads /proc for the processes of group pgid: the live ones' pids
-// and the number of zombies.
-func scan(pgid int) (live []int, zombies int) {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, 0
-	}
-	want := strconv.Itoa(pgid)
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b) // pid (comm) state ppid pgrp ...; comm may hold spaces and parens
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[2] != want {
-			continue
-		}
-		if f[0] == "Z" || f[0] == "X" {
-			zombies++
-		} else {
-			live = append(live, pid)
-		}
-	}
-	return live, zombies
 }

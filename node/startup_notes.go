@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"errors"
@@ -19,18 +19,18 @@ func previousRun(home string) bool {
 // shutdown marker, and removes the marker for this run. It asks nothing of
 // run/runtime.json, which daemon start, stop and restart remove when they
 // find it stale: the warning shows whichever command restarts after a crash.
-func (o *owner) noteUncleanExit(ran bool) {
-	marker := filepath.Join(o.runDir(), cleanMarkerName)
+func (n *Node) noteUncleanExit(ran bool) {
+	marker := filepath.Join(n.runDir(), CleanMarkerName)
 	if _, err := os.Stat(marker); errors.Is(err, os.ErrNotExist) && ran {
-		o.log.Warn().Msg("the previous run did not shut down cleanly; recovering from the journal")
+		n.cfg.Log.Warn().Msg("the previous run did not shut down cleanly; recovering from the journal")
 	}
 	_ = os.Remove(marker)
 }
 
 // noteDiskReserve warns when the runtime starts below its disk reserve:
 // the journal refuses writes, so agents cannot be created or take work.
-func (o *owner) noteDiskReserve() {
-	if full := o.store.Health().DiskFull; full != "" {
-		o.log.Warn().Str("reason", full).Msg("starting below the disk reserve: agents wait until space is freed; status reports the runtime unhealthy")
+func (n *Node) noteDiskReserve() {
+	if full := n.store.Health().DiskFull; full != "" {
+		n.cfg.Log.Warn().Str("reason", full).Msg("starting below the disk reserve: agents wait until space is freed; status reports the runtime unhealthy")
 	}
 }

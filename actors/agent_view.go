@@ -1,0 +1,56 @@
+package actors
+
+import (
+	"context"
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+)
+
+// AgentView is an agent's state as shown outside actors (the control API's
+// status, state and transcript): its info, activity totals, what is queued,
+// in flight and pending, and its conversation. It is a copy, safe to keep.
+type AgentView struct {
+	Info              AgentInfo
+	TurnIndex         uint64
+	TotalInputTokens  uint64
+	TotalOutputTokens uint64
+	TotalModelRounds  uint64
+	LastBriefAt       *time.Time
+	LastClosure       *messages.Closure
+	Sleep             *SleepRecord
+	PendingWakeHint   *WakeHint
+	// Queue is the admitted messages not yet started, in the order they
+	// would run (most urgent band first).
+	Queue  []messages.MessageEnvelope
+	Turn   *TurnState
+	Timers map[string]TimerState
+	// Context is what the model sees of the conversation.
+	Context      ContextInfo
+	LastSeq      uint64
+	Conversation []providers.Item
+}
+
+// View returns agent id's view, activating it (so Info.Active is true);
+// errors are State's.
+func (r *Runtime) View(ctx context.Context, id string) (AgentView, error) {
+	st, err := r.State(ctx, id)
+	if err != nil {
+		return AgentView{}, err
+	}
+	in := r.InfoOf(&st)
+	in.Active = true // State answered from the agent's running actor
+	return viewOf(&st, in), nil
+}
+
+func viewOf(st *AgentState, in AgentInfo) AgentView {
+	v := AgentView{Info: in, TurnIndex: st.TurnIndex, TotalInputTokens: st.TotalInputTokens,
+		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds, LastBriefAt: st.LastBriefAt,
+		LastClosure: st.LastClosure, Sleep: st.Sleep, PendingWakeHint: st.PendingWakeHint, Turn: st.Turn,
+		Timers: st.Timers, Context: st.Context(), LastSeq: st.LastSeq, Conversation: st.Conversation}
+	for _, band := range st.Queue.Bands {
+		v.Queue = append(v.Queue, band...)
+	}
+	return v
+}
