@@ -46,8 +46,10 @@ func TestDocumentValidates(t *testing.T) {
 			if op.OperationID == "" {
 				t.Errorf("%s has no operationId", where)
 			}
-			if op.RequestBody != nil && op.RequestBody.Value.Content.Get("application/json").Schema == nil {
-				t.Errorf("%s has a request body without a schema", where)
+			if body := op.RequestBody; body != nil {
+				if mt := body.Value.Content.Get("application/json"); mt.Schema == nil || mt.Example == nil {
+					t.Errorf("%s has a request body without a schema or an example", where)
+				}
 			}
 			var ok, failure bool
 			for code, resp := range op.Responses.Map() {
