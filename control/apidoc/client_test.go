@@ -155,9 +155,11 @@ func goCmd(ctx context.Context, t *testing.T, dir string, args ...string) {
 	t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 }
 
-// unreachable reports whether the go command failed to reach the network.
+// unreachable reports whether the go command failed to reach the module
+// proxy: a network failure, or GOPROXY=off with the module not cached.
 func unreachable(out []byte) bool {
-	for _, s := range []string{"dial tcp", "no such host", "connection refused", "i/o timeout", "TLS handshake timeout"} {
+	for _, s := range []string{"dial tcp", "no such host", "connection refused", "i/o timeout", "TLS handshake timeout",
+		"module lookup disabled by GOPROXY=off"} {
 		if bytes.Contains(out, []byte(s)) {
 			return true
 		}
