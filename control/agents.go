@@ -115,9 +115,12 @@ func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
 			public = append(public, in)
 		}
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Agents []actors.AgentInfo `json:"agents"`
-	}{public})
+	writeJSON(w, http.StatusOK, AgentList{Agents: public})
+}
+
+// AgentList answers GET /agents/list.
+type AgentList struct {
+	Agents []actors.AgentInfo `json:"agents"`
 }
 
 // agentHandler serves a request about an agent known to exist.
@@ -174,10 +177,13 @@ func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
 	if items == nil {
 		items = []providers.Item{}
 	}
-	writeJSON(w, http.StatusOK, struct {
-		AgentID string           `json:"agent_id"`
-		Items   []providers.Item `json:"items"`
-	}{id, items})
+	writeJSON(w, http.StatusOK, Transcript{AgentID: id, Items: items})
+}
+
+// Transcript answers GET /agents/{id}/transcript.
+type Transcript struct {
+	AgentID string           `json:"agent_id"`
+	Items   []providers.Item `json:"items"`
 }
 
 func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
@@ -201,10 +207,13 @@ func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, runtimeError(err))
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
-		AgentID string           `json:"agent_id"`
-		Briefs  []messages.Brief `json:"briefs"`
-	}{id, briefs})
+	writeJSON(w, http.StatusOK, BriefList{AgentID: id, Briefs: briefs})
+}
+
+// BriefList answers GET /agents/{id}/briefs.
+type BriefList struct {
+	AgentID string           `json:"agent_id"`
+	Briefs  []messages.Brief `json:"briefs"`
 }
 
 // scan calls f on every event of stream id, in pages.

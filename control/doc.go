@@ -22,6 +22,11 @@
 // pages bounded by size through the server's frame cache, which the last
 // stream to close empties. Close ends every stream.
 //
+// One route table (routes.go) is both what the server registers and the
+// source of the OpenAPI document: each entry carries its operation id, the
+// Go types of its bodies, its error kinds and examples, and control/apidoc
+// generates openapi.json from it (served as GET /openapi.json).
+//
 // control imports actors, messages and persistence; only cmd imports it.
 // It holds no agent state of its own: every answer comes from the runtime
 // or the journal, so a client never sees something that is not durable.

@@ -1,14 +1,48 @@
 package control
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
 )
 
-// Route is one route of the API, listed for the OpenAPI document and its
-// sync test.
+// Route is one route of the API: the server registers its handler from
+// the same table, and the OpenAPI document (control/openapi.json) is
+// generated from it, so a route cannot be served without being documented.
 type Route struct {
 	Method, Pattern, Summary string
+	// OperationID names the operation in the document and in the clients
+	// generated from it; unique.
+	OperationID string
+	// Request is a value of the JSON body's type; nil: no body.
+	Request any
+	// Response is a value of the success body's type.
+	Response any
+	// Status is the success status; 0 means 200.
+	Status int
+	// Errors are the error kinds of this route besides the ones every
+	// route, or every route about an agent or with a body, can answer.
+	Errors []string
+	// Params are the query and header parameters.
+	Params []Param
+	// EventStream: the route also answers text/event-stream.
+	EventStream bool
+	// Example and ResponseExample are example bodies; nil: none.
+	Example, ResponseExample any
+}
+
+// Param is a query or header parameter of a route.
+type Param struct {
+	Name, In, Description string
+	// Type is the JSON type of the value: string, integer or boolean.
+	Type string
+	// Enum, when set, lists the values allowed.
+	Enum []string
+	// Min and Max bound an integer; nil: unbounded.
+	Min, Max *float64
 }
 
 // routes registers every route; Routes lists them in the same order.
@@ -25,46 +59,170 @@ type route struct {
 
 func (s *Server) table() []route {
 	return []route{
-		{Route{"GET", "/control/runtime/status", "Runtime status: process, activity summary, last failure."}, s.runtimeStatus},
-		{Route{"POST", "/control/runtime/shutdown", "Shut the runtime down gracefully (agents keep their status)."}, s.runtimeShutdown},
-		{Route{"GET", "/agents/list", "Public agents, one list-sized entry each."}, s.agentsList},
-		{Route{"GET", "/agents/{id}/status", "One agent's summary."}, s.forAgent(s.writeStatus)},
-		{Route{"GET", "/agents/{id}/state", "One agent's projection bootstrap: summary plus queue, turn and timers."}, s.forAgent(s.writeState)},
-		{Route{"GET", "/status", "The default agent's summary."}, s.forDefault(s.writeStatus)},
-		{Route{"GET", "/state", "The default agent's projection bootstrap."}, s.forDefault(s.writeState)},
-		{Route{"GET", "/agents/{id}/transcript", "The agent's replayable conversation."}, s.agentTranscript},
-		{Route{"GET", "/agents/{id}/briefs", "The agent's briefs, oldest first."}, s.agentBriefs},
-		{Route{"GET", "/agents/{id}/events", "Journal events after a cursor: JSON pages (at most limit events and about 4 MiB of them), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond)."}, s.agentEvents},
-		{Route{"POST", "/control/agents", "Create a named agent."}, s.createAgent},
-		{Route{"POST", "/control/agents/{id}/prompt", "Admit an operator prompt; answers once it is durable."}, s.prompt},
-		{Route{"POST", "/control/agents/{id}/stop", "Stop the agent (durable until resume)."}, s.lifecycle},
-		{Route{"POST", "/control/agents/{id}/resume", "Resume a stopped or paused agent."}, s.lifecycle},
-		{Route{"POST", "/control/agents/{id}/pause", "Pause the agent after its current step."}, s.lifecycle},
-		{Route{"POST", "/control/agents/{id}/wake", "Wake a sleeping agent."}, s.lifecycle},
-		{Route{"POST", "/control/agents/{id}/interrupt", "End the agent's turn in flight now (keep_message_id spares the turn of that message); it goes on with its queue."}, s.lifecycle},
-		{Route{"POST", "/control/agents/{id}/model", "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model."}, s.setModel},
-		{Route{"POST", "/control/agents/{id}/retry", "Try the model call the agent's turn waits to retry (after a rate limit, overload, connection failure or 5xx) now, instead of at its due time; 409 when none waits, or when the agent is paused (the resume runs it)."}, s.retryModel},
-		{Route{"DELETE", "/control/agents/{id}/retry", "Give up the model retry the agent's turn waits on: the turn fails with the last failure; 409 when none waits."}, s.retryModel},
-		{Route{"POST", "/control/agents/{id}/budget", "Set the agent's token budget ({\"token_budget\": N}, 0 for unlimited; \"reset_spend\": true counts from zero again); its status shows the limit and the spend."}, s.setBudget},
-		{Route{"POST", "/control/agents/{id}/trigger", "Create, or return, the agent's external trigger capability (its URL is a secret)."}, s.ensureTrigger},
-		{Route{"DELETE", "/control/agents/{id}/trigger", "Revoke the agent's external trigger."}, s.revokeTrigger},
-		{Route{"GET", "/agents/{id}/suspensions", "The agent's questions to the operator, open and recently closed, newest first; ?state=open for the open ones."}, s.forAgent(s.agentSuspensions)},
-		{Route{"GET", "/suspensions", "Every agent's open questions to the operator, oldest first: what a reconnecting client has to answer."}, s.openSuspensions},
-		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/respond", "Answer a suspension ({\"value\": …, \"metadata\"}); responded_by is recorded from how the caller authenticated and refused in the body; the first valid answer resumes the agent, the same answer again gets the same response."}, s.respond},
-		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/cancel", "Withdraw a suspension's question; the agent resumes and is told so."}, s.cancelSuspension},
-		{Route{"GET", "/agents/{id}/notifications", "The operator notifications recorded by or for the agent, newest first, with their delivery status."}, s.forAgent(s.agentNotifications)},
-		{Route{"GET", "/agents/{id}/children", "The private children the agent supervises through running tasks (add ?all=true for the finished ones it remembers): supervision task, status, live child_observability and the child_supervision projection."}, s.forAgent(s.agentChildren)},
-		{Route{"GET", "/agents/{id}/work-items", "The agent's work items, oldest first: record, current flag, scheduling state and readiness, plan artifact descriptor, completion report."}, s.forAgent(s.agentWorkItems)},
-		{Route{"POST", "/control/agents/{id}/work-items", "Enqueue a work item ({\"objective\": \"...\"}): persisted open and queued without a transcript message; the current work item stays current. 201 with the item."}, s.enqueueWorkItem},
-		{Route{"POST", "/triggers/{token}", "Deliver an external trigger: a wake hint with provenance. No control token: the path is the capability."}, s.deliverTrigger},
-		{Route{"POST", "/ingress/agents/{id}/messages", "Untrusted channel or webhook input (when enabled): admitted as external evidence, never operator authority."}, s.publicIngress},
-		{Route{"GET", "/openapi.json", "This API's OpenAPI document."}, s.openAPI},
+		{Route{Method: "GET", Pattern: "/control/runtime/status", OperationID: "runtimeStatus",
+			Summary:  "Runtime status: process, activity summary, last failure.",
+			Response: RuntimeStatus{}},
+			s.runtimeStatus},
+		{Route{Method: "POST", Pattern: "/control/runtime/shutdown", OperationID: "shutdownRuntime",
+			Summary:  "Shut the runtime down gracefully (agents keep their status).",
+			Response: ShutdownResponse{}, Status: http.StatusAccepted, Errors: []string{KindConflict}, ResponseExample: ShutdownResponse{ShuttingDown: true}},
+			s.runtimeShutdown},
+		{Route{Method: "GET", Pattern: "/agents/list", OperationID: "listAgents",
+			Summary:  "Public agents, one list-sized entry each.",
+			Response: AgentList{}},
+			s.agentsList},
+		{Route{Method: "GET", Pattern: "/agents/{id}/status", OperationID: "agentStatus",
+			Summary:  "One agent's summary.",
+			Response: AgentSummary{}, Errors: []string{KindJournalQuarantined}},
+			s.forAgent(s.writeStatus)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/state", OperationID: "agentState",
+			Summary:  "One agent's projection bootstrap: summary plus queue, turn and timers.",
+			Response: AgentStateSnapshot{}, Errors: []string{KindJournalQuarantined}},
+			s.forAgent(s.writeState)},
+		{Route{Method: "GET", Pattern: "/status", OperationID: "defaultAgentStatus",
+			Summary:  "The default agent's summary.",
+			Response: AgentSummary{}, Errors: []string{KindJournalQuarantined}},
+			s.forDefault(s.writeStatus)},
+		{Route{Method: "GET", Pattern: "/state", OperationID: "defaultAgentState",
+			Summary:  "The default agent's projection bootstrap.",
+			Response: AgentStateSnapshot{}, Errors: []string{KindJournalQuarantined}},
+			s.forDefault(s.writeState)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/transcript", OperationID: "agentTranscript",
+			Summary:  "The agent's replayable conversation.",
+			Response: Transcript{}, Errors: []string{KindJournalQuarantined}},
+			s.agentTranscript},
+		{Route{Method: "GET", Pattern: "/agents/{id}/briefs", OperationID: "agentBriefs",
+			Summary:  "The agent's briefs, oldest first.",
+			Response: BriefList{}},
+			s.agentBriefs},
+		{Route{Method: "GET", Pattern: "/agents/{id}/events", OperationID: "agentEvents",
+			Summary:  "Journal events after a cursor: JSON pages (at most limit events and about 4 MiB of them), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond).",
+			Response: EventsPage{}, Params: eventParams, EventStream: true},
+			s.agentEvents},
+		{Route{Method: "POST", Pattern: "/control/agents", OperationID: "createAgent",
+			Summary: "Create a named agent.",
+			Request: CreateAgentRequest{}, Response: actors.AgentInfo{}, Status: http.StatusCreated, Errors: []string{KindInvalid, KindConflict}, Example: CreateAgentRequest{AgentID: "researcher"}},
+			s.createAgent},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/prompt", OperationID: "promptAgent",
+			Summary: "Admit an operator prompt; answers once it is durable.",
+			Request: PromptRequest{}, Response: PromptResponse{}, Status: http.StatusAccepted, Errors: []string{KindInvalid, KindAgentStopped, KindResumeRequired, KindJournalQuarantined}, Example: PromptRequest{Text: "Summarise the open issues.", Priority: "next"}, ResponseExample: PromptResponse{AgentID: "researcher", MessageID: "msg_01J9Z3", EventSeq: 42}},
+			s.prompt},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/stop", OperationID: "stopAgent",
+			Summary: "Stop the agent (durable until resume).",
+			Request: LifecycleRequest{}, Response: LifecycleResponse{}, Errors: []string{KindJournalQuarantined}, Example: LifecycleRequest{Reason: "maintenance window"}, ResponseExample: LifecycleResponse{AgentID: "researcher", Status: messages.StatusStopped}},
+			s.lifecycle},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/resume", OperationID: "resumeAgent",
+			Summary: "Resume a stopped or paused agent.",
+			Request: LifecycleRequest{}, Response: LifecycleResponse{}, Errors: []string{KindJournalQuarantined}, Example: LifecycleRequest{Reason: "maintenance over"}},
+			s.lifecycle},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/pause", OperationID: "pauseAgent",
+			Summary: "Pause the agent after its current step.",
+			Request: LifecycleRequest{}, Response: LifecycleResponse{}, Errors: []string{KindJournalQuarantined, KindAgentStopped}, Example: LifecycleRequest{Reason: "waiting for the release freeze"}},
+			s.lifecycle},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/wake", OperationID: "wakeAgent",
+			Summary: "Wake a sleeping agent.",
+			Request: LifecycleRequest{}, Response: LifecycleResponse{}, Errors: []string{KindJournalQuarantined, KindAgentStopped}, Example: LifecycleRequest{Reason: "new input arrived"}},
+			s.lifecycle},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/interrupt", OperationID: "interruptAgent",
+			Summary: "End the agent's turn in flight now (keep_message_id spares the turn of that message); it goes on with its queue.",
+			Request: LifecycleRequest{}, Response: LifecycleResponse{}, Errors: []string{KindJournalQuarantined, KindAgentStopped}, Example: LifecycleRequest{Reason: "wrong direction", KeepMessageID: "msg_01J9Z3"}},
+			s.lifecycle},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/model", OperationID: "setAgentModel",
+			Summary: "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model.",
+			Request: ModelRequest{}, Response: actors.AgentInfo{}, Errors: []string{KindInvalid}, Example: ModelRequest{Model: "openai/gpt-5", Reason: "harder task"}},
+			s.setModel},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/retry", OperationID: "retryModelNow",
+			Summary:  "Try the model call the agent's turn waits to retry (after a rate limit, overload, connection failure or 5xx) now, instead of at its due time; 409 when none waits, or when the agent is paused (the resume runs it).",
+			Response: actors.AgentInfo{}, Errors: []string{KindConflict, KindResumeRequired}},
+			s.retryModel},
+		{Route{Method: "DELETE", Pattern: "/control/agents/{id}/retry", OperationID: "cancelModelRetry",
+			Summary:  "Give up the model retry the agent's turn waits on: the turn fails with the last failure; 409 when none waits.",
+			Response: actors.AgentInfo{}, Errors: []string{KindConflict}},
+			s.retryModel},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/budget", OperationID: "setAgentBudget",
+			Summary: "Set the agent's token budget ({\"token_budget\": N}, 0 for unlimited; \"reset_spend\": true counts from zero again); its status shows the limit and the spend.",
+			Request: BudgetRequest{}, Response: actors.AgentInfo{}, Errors: []string{KindInvalid}, Example: BudgetRequest{TokenBudget: json.RawMessage("200000")}},
+			s.setBudget},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/trigger", OperationID: "ensureAgentTrigger",
+			Summary:  "Create, or return, the agent's external trigger capability (its URL is a secret).",
+			Response: TriggerCapability{}, Errors: []string{KindConflict}},
+			s.ensureTrigger},
+		{Route{Method: "DELETE", Pattern: "/control/agents/{id}/trigger", OperationID: "revokeAgentTrigger",
+			Summary:  "Revoke the agent's external trigger.",
+			Response: Trigger{}},
+			s.revokeTrigger},
+		{Route{Method: "GET", Pattern: "/agents/{id}/suspensions", OperationID: "agentSuspensions",
+			Summary:  "The agent's questions to the operator, open and recently closed, newest first; ?state=open for the open ones.",
+			Response: SuspensionList{}, Params: suspensionParams},
+			s.forAgent(s.agentSuspensions)},
+		{Route{Method: "GET", Pattern: "/suspensions", OperationID: "openSuspensions",
+			Summary:  "Every agent's open questions to the operator, oldest first: what a reconnecting client has to answer.",
+			Response: SuspensionList{}},
+			s.openSuspensions},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/suspensions/{suspension_id}/respond", OperationID: "respondToSuspension",
+			Summary: "Answer a suspension ({\"value\": …, \"metadata\"}); responded_by is recorded from how the caller authenticated and refused in the body; the first valid answer resumes the agent, the same answer again gets the same response.",
+			Request: RespondRequest{}, Response: SuspensionResponse{}, Errors: []string{KindInvalidAnswer, KindConflict}, Example: RespondRequest{Value: json.RawMessage(`"yes"`)}},
+			s.respond},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/suspensions/{suspension_id}/cancel", OperationID: "cancelSuspension",
+			Summary: "Withdraw a suspension's question; the agent resumes and is told so.",
+			Request: CancelSuspensionRequest{}, Response: SuspensionResponse{}, Errors: []string{KindConflict}, Example: CancelSuspensionRequest{Reason: "no longer needed"}},
+			s.cancelSuspension},
+		{Route{Method: "GET", Pattern: "/agents/{id}/notifications", OperationID: "agentNotifications",
+			Summary:  "The operator notifications recorded by or for the agent, newest first, with their delivery status.",
+			Response: NotificationList{}},
+			s.forAgent(s.agentNotifications)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/children", OperationID: "agentChildren",
+			Summary:  "The private children the agent supervises through running tasks (add ?all=true for the finished ones it remembers): supervision task, status, live child_observability and the child_supervision projection.",
+			Response: ChildList{}, Params: childrenParams},
+			s.forAgent(s.agentChildren)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/work-items", OperationID: "agentWorkItems",
+			Summary:  "The agent's work items, oldest first: record, current flag, scheduling state and readiness, plan artifact descriptor, completion report.",
+			Response: WorkItemList{}},
+			s.forAgent(s.agentWorkItems)},
+		{Route{Method: "POST", Pattern: "/control/agents/{id}/work-items", OperationID: "enqueueWorkItem",
+			Summary: "Enqueue a work item ({\"objective\": \"...\"}): persisted open and queued without a transcript message; the current work item stays current. 201 with the item.",
+			Request: EnqueueWorkItemRequest{}, Response: actors.WorkItemView{}, Status: http.StatusCreated, Errors: []string{KindInvalid}, Example: EnqueueWorkItemRequest{Objective: "Triage the failing nightly build."}},
+			s.enqueueWorkItem},
+		{Route{Method: "POST", Pattern: "/triggers/{token}", OperationID: "deliverTrigger",
+			Summary: "Deliver an external trigger: a wake hint with provenance. No control token: the path is the capability.",
+			Request: TriggerDelivery{}, Response: TriggerResult{}, Status: http.StatusAccepted, Example: TriggerDelivery{Source: "ci", Reason: "nightly build finished", DeliveryID: "build-4711"}},
+			s.deliverTrigger},
+		{Route{Method: "POST", Pattern: "/ingress/agents/{id}/messages", OperationID: "ingestMessage",
+			Summary: "Untrusted channel or webhook input (when enabled): admitted as external evidence, never operator authority.",
+			Request: IngressMessage{}, Response: PromptResponse{}, Status: http.StatusAccepted, Errors: []string{KindInvalid}, Example: IngressMessage{Source: "github", Event: "issue_comment", Text: "The fix works for me."}},
+			s.publicIngress},
+		{Route{Method: "GET", Pattern: "/openapi.json", OperationID: "openAPIDocument",
+			Summary:  "This API's OpenAPI document.",
+			Response: map[string]any{}},
+			s.openAPI},
 	}
 }
+
+// The query and header parameters of the routes that take some.
+var (
+	eventParams = []Param{
+		{Name: "after", In: "query", Type: "integer", Min: ptr(0.0),
+			Description: "The event_seq to read after (0: from the start); a stream resumes from Last-Event-ID when it is not set."},
+		{Name: "limit", In: "query", Type: "integer", Min: ptr(1.0), Max: ptr(float64(MaxPageLimit)),
+			Description: "The most events on a JSON page (default 100)."},
+		{Name: "Last-Event-ID", In: "header", Type: "integer", Min: ptr(0.0),
+			Description: "The event_seq a resuming event stream last took."},
+	}
+	suspensionParams = []Param{{Name: "state", In: "query", Type: "string", Enum: []string{SuspensionsOpen},
+		Description: "open: only the open suspensions; unset: open and recently closed."}}
+	childrenParams = []Param{{Name: "all", In: "query", Type: "boolean",
+		Description: "true: also the finished children the agent remembers."}}
+)
+
+func ptr[T any](v T) *T { return &v }
 
 // publicPrefixes are the routes served on TCP without the control token:
 // trigger deliveries (the path is the capability) and public ingress.
 var publicPrefixes = []string{"/triggers/", "/ingress/"}
+
+// IsPublic reports whether path is one of the public routes: served on
+// TCP without the control token, and to the runtime's own tool processes.
+func IsPublic(path string) bool { return isPublic(path) }
 
 // isPublic reports whether path is one of the public routes.
 func isPublic(path string) bool {

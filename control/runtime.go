@@ -117,14 +117,17 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 	return a, last
 }
 
+// ShutdownResponse answers POST /control/runtime/shutdown.
+type ShutdownResponse struct {
+	ShuttingDown bool `json:"shutting_down"`
+}
+
 func (s *Server) runtimeShutdown(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Shutdown == nil {
 		writeError(w, errorf(http.StatusConflict, KindConflict, "stop the owning process instead",
 			"this runtime does not accept shutdown over the control API"))
 		return
 	}
-	writeJSON(w, http.StatusAccepted, struct {
-		ShuttingDown bool `json:"shutting_down"`
-	}{true})
+	writeJSON(w, http.StatusAccepted, ShutdownResponse{ShuttingDown: true})
 	s.shutdown.Do(func() { go s.cfg.Shutdown() })
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/control/apidoc"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
 )
@@ -369,7 +370,7 @@ func TestClientNotRunning(t *testing.T) {
 
 func TestOpenAPIInSync(t *testing.T) {
 	f := newFixture(t)
-	want, err := control.BuildOpenAPI(f.srv.Routes())
+	want, err := apidoc.Build(f.srv.Routes())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,23 @@
+package actors
+
+import "github.com/holon-actors/holon-actors/tools"
+
+// ToolCatalog lists every tool an agent of this runtime can be offered, in
+// the order and the form a model request carries them: Sleep, the
+// runtime-owned tools (NotifyOperator included, though a profile may leave
+// it out), then registry's tools but those a runtime-owned tool of the
+// same name replaces.
+func ToolCatalog(registry *tools.Registry) []tools.Spec {
+	d := AgentDeps{NotifyOperatorTool: true, Tools: registry}.withDefaults()
+	s := sleepSpec()
+	out := []tools.Spec{{Name: s.Name, Description: s.Description, Parameters: s.Parameters}}
+	for _, t := range d.opTools {
+		out = append(out, t.Spec())
+	}
+	for _, s := range d.Tools.Specs() {
+		if !isRuntimeTool(s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
