@@ -170,12 +170,17 @@ func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	last, e := lastParam(r)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
 	st, err := s.cfg.Runtime.State(r.Context(), id)
 	if err != nil {
 		writeError(w, runtimeError(err))
 		return
 	}
-	items := st.Conversation
+	items := newest(st.Conversation, last)
 	if items == nil {
 		items = []providers.Item{}
 	}
@@ -188,6 +193,11 @@ func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
 func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 	id, ok := s.agentID(w, r)
 	if !ok {
+		return
+	}
+	last, e := lastParam(r)
+	if e != nil {
+		writeError(w, e)
 		return
 	}
 	briefs := []messages.Brief{}
@@ -209,7 +219,7 @@ func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, struct {
 		AgentID string           `json:"agent_id"`
 		Briefs  []messages.Brief `json:"briefs"`
-	}{id, briefs})
+	}{id, newest(briefs, last)})
 }
 
 // scan calls f on every event of stream id, in pages.

@@ -67,6 +67,9 @@ func parametersFor(r Route) []map[string]any {
 	if r.Method == http.MethodGet && strings.HasSuffix(r.Pattern, "/{id}/suspensions") {
 		out = append(out, map[string]any{"name": "state", "in": "query", "schema": map[string]any{"type": "string", "enum": []string{SuspensionsOpen}}})
 	}
+	if r.Method == http.MethodGet && (strings.HasSuffix(r.Pattern, "/events") || strings.HasSuffix(r.Pattern, "/transcript") || strings.HasSuffix(r.Pattern, "/briefs")) {
+		out = append(out, map[string]any{"name": "last", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxLast}})
+	}
 	if strings.HasSuffix(r.Pattern, "/events") {
 		out = append(out,
 			map[string]any{"name": "after", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 0}},
