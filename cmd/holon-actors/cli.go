@@ -35,10 +35,10 @@ type cli struct {
 	Run           runCmd           `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
 	Daemon        daemonCmd        `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
 	Once          onceCmd          `cmd:"" help:"Run one prompt to its end on a temporary agent in a throwaway store (no daemon needed); --json gives the final text, token usage, attempt timeline and failure artifact."`
-	Prompt        promptCmd        `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
+	Prompt        promptCmd        `cmd:"" help:"Send an operator prompt to an agent (its text, - for stdin, or --file); --wait prints the turn's result."`
 	Status        statusCmd        `cmd:"" help:"Show an agent's summary."`
 	Agents        agentsCmd        `cmd:"" help:"List, create, inspect and control agents."`
-	Tail          tailCmd          `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
+	Tail          tailCmd          `cmd:"" help:"Print an agent's newest journal events (--after SEQ goes back); --follow keeps printing new ones."`
 	Transcript    transcriptCmd    `cmd:"" help:"Print an agent's conversation as the model sees it."`
 	Briefs        briefsCmd        `cmd:"" help:"Print an agent's briefs (results and failures)."`
 	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
