@@ -54,6 +54,8 @@ func (s *Server) table() []route {
 		{Route{"POST", "/control/agents/{id}/suspensions/{suspension_id}/cancel", "Withdraw a suspension's question; the agent resumes and is told so."}, s.cancelSuspension},
 		{Route{"GET", "/agents/{id}/notifications", "The operator notifications recorded by or for the agent, newest first, with their delivery status."}, s.forAgent(s.agentNotifications)},
 		{Route{"GET", "/agents/{id}/children", "The private children the agent supervises through running tasks (add ?all=true for the finished ones it remembers): supervision task, status, live child_observability and the child_supervision projection."}, s.forAgent(s.agentChildren)},
+		{Route{"GET", "/agents/{id}/tasks", "The agent's background tasks: running ones first, then the recent ones it remembers, newest first; command, child, status and age."}, s.forAgent(s.agentTasks)},
+		{Route{"GET", "/tasks", "The background tasks of every active agent (a dormant agent runs none), running first, then newest first."}, s.allTasks},
 		{Route{"GET", "/agents/{id}/work-items", "The agent's work items, oldest first: record, current flag, scheduling state and readiness, plan artifact descriptor, completion report."}, s.forAgent(s.agentWorkItems)},
 		{Route{"POST", "/control/agents/{id}/work-items", "Enqueue a work item ({\"objective\": \"...\"}): persisted open and queued without a transcript message; the current work item stays current. 201 with the item."}, s.enqueueWorkItem},
 		{Route{"POST", "/triggers/{token}", "Deliver an external trigger: a wake hint with provenance. No control token: the path is the capability."}, s.deliverTrigger},

@@ -44,6 +44,7 @@ type cli struct {
 	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
 	Respond       respondCmd       `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
+	Tasks         tasksCmd         `cmd:"" help:"List agents' running and recent background tasks."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
 	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped): every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`

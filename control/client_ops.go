@@ -43,3 +43,14 @@ func lastQuery(n int) string {
 	}
 	return "?last=" + strconv.Itoa(n)
 }
+
+// Tasks lists agent id's background tasks, running first, then newest
+// first; id "" lists every active agent's.
+func (c *Client) Tasks(ctx context.Context, id string) ([]TaskView, error) {
+	path := "/tasks"
+	if id != "" {
+		path = "/agents/" + url.PathEscape(id) + "/tasks"
+	}
+	var out TaskList
+	return out.Tasks, c.do(ctx, http.MethodGet, path, nil, &out)
+}
