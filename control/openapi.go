@@ -70,6 +70,9 @@ func parametersFor(r Route) []map[string]any {
 	if r.Method == http.MethodGet && (strings.HasSuffix(r.Pattern, "/events") || strings.HasSuffix(r.Pattern, "/transcript") || strings.HasSuffix(r.Pattern, "/briefs")) {
 		out = append(out, map[string]any{"name": "last", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 1, "maximum": MaxLast}})
 	}
+	if r.Method == http.MethodDelete && r.Pattern == "/control/agents/{id}" {
+		out = append(out, map[string]any{"name": "force", "in": "query", "schema": map[string]any{"type": "boolean"}})
+	}
 	if strings.HasSuffix(r.Pattern, "/events") {
 		out = append(out,
 			map[string]any{"name": "after", "in": "query", "schema": map[string]any{"type": "integer", "minimum": 0}},
@@ -90,10 +93,13 @@ func responsesFor(r Route) map[string]any {
 			"headers": map[string]any{"Retry-After": map[string]any{"schema": map[string]any{"type": "integer"}}},
 			"content": errRef["content"]}
 	}
+	if strings.HasSuffix(r.Pattern, "/export") {
+		ok = map[string]any{"description": "the agent archive", "content": map[string]any{ArchiveContentType: map[string]any{}}}
+	}
 	switch {
 	case strings.HasSuffix(r.Pattern, "/prompt"), strings.HasSuffix(r.Pattern, "/shutdown"):
 		out["202"] = ok
-	case r.Pattern == "/control/agents", r.Method == http.MethodPost && strings.HasSuffix(r.Pattern, "/work-items"):
+	case r.Pattern == "/control/agents", r.Pattern == "/control/agents/import", r.Method == http.MethodPost && strings.HasSuffix(r.Pattern, "/work-items"):
 		out["201"] = ok
 	default:
 		out["200"] = ok
