@@ -253,6 +253,9 @@ type agentsCmd struct {
 	Budget    agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
 	Children  agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
 	Trigger   agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+	Delete    agentsDeleteCmd   `cmd:"" help:"Delete an agent and its private children: refused while it has work in flight unless --force; its journal, snapshots and artifacts go to an archive in HOME/trash, kept for the runtime's --trash-retention."`
+	Export    agentsExportCmd   `cmd:"" help:"Write an agent (with its private children) as an archive: journal, snapshots, artifacts and checksums."`
+	Import    agentsImportCmd   `cmd:"" help:"Restore an agent archive written by agents export; refused, with nothing changed, if an id is in use or the archive is damaged."`
 }
 
 type agentsTriggerCmd struct {
