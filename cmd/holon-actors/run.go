@@ -550,7 +550,8 @@ func (o *owner) serve() error {
 	}
 	o.shutdownRequested = make(chan struct{})
 	info := control.RuntimeInfo{PID: os.Getpid(), HomeDir: o.home, SocketPath: o.socket,
-		Version: buildVersion().Version, ConfigFingerprint: o.cmd.fingerprint(), StartedAt: time.Now().UTC()}
+		Version: buildVersion().Version, ConfigFingerprint: o.cmd.fingerprint(), StartedAt: time.Now().UTC(),
+		Models: o.cmd.modelChain(o.home)}
 	if tl != nil {
 		info.HTTPAddr = tl.Addr().String()
 	}
