@@ -152,9 +152,10 @@ func report(stderr io.Writer, command string, err error) int {
 		fmt.Fprintln(stderr, "holon-actors: the turn failed (its failure brief is above)")
 		return exitFailure
 	case errors.As(err, &ae):
-		fmt.Fprintf(stderr, "holon-actors: %s\n", ae.Message)
-		if ae.Hint != "" {
-			fmt.Fprintf(stderr, "Hint: %s\n", ae.Hint)
+		msg, hint := forCLI(command, ae) // cli_hints.go
+		fmt.Fprintf(stderr, "holon-actors: %s\n", msg)
+		if hint != "" {
+			fmt.Fprintf(stderr, "Hint: %s\n", hint)
 		}
 		return exitFailure
 	case errors.As(err, &ue):

@@ -289,6 +289,9 @@ func (a *agentsTriggerCmd) Run(ctx context.Context, e *env) error {
 		return printJSON(e, capa)
 	}
 	fmt.Fprintln(e.stdout, capa.TriggerURL)
+	if capa.Note != "" {
+		fmt.Fprintf(e.stderr, "Note: %s\n", capa.Note) // stdout stays the URL alone, for scripts
+	}
 	return nil
 }
 
