@@ -94,14 +94,15 @@ func (r *Runtime) Delete(ctx context.Context, id string, o DeleteOptions) (Delet
 // deletable checks that id names an agent that may be deleted and
 // returns its family.
 func (r *Runtime) deletable(ctx context.Context, id string) ([]familyMember, error) {
+	if id == r.deps.DefaultAgentID {
+		return nil, fmt.Errorf("agent %s: %w: it is the runtime's default agent (stop it instead)", id, ErrNotDeletable)
+	}
 	ok, err := r.Exists(ctx, id)
 	switch {
 	case err != nil:
 		return nil, err
 	case !ok:
 		return nil, fmt.Errorf("agent %s: %w", id, ErrNoAgent)
-	case id == r.deps.DefaultAgentID:
-		return nil, fmt.Errorf("agent %s: %w: it is the runtime's default agent (stop it instead)", id, ErrNotDeletable)
 	}
 	if p := r.parentOf(id); p != "" {
 		return nil, fmt.Errorf("agent %s: %w: it is a private child of %s and is deleted with it", id, ErrNotDeletable, p)
