@@ -26,6 +26,9 @@ type AgentView struct {
 	Queue  []messages.MessageEnvelope
 	Turn   *TurnState
 	Timers map[string]TimerState
+	// Tasks are the agent's background tasks, running and remembered,
+	// by task id.
+	Tasks map[string]TaskRecord
 	// Context is what the model sees of the conversation.
 	Context      ContextInfo
 	LastSeq      uint64
@@ -49,6 +52,12 @@ func viewOf(st *AgentState, in AgentInfo) AgentView {
 		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds, LastBriefAt: st.LastBriefAt,
 		LastClosure: st.LastClosure, Sleep: st.Sleep, PendingWakeHint: st.PendingWakeHint, Turn: st.Turn,
 		Timers: st.Timers, Context: st.Context(), LastSeq: st.LastSeq, Conversation: st.Conversation}
+	if len(st.Tasks) > 0 {
+		v.Tasks = make(map[string]TaskRecord, len(st.Tasks))
+		for id, rec := range st.Tasks {
+			v.Tasks[id] = *rec
+		}
+	}
 	for _, band := range st.Queue.Bands {
 		v.Queue = append(v.Queue, band...)
 	}

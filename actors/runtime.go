@@ -53,7 +53,8 @@ type Runtime struct {
 	// private child read from its journal (see parentOf).
 	children map[string]string
 	identity sync.Map
-	closed   bool // guarded by mu
+	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
+	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
 	// guarded by mu.
 	scrubStop func()
@@ -248,6 +249,9 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 	if err := ValidateAgentID(id); err != nil {
 		return false, err
 	}
+	if r.deleted.has(ctx, r, id) {
+		return false, nil
+	}
 	r.mu.RLock()
 	_, active := r.pids[id]
 	r.mu.RUnlock()
@@ -274,6 +278,9 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 	}
 	out := make([]AgentInfo, 0, len(streams))
 	for _, id := range streams {
+		if r.deleted.has(ctx, r, id) {
+			continue
+		}
 		in, err := r.listInfo(ctx, id)
 		if err != nil {
 			return nil, err
@@ -418,7 +425,7 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 		go func() {
 			defer wg.Done()
 			for id := range work {
-				if r.dormant(ctx, id) {
+				if r.deleted.has(ctx, r, id) || r.dormant(ctx, id) {
 					continue
 				}
 				res, err := r.ask(ctx, id, &GetRecovery{})
@@ -778,6 +785,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 	}
 	if q, bad := s.r.storeQuarantine(id); bad {
 		return nil, quarantinedErr(q) // never resumed from what is left
+	}
+	if s.r.deleted.has(context.Background(), s.r, id) {
+		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
 	}
 	pid, err := c.SpawnNamed(AgentProps(id, s.r.deps), id)
 	if err != nil {

@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"io"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
@@ -42,6 +43,11 @@ type Runtime interface {
 	Children(ctx context.Context, id string, all bool) ([]actors.ChildView, error)
 	WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error)
 	EnqueueWorkItem(ctx context.Context, id, objective string) (actors.WorkItemView, error)
+
+	Delete(ctx context.Context, id string, o actors.DeleteOptions) (actors.DeleteResult, error)
+	CheckExport(ctx context.Context, id string) error
+	Export(ctx context.Context, id string, w io.Writer) error
+	Import(ctx context.Context, rd io.Reader, maxBytes int64) (actors.ImportResult, error)
 }
 
 var _ Runtime = (*actors.Runtime)(nil)

@@ -169,11 +169,16 @@ func (s *Server) agentTranscript(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	last, e := lastParam(r)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
 	v, ok := s.view(w, r.Context(), id)
 	if !ok {
 		return
 	}
-	items := v.Conversation
+	items := newest(v.Conversation, last)
 	if items == nil {
 		items = []providers.Item{}
 	}
@@ -189,6 +194,11 @@ type Transcript struct {
 func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 	id, ok := s.agentID(w, r)
 	if !ok {
+		return
+	}
+	last, e := lastParam(r)
+	if e != nil {
+		writeError(w, e)
 		return
 	}
 	briefs := []messages.Brief{}
@@ -207,7 +217,7 @@ func (s *Server) agentBriefs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, runtimeError(err))
 		return
 	}
-	writeJSON(w, http.StatusOK, BriefList{AgentID: id, Briefs: briefs})
+	writeJSON(w, http.StatusOK, BriefList{AgentID: id, Briefs: newest(briefs, last)})
 }
 
 // BriefList answers GET /agents/{id}/briefs.

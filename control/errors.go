@@ -77,6 +77,8 @@ func runtimeError(err error) *Error {
 		return errorf(http.StatusConflict, KindAgentStopped, "resume it first: holon-actors agents resume <id>", "%v", err)
 	case errors.Is(err, actors.ErrResumeRequired), errors.Is(err, actors.ErrRetryPaused):
 		return errorf(http.StatusConflict, KindResumeRequired, "resume it first: holon-actors agents resume <id>", "%v", err)
+	case errors.Is(err, actors.ErrAgentDeleted):
+		return errorf(http.StatusConflict, KindConflict, "pick another id", "%v", err)
 	case errors.Is(err, actors.ErrQueueFull):
 		return errorf(http.StatusTooManyRequests, KindBackpressure, "retry later", "%v", err)
 	case errors.Is(err, messages.ErrInvalidEnvelope), errors.Is(err, messages.ErrUnknownValue):

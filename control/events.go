@@ -33,6 +33,10 @@ func (s *Server) agentEvents(w http.ResponseWriter, r *http.Request) {
 		s.streamEvents(w, r, id, after)
 		return
 	}
+	if n, e := lastParam(r); e != nil || n > 0 {
+		s.eventsLast(w, r, id, n, e)
+		return
+	}
 	evs, err := s.cfg.Store.ReadPage(r.Context(), id, after+1, ^uint64(0), limit, MaxPageBytes)
 	if err != nil {
 		writeError(w, runtimeError(err))

@@ -149,7 +149,7 @@ func (s *Server) capability(tr Trigger, token string) TriggerCapability {
 		base = "unix://" + s.cfg.Info.SocketPath
 	}
 	return TriggerCapability{ID: tr.ID, TriggerURL: base + "/triggers/" + token, AgentID: tr.AgentID,
-		DeliveryMode: tr.DeliveryMode, Status: tr.Status}
+		DeliveryMode: tr.DeliveryMode, Status: tr.Status, Note: s.advertiseNote()}
 }
 
 func (s *Server) ensureTrigger(w http.ResponseWriter, r *http.Request) {

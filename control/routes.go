@@ -30,6 +30,9 @@ type Route struct {
 	Params []Param
 	// EventStream: the route also answers text/event-stream.
 	EventStream bool
+	// RequestType and ResponseType, when set, are the media type of a raw
+	// (non-JSON) body in place of Request or Response.
+	RequestType, ResponseType string
 	// Example and ResponseExample are example bodies; nil: none.
 	Example, ResponseExample any
 }
@@ -88,21 +91,33 @@ func (s *Server) table() []route {
 			Response: AgentStateSnapshot{}, Errors: []string{KindJournalQuarantined}},
 			s.forDefault(s.writeState)},
 		{Route{Method: "GET", Pattern: "/agents/{id}/transcript", OperationID: "agentTranscript",
-			Summary:  "The agent's replayable conversation.",
-			Response: Transcript{}, Errors: []string{KindJournalQuarantined}},
+			Summary:  "The agent's replayable conversation (?last=N: its newest N items).",
+			Response: Transcript{}, Errors: []string{KindJournalQuarantined}, Params: lastParams},
 			s.agentTranscript},
 		{Route{Method: "GET", Pattern: "/agents/{id}/briefs", OperationID: "agentBriefs",
-			Summary:  "The agent's briefs, oldest first.",
-			Response: BriefList{}},
+			Summary:  "The agent's briefs, oldest first (?last=N: the newest N).",
+			Response: BriefList{}, Params: lastParams},
 			s.agentBriefs},
 		{Route{Method: "GET", Pattern: "/agents/{id}/events", OperationID: "agentEvents",
-			Summary:  "Journal events after a cursor: JSON pages (at most limit events and about 4 MiB of them), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond).",
+			Summary:  "Journal events after a cursor, or the newest ones with ?last=N: JSON pages (at most limit events and about 4 MiB of them), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond).",
 			Response: EventsPage{}, Params: eventParams, EventStream: true},
 			s.agentEvents},
 		{Route{Method: "POST", Pattern: "/control/agents", OperationID: "createAgent",
 			Summary: "Create a named agent.",
 			Request: CreateAgentRequest{}, Response: actors.AgentInfo{}, Status: http.StatusCreated, Errors: []string{KindInvalid, KindConflict}, Example: CreateAgentRequest{AgentID: "researcher"}},
 			s.createAgent},
+		{Route{Method: "DELETE", Pattern: "/control/agents/{id}", OperationID: "deleteAgent",
+			Summary:  "Delete the agent and its private children (?force=true stops them when they have work in flight, else 409): their journals, snapshots and artifacts go to an archive in the trash, kept for the runtime's --trash-retention; the id is not reused.",
+			Response: actors.DeleteResult{}, Errors: []string{KindConflict}, Params: deleteParams},
+			s.deleteAgent},
+		{Route{Method: "GET", Pattern: "/control/agents/{id}/export", OperationID: "exportAgent",
+			Summary:      "The agent and its private children as an agent archive (application/gzip): journals, newest snapshots, artifacts and a manifest with every file's SHA-256.",
+			ResponseType: ArchiveContentType, Errors: []string{KindConflict}},
+			s.exportAgent},
+		{Route{Method: "POST", Pattern: "/control/agents/import", OperationID: "importAgent",
+			Summary:     "Restore an agent archive (the body, application/gzip): checked whole first (checksums, journals), refused when an id is in use (409) or the archive is damaged (422) with nothing written; 201 once the agents are recovered.",
+			RequestType: ArchiveContentType, Response: actors.ImportResult{}, Status: http.StatusCreated, Errors: []string{KindInvalid, KindConflict, KindTooLarge}},
+			s.importAgent},
 		{Route{Method: "POST", Pattern: "/control/agents/{id}/prompt", OperationID: "promptAgent",
 			Summary: "Admit an operator prompt; answers once it is durable.",
 			Request: PromptRequest{}, Response: PromptResponse{}, Status: http.StatusAccepted, Errors: []string{KindInvalid, KindAgentStopped, KindResumeRequired, KindJournalQuarantined}, Example: PromptRequest{Text: "Summarise the open issues.", Priority: "next"}, ResponseExample: PromptResponse{AgentID: "researcher", MessageID: "msg_01J9Z3", EventSeq: 42}},
@@ -175,6 +190,14 @@ func (s *Server) table() []route {
 			Summary:  "The private children the agent supervises through running tasks (add ?all=true for the finished ones it remembers): supervision task, status, live child_observability and the child_supervision projection.",
 			Response: ChildList{}, Params: childrenParams},
 			s.forAgent(s.agentChildren)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/tasks", OperationID: "agentTasks",
+			Summary:  "The agent's background tasks: running ones first, then the recent ones it remembers, newest first; command, child, status and age.",
+			Response: TaskList{}},
+			s.forAgent(s.agentTasks)},
+		{Route{Method: "GET", Pattern: "/tasks", OperationID: "allTasks",
+			Summary:  "The background tasks of every active agent (a dormant agent runs none), running first, then newest first.",
+			Response: TaskList{}},
+			s.allTasks},
 		{Route{Method: "GET", Pattern: "/agents/{id}/work-items", OperationID: "agentWorkItems",
 			Summary:  "The agent's work items, oldest first: record, current flag, scheduling state and readiness, plan artifact descriptor, completion report.",
 			Response: WorkItemList{}},
@@ -201,6 +224,8 @@ func (s *Server) table() []route {
 // The query and header parameters of the routes that take some.
 var (
 	eventParams = []Param{
+		{Name: "last", In: "query", Type: "integer", Min: ptr(1.0), Max: ptr(float64(MaxLast)),
+			Description: "The newest N events instead of the ones after a cursor (not with after)."},
 		{Name: "after", In: "query", Type: "integer", Min: ptr(0.0),
 			Description: "The event_seq to read after (0: from the start); a stream resumes from Last-Event-ID when it is not set."},
 		{Name: "limit", In: "query", Type: "integer", Min: ptr(1.0), Max: ptr(float64(MaxPageLimit)),
@@ -210,6 +235,10 @@ var (
 	}
 	suspensionParams = []Param{{Name: "state", In: "query", Type: "string", Enum: []string{SuspensionsOpen},
 		Description: "open: only the open suspensions; unset: open and recently closed."}}
+	lastParams = []Param{{Name: "last", In: "query", Type: "integer", Min: ptr(1.0), Max: ptr(float64(MaxLast)),
+		Description: "Only the newest N entries."}}
+	deleteParams = []Param{{Name: "force", In: "query", Type: "boolean",
+		Description: "true: stop the agent and its children first when they have work in flight."}}
 	childrenParams = []Param{{Name: "all", In: "query", Type: "boolean",
 		Description: "true: also the finished children the agent remembers."}}
 )

@@ -101,6 +101,8 @@ type RuntimeInfo struct {
 	Version           string    `json:"version"`
 	ConfigFingerprint string    `json:"config_fingerprint"`
 	StartedAt         time.Time `json:"started_at"`
+	// Models is the runtime's model chain: its model, then its fallbacks.
+	Models []string `json:"models,omitempty"`
 }
 
 // Server serves the control API. Close ends open event streams.

@@ -56,6 +56,9 @@ type TriggerCapability struct {
 	AgentID      string `json:"target_agent_id"`
 	DeliveryMode string `json:"delivery_mode"`
 	Status       string `json:"status"`
+	// Note says when TriggerURL is not one outside callers can use, and
+	// what to do (--advertise).
+	Note string `json:"note,omitempty"`
 }
 
 // triggerKeyBytes is the size of the key tokens are derived from; tokens

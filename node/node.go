@@ -33,6 +33,12 @@ type Config struct {
 	// ScrubInterval is the background scrub's period (0: none; negative
 	// is refused with ErrConfig).
 	ScrubInterval time.Duration
+	// TrashRetention is how long deleted agents' archives stay in
+	// HOME/trash before a start removes them (0: kept; negative is
+	// refused with ErrConfig).
+	TrashRetention time.Duration
+	// Models is the model chain reported in the runtime status.
+	Models []string
 
 	// Listen, when set, is the TCP address the control API is also
 	// served on, with Auth; TokenGenerated says the token is the
@@ -97,6 +103,9 @@ func (n *Node) start() error {
 	if n.cfg.ScrubInterval < 0 {
 		return invalid(fmt.Errorf("--scrub-interval %v is negative: give how often to scrub the journals (e.g. 24h), or 0 for no scrub", n.cfg.ScrubInterval))
 	}
+	if n.cfg.TrashRetention < 0 {
+		return invalid(fmt.Errorf("--trash-retention %v is negative: give how long to keep deleted agents' archives (e.g. 168h), or 0 to keep them", n.cfg.TrashRetention))
+	}
 	if err := n.openStore(); err != nil {
 		return err
 	}
@@ -146,6 +155,7 @@ func (n *Node) startRuntime() error {
 		return err
 	}
 	n.cfg.Provider.UseTransports(n.rt)
+	n.sweepTrash()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
 		return fmt.Errorf("recover agents: %w", err)
@@ -181,7 +191,8 @@ func (n *Node) serve() error {
 		}
 	}
 	info := control.RuntimeInfo{PID: os.Getpid(), HomeDir: n.cfg.Home, SocketPath: n.socket,
-		Version: n.cfg.Version, ConfigFingerprint: n.cfg.Fingerprint, StartedAt: time.Now().UTC()}
+		Version: n.cfg.Version, ConfigFingerprint: n.cfg.Fingerprint, StartedAt: time.Now().UTC(),
+		Models: n.cfg.Models}
 	if tl != nil {
 		info.HTTPAddr = tl.Addr().String()
 	}

@@ -35,15 +35,16 @@ type cli struct {
 	Run           runCmd           `cmd:"" help:"Run the runtime in the foreground: recover the agents, serve the control socket, until SIGINT/SIGTERM."`
 	Daemon        daemonCmd        `cmd:"" help:"Run the same runtime in the background: start, stop, status, restart, logs."`
 	Once          onceCmd          `cmd:"" help:"Run one prompt to its end on a temporary agent in a throwaway store (no daemon needed); --json gives the final text, token usage, attempt timeline and failure artifact."`
-	Prompt        promptCmd        `cmd:"" help:"Send an operator prompt to an agent; --wait prints the turn's result."`
+	Prompt        promptCmd        `cmd:"" help:"Send an operator prompt to an agent (its text, - for stdin, or --file); --wait prints the turn's result."`
 	Status        statusCmd        `cmd:"" help:"Show an agent's summary."`
 	Agents        agentsCmd        `cmd:"" help:"List, create, inspect and control agents."`
-	Tail          tailCmd          `cmd:"" help:"Print an agent's journal events; --follow keeps printing new ones."`
+	Tail          tailCmd          `cmd:"" help:"Print an agent's newest journal events (--after SEQ goes back); --follow keeps printing new ones."`
 	Transcript    transcriptCmd    `cmd:"" help:"Print an agent's conversation as the model sees it."`
 	Briefs        briefsCmd        `cmd:"" help:"Print an agent's briefs (results and failures)."`
 	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
 	Respond       respondCmd       `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
+	Tasks         tasksCmd         `cmd:"" help:"List agents' running and recent background tasks."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
 	Tools         toolsCmd         `cmd:"" help:"List the built-in tools the agents are offered, with their argument schemas."`
@@ -152,9 +153,10 @@ func report(stderr io.Writer, command string, err error) int {
 		fmt.Fprintln(stderr, "holon-actors: the turn failed (its failure brief is above)")
 		return exitFailure
 	case errors.As(err, &ae):
-		fmt.Fprintf(stderr, "holon-actors: %s\n", ae.Message)
-		if ae.Hint != "" {
-			fmt.Fprintf(stderr, "Hint: %s\n", ae.Hint)
+		msg, hint := forCLI(command, ae) // cli_hints.go
+		fmt.Fprintf(stderr, "holon-actors: %s\n", msg)
+		if hint != "" {
+			fmt.Fprintf(stderr, "Hint: %s\n", hint)
 		}
 		return exitFailure
 	case errors.As(err, &ue):

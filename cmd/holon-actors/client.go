@@ -76,7 +76,8 @@ func printRows(e *env, rows [][2]string) error {
 
 // promptCmd is `holon-actors prompt`.
 type promptCmd struct {
-	Text      []string      `arg:"" help:"The prompt text."`
+	Text      []string      `arg:"" optional:"" help:"The prompt text; - reads it from stdin."`
+	File      string        `short:"F" help:"Read the prompt text from this file instead." type:"path" placeholder:"FILE"`
 	Priority  string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
 	Wait      bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
 	Timeout   time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
@@ -96,9 +97,9 @@ var errTurnFailed = errors.New("the turn failed")
 // Run admits the prompt and, with --wait, follows the agent's events to
 // the brief that answers it.
 func (p *promptCmd) Run(ctx context.Context, e *env) error {
-	text := strings.Join(p.Text, " ")
-	if strings.TrimSpace(text) == "" {
-		return usage(errors.New("the prompt is empty or only whitespace: give its text"))
+	text, err := p.text(e)
+	if err != nil {
+		return err
 	}
 	c, id, err := agentSession(ctx, e, "")
 	if err != nil {
@@ -252,6 +253,9 @@ type agentsCmd struct {
 	Budget    agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
 	Children  agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
 	Trigger   agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+	Delete    agentsDeleteCmd   `cmd:"" help:"Delete an agent and its private children: refused while it has work in flight unless --force; its journal, snapshots and artifacts go to an archive in HOME/trash, kept for the runtime's --trash-retention."`
+	Export    agentsExportCmd   `cmd:"" help:"Write an agent (with its private children) as an archive: journal, snapshots, artifacts and checksums."`
+	Import    agentsImportCmd   `cmd:"" help:"Restore an agent archive written by agents export; refused, with nothing changed, if an id is in use or the archive is damaged."`
 }
 
 type agentsTriggerCmd struct {
@@ -285,6 +289,9 @@ func (a *agentsTriggerCmd) Run(ctx context.Context, e *env) error {
 		return printJSON(e, capa)
 	}
 	fmt.Fprintln(e.stdout, capa.TriggerURL)
+	if capa.Note != "" {
+		fmt.Fprintf(e.stderr, "Note: %s\n", capa.Note) // stdout stays the URL alone, for scripts
+	}
 	return nil
 }
 
@@ -380,119 +387,6 @@ func (l *lifecycleCmd) Run(ctx context.Context, e *env, kctx *kong.Context) erro
 		return printJSON(e, res)
 	}
 	fmt.Fprintf(e.stdout, "%s: %s\n", res.AgentID, res.Status)
-	return nil
-}
-
-// tailCmd is `holon-actors tail`.
-type tailCmd struct {
-	After  uint64 `help:"Start after this event_seq." default:"0"`
-	Limit  int    `help:"Without --follow: at most this many events." default:"100"`
-	Follow bool   `short:"f" help:"Keep printing new events as they are written, until interrupted."`
-}
-
-// Run prints events, one line each (JSON: one StreamEvent per line).
-func (t *tailCmd) Run(ctx context.Context, e *env) error {
-	c, id, err := agentSession(ctx, e, "")
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	print := func(ev control.StreamEvent) error {
-		if e.JSON {
-			b, err := json.Marshal(ev)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-			return err
-		}
-		_, err := fmt.Fprintf(e.stdout, "%6d  %s  %-26s %s\n", ev.Provenance.EventSeq,
-			ev.Provenance.At.Local().Format("15:04:05.000"), ev.Provenance.Kind, ev.Presentation.Summary)
-		return err
-	}
-	if !t.Follow {
-		page, err := c.Events(ctx, id, t.After, t.Limit)
-		if err != nil {
-			return err
-		}
-		for _, ev := range page.Events {
-			if err := print(ev); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	after := t.After
-	for {
-		next, err := c.Follow(ctx, id, after, print)
-		after = next
-		switch {
-		case ctx.Err() != nil:
-			return nil // interrupted: the normal end of --follow
-		case errors.Is(err, control.ErrNotRunning), followRefused(err):
-			return err
-		}
-		select { // the stream broke (runtime restarting?): resume from the cursor
-		case <-ctx.Done():
-			return nil
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// transcriptCmd is `holon-actors transcript`.
-type transcriptCmd struct{}
-
-// Run prints the conversation.
-func (transcriptCmd) Run(ctx context.Context, e *env) error {
-	c, id, err := agentSession(ctx, e, "")
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	items, err := c.Transcript(ctx, id)
-	if err != nil {
-		return err
-	}
-	if e.JSON {
-		return printJSON(e, items)
-	}
-	for _, it := range items {
-		who := string(it.Kind)
-		switch {
-		case it.Kind == "message" && it.Origin != nil:
-			who = string(it.Origin.Kind)
-		case it.Kind == "tool_result":
-			who = "tool " + it.ToolName
-		}
-		fmt.Fprintf(e.stdout, "[%s] %s\n", who, it.Text)
-		for _, call := range it.ToolCalls {
-			fmt.Fprintf(e.stdout, "  → %s %s\n", call.Name, call.Arguments)
-		}
-	}
-	return nil
-}
-
-// briefsCmd is `holon-actors briefs`.
-type briefsCmd struct{}
-
-// Run prints the briefs.
-func (briefsCmd) Run(ctx context.Context, e *env) error {
-	c, id, err := agentSession(ctx, e, "")
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	briefs, err := c.Briefs(ctx, id)
-	if err != nil {
-		return err
-	}
-	if e.JSON {
-		return printJSON(e, briefs)
-	}
-	for _, b := range briefs {
-		fmt.Fprintf(e.stdout, "%s  %-7s %s\n", b.CreatedAt.Local().Format("2006-01-02 15:04:05"), b.Kind, oneLineText(b.Text))
-	}
 	return nil
 }
 

@@ -33,6 +33,10 @@ func (c *providersDoctorCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	pid := c.useRunning(ctx, e, &cfg)
+	if pid > 0 && !e.JSON {
+		fmt.Fprintf(e.stdout, "the running runtime (pid %d) uses these models; credentials are checked in this shell's environment\n", pid)
+	}
 	if cfg.Model == "" || cfg.Model == "scripted" {
 		fmt.Fprintf(e.stdout, "model: %s (no provider transport to check)\n", orNone(cfg.Model))
 		return nil
@@ -51,7 +55,10 @@ func (c *providersDoctorCmd) Run(ctx context.Context, e *env) error {
 		}
 	}
 	if e.JSON {
-		if err := printJSON(e, report); err != nil {
+		if err := printJSON(e, struct {
+			providers.DoctorReport
+			RuntimePID int `json:"runtime_pid,omitempty"` // the running runtime whose models these are
+		}{report, pid}); err != nil {
 			return err
 		}
 	} else if err := printDoctor(e, report); err != nil {

@@ -29,7 +29,8 @@ func (c *runCmd) agentOptions(cfg catalog.Config) (node.AgentOptions, error) {
 func (c *runCmd) nodeConfig(home string, log zerolog.Logger, reg *secrets.Registry, prov *node.ModelProvider,
 	auth control.TCPAuth, agents node.AgentOptions) node.Config {
 	return node.Config{Home: home, Log: log, Provider: prov, Agents: agents, Secrets: reg,
-		DiskReserveMiB: c.DiskReserve, ScrubInterval: c.ScrubInterval,
+		DiskReserveMiB: c.DiskReserve, ScrubInterval: c.ScrubInterval, TrashRetention: c.TrashRetention,
+		Models: c.modelChain(home),
 		Listen: c.listenAddr(), Auth: auth, TokenGenerated: c.TokenFile == "" && c.Token == "",
 		Advertise: c.Advertise, PublicIngress: c.PublicIngress, MaxEventStreams: c.MaxEventStreams,
 		Fingerprint: c.fingerprint(), Version: buildVersion().Version, ShutdownTimeout: c.ShutdownTimeout}

@@ -144,12 +144,15 @@ func (b *builder) errorSchemas() error {
 
 // operation describes route r.
 func (b *builder) operation(r control.Route) (*openapi3.Operation, error) {
-	if r.OperationID == "" || r.Response == nil {
+	if r.OperationID == "" || (r.Response == nil && r.ResponseType == "") {
 		return nil, fmt.Errorf("the route has no operation id or response type: give its entry in control/routes.go both")
 	}
 	op := &openapi3.Operation{OperationID: r.OperationID, Summary: r.Summary, Responses: openapi3.NewResponses()}
 	op.Parameters = append(pathParams(r.Pattern), queryParams(r.Params)...)
-	if r.Request != nil {
+	if r.RequestType != "" {
+		op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).
+			WithDescription("The raw body, " + r.RequestType + ".").WithContent(rawContent(r.RequestType))}
+	} else if r.Request != nil {
 		body, err := b.content(r.Request, r.Example)
 		if err != nil {
 			return nil, fmt.Errorf("request: %w", err)
@@ -157,9 +160,14 @@ func (b *builder) operation(r control.Route) (*openapi3.Operation, error) {
 		op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().
 			WithDescription("A JSON object; unknown fields are refused (400).").WithContent(body)}
 	}
-	ok, err := b.content(r.Response, r.ResponseExample)
-	if err != nil {
-		return nil, fmt.Errorf("response: %w", err)
+	var ok openapi3.Content
+	if r.ResponseType != "" {
+		ok = rawContent(r.ResponseType)
+	} else {
+		var err error
+		if ok, err = b.content(r.Response, r.ResponseExample); err != nil {
+			return nil, fmt.Errorf("response: %w", err)
+		}
 	}
 	if r.EventStream {
 		sse := openapi3.NewStringSchema()
@@ -198,6 +206,13 @@ func (b *builder) content(v, ex any) (openapi3.Content, error) {
 		mt.Example = decoded
 	}
 	return openapi3.Content{"application/json": mt}, nil
+}
+
+// rawContent is a binary body of media type ct.
+func rawContent(ct string) openapi3.Content {
+	sc := openapi3.NewStringSchema()
+	sc.Format = "binary"
+	return openapi3.Content{ct: openapi3.NewMediaType().WithSchema(sc)}
 }
 
 // errorResponses adds one response per error status of r, naming its
