@@ -20,6 +20,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/messages/messagespb"
 	"github.com/holon-actors/holon-actors/remote/gateway"
+	"github.com/holon-actors/holon-actors/remote/guard"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 	"github.com/holon-actors/holon-actors/remote/remotetest"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
@@ -122,7 +123,7 @@ func TestClientPromptIsAdmittedOnceAsItsCertificatesOperator(t *testing.T) {
 	p, in := r.client(t, r.c.alice)
 	// A header naming someone else is replaced by the certificate's name.
 	b := remotetest.Batch(r.gw, actor.NewPID(in.Addr, "first"), textPrompt("main", "m-1", "hello"))
-	b.Envelopes[0].MessageHeader = &remote.MessageHeader{HeaderData: map[string]string{gateway.HeaderPeer: "root", gateway.HeaderRole: "member"}}
+	b.Envelopes[0].MessageHeader = &remote.MessageHeader{HeaderData: map[string]string{guard.HeaderPeer: "root", guard.HeaderRole: "member"}}
 	if err := p.SendBatch(b); err != nil {
 		t.Fatal(err)
 	}
