@@ -25,6 +25,7 @@ type RuntimeFile struct {
 	HomeDir           string    `json:"home_dir"`
 	SocketPath        string    `json:"socket_path"`
 	HTTPAddr          string    `json:"http_addr,omitempty"`
+	RemoteAddr        string    `json:"remote_addr,omitempty"` // remote clients' address (--remote-listen)
 	ConfigFingerprint string    `json:"config_fingerprint"`
 	Version           string    `json:"version"`
 	StartedAt         time.Time `json:"started_at"`

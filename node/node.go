@@ -15,6 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/remote/gateway"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
@@ -48,6 +49,10 @@ type Config struct {
 	TokenGenerated bool
 	Advertise      string
 	PublicIngress  bool
+	// Remote, when set, serves remote clients over the Proto.Actor
+	// remote protocol with mutual TLS (its Log and Operator are filled
+	// in by Start).
+	Remote *gateway.Config
 	// MaxEventStreams caps the event streams served at once.
 	MaxEventStreams int
 	// Fingerprint and Version are reported in runtime.json and status.
@@ -64,6 +69,7 @@ type Node struct {
 	store    *persistence.BadgerStore
 	rt       *actors.Runtime
 	srv      *control.Server
+	remote   *gateway.Node // serving remote clients, or nil
 	// served gets the end of each control server (unix, TCP): sent by
 	// their goroutines, never closed, buffered for both.
 	served chan error
@@ -217,7 +223,10 @@ func (n *Node) serve() error {
 		ev.Msg("control API on TCP")
 		go func() { n.served <- n.srv.ServeTCP(tl, n.cfg.Auth) }()
 	}
-	rf := RuntimeFile{PID: info.PID, HomeDir: n.cfg.Home, SocketPath: n.socket, HTTPAddr: info.HTTPAddr,
+	if err := n.startRemote(); err != nil {
+		return err
+	}
+	rf := RuntimeFile{PID: info.PID, HomeDir: n.cfg.Home, SocketPath: n.socket, HTTPAddr: info.HTTPAddr, RemoteAddr: n.RemoteAddr(),
 		ConfigFingerprint: info.ConfigFingerprint, Version: info.Version, StartedAt: info.StartedAt}
 	if err := WriteJSONFile(filepath.Join(n.runDir(), RuntimeFileName), rf); err != nil {
 		return err
@@ -255,6 +264,9 @@ func (n *Node) drainAndStop() error {
 	defer cancel()
 	if err := n.srv.Close(ctx); err != nil {
 		n.cfg.Log.Warn().Err(err).Msg("control requests still open at shutdown")
+	}
+	if err := n.stopRemote(); err != nil {
+		n.cfg.Log.Warn().Err(err).Msg("remote clients at shutdown")
 	}
 	n.waitTurns(ctx)
 	if err := n.stop(); err != nil {
@@ -296,7 +308,7 @@ func (n *Node) waitTurns(ctx context.Context) {
 
 // stop closes what start opened, in reverse order.
 func (n *Node) stop() error {
-	var errs []error
+	errs := []error{n.stopRemote()}
 	if n.srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		errs = append(errs, n.srv.Close(ctx))

@@ -46,6 +46,7 @@ type cli struct {
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
 	Tasks         tasksCmd         `cmd:"" help:"List agents' running and recent background tasks."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
+	CA            caCmd            `cmd:"" name:"ca" help:"The private CA of remote clients and nodes: init, issue member or client certificates."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
 	Tools         toolsCmd         `cmd:"" help:"List the built-in tools the agents are offered, with their argument schemas."`
 	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped): every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`

@@ -77,6 +77,7 @@ func TestHelp(t *testing.T) {
 		{"work-items", []string{"work-items", "--help"}},
 		{"work-items-add", []string{"work-items", "add", "--help"}},
 		{"tools-list", []string{"tools", "list", "--help"}},
+		{"ca-issue", []string{"ca", "issue", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -71,6 +71,7 @@ type runCmd struct {
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
 	RetryMax        time.Duration `name:"model-retry-max" help:"Longest delay between two such retries." env:"HOLON_MODEL_RETRY_MAX" default:"30m" placeholder:"DURATION"`
 	TrashRetention  time.Duration `name:"trash-retention" help:"How long the archive of a deleted agent stays in HOME/trash (agents delete) before a start removes it (0: until removed by hand)." env:"HOLON_TRASH_RETENTION" default:"168h" placeholder:"DURATION"`
+	Remote          remoteFlags   `embed:""`
 	ScrubInterval   time.Duration `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`
 
 	// handed are the credentials received from `daemon start`, getenv the
@@ -292,6 +293,10 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err := c.checkStreams(); err != nil {
 		return err
 	}
+	remote, err := c.Remote.gateway()
+	if err != nil {
+		return err
+	}
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return err
@@ -307,7 +312,9 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	agents.Notifier = notifier
-	n, err := node.Start(c.nodeConfig(home, log, reg, prov, auth, agents))
+	nc := c.nodeConfig(home, log, reg, prov, auth, agents)
+	nc.Remote = remote
+	n, err := node.Start(nc)
 	if errors.Is(err, node.ErrConfig) {
 		return usage(err)
 	}
