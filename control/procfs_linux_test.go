@@ -7,10 +7,13 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // procHex encodes ip as /proc/net/tcp does: 32-bit words in host order.
@@ -108,6 +111,19 @@ func TestDescendantOf(t *testing.T) {
 func TestEnvironHas(t *testing.T) {
 	p := startProcess(t, []string{"PATH=" + os.Getenv("PATH"), InstanceEnv + "=abc"}, "sleep", "30")
 	pid := p.Process.Pid
+	// Start returns once the child is in execve, which can be before the
+	// kernel has set up the new program's environment: wait for it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "environ"))
+		if err == nil && len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d shows no environment after 10s (%v)", pid, err)
+		}
+		runtime.Gosched()
+	}
 	for kv, want := range map[string]bool{InstanceEnv + "=abc": true, InstanceEnv + "=ab": false, InstanceEnv + "=abcd": false, "HOME=/": false} {
 		if got := environHas(pid, kv); got != want {
 			t.Errorf("environHas(%d, %q) = %v, want %v", pid, kv, got, want)

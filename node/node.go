@@ -286,11 +286,15 @@ func (n *Node) drainAndStop() error {
 func (n *Node) waitTurns(ctx context.Context) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
+	deadline, _ := ctx.Deadline()
 	for {
 		busy := 0
 		for _, id := range n.rt.Active() {
 			in, err := n.rt.Info(ctx, id)
-			if (err == nil && in.TurnInFlight) || (err != nil && ctx.Err() != nil) {
+			// The ask's own timeout is ctx's deadline, and can fire a moment
+			// before ctx reports it: past the deadline, no answer is busy.
+			late := ctx.Err() != nil || (!deadline.IsZero() && !time.Now().Before(deadline))
+			if (err == nil && in.TurnInFlight) || (err != nil && late) {
 				busy++
 			}
 		}
