@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -49,17 +50,17 @@ func (a *agent) advance(c actor.Context) {
 			a.finishSuspend()
 		case t.AwaitingModel && t.Sleep != nil:
 			a.finishSleep()
-		case t.AwaitingModel && t.Retry.pending():
+		case t.AwaitingModel && t.Retry.Pending():
 			return // waiting for the model retry's timer
 		case t.AwaitingModel:
 			a.spliceInterjects()
 			a.spliceCritical()
 			a.startModel(c)
 		default:
-			call, started, ok := t.nextCall()
+			call, started, ok := t.NextCall()
 			switch {
-			case ok && started && len(t.launchesOf(call.ID)) > 0:
-				a.settleLaunches(c, call, t.launchesOf(call.ID))
+			case ok && started && len(t.LaunchesOf(call.ID)) > 0:
+				a.settleLaunches(c, call, t.LaunchesOf(call.ID))
 			case ok && started:
 				a.recordInterruptedCall(call)
 			case ok:
@@ -108,7 +109,7 @@ func (a *agent) startTurn() bool {
 		MessageID: env.ID, TurnID: messages.NewID("turn"), TurnIndex: index,
 		Continuation: a.continuation(env),
 	}
-	if isCarrierStart(started) {
+	if agentstate.IsCarrierStart(started) {
 		started.Notifications = a.deliverable()
 	}
 	payloads = append(payloads, started)
@@ -206,7 +207,7 @@ func (a *agent) startModel(c actor.Context) {
 	if a.stopRunaway() { // over budget or looping: the turn failed instead
 		return
 	}
-	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
+	if cc, ok := a.state.Compaction(a.deps.Compaction); ok {
 		a.mustPersist(cc)
 	}
 	start := a.deps.Clock.Now()
@@ -226,7 +227,7 @@ func (a *agent) startModel(c actor.Context) {
 // request builds the provider-neutral request of the next round.
 func (a *agent) request() providers.Request {
 	toolSpecs := []providers.ToolSpec{sleepSpec()}
-	names := []string{SleepToolName}
+	names := []string{agentstate.SleepToolName}
 	for _, t := range a.deps.opTools {
 		s := t.Spec()
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
@@ -240,7 +241,7 @@ func (a *agent) request() providers.Request {
 		names = append(names, s.Name)
 	}
 	conv := make([]providers.Item, 0, len(a.state.Conversation)+1)
-	if sum, ok := a.state.summaryItem(); ok {
+	if sum, ok := a.state.SummaryItem(); ok {
 		conv = append(conv, sum)
 	}
 	conv = a.answeredRequest(append(conv, a.state.Conversation...))
@@ -257,8 +258,8 @@ func (a *agent) request() providers.Request {
 				// Stable across turns: it changes only with the agent, the
 				// system guidance or the tool catalog, never with the
 				// turn-scoped context blocks or the conversation.
-				PromptCacheKey:     digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
-				ContextFingerprint: digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
+				PromptCacheKey:     agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
+				ContextFingerprint: agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
 			},
 		},
 		Conversation:    conv,
@@ -441,7 +442,7 @@ func (a *agent) finishTurn() {
 	t := a.state.Turn
 	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
 	kind, text := messages.BriefResult, t.LastText
-	if running := a.state.runningTasksOf(t.MessageID); len(running) > 0 {
+	if running := a.state.RunningTasksOf(t.MessageID); len(running) > 0 {
 		closure = messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTaskResult}
 		kind = messages.BriefAck
 		note := fmt.Sprintf("Still running in the background: %s. Their results come back to me when they finish.",
@@ -449,9 +450,9 @@ func (a *agent) finishTurn() {
 		text = strings.TrimSpace(t.LastText + "\n\n" + note)
 	}
 	if closure.Outcome == messages.OutcomeCompleted {
-		closure = a.state.workClosure()
+		closure = a.state.WorkClosure()
 	}
-	work := a.commitTurnWork(closure, a.state.runningTasksOf(t.MessageID))
+	work := a.commitTurnWork(closure, a.state.RunningTasksOf(t.MessageID))
 	a.mustPersist(append([]messages.Payload{
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
@@ -553,14 +554,14 @@ func (a *agent) toolFinished(m *stepDone) {
 	var notice *messages.OperatorNotification
 	if m.result.Status == messages.ToolOK {
 		switch m.call.Name {
-		case ShouldAskToolName:
+		case agentstate.ShouldAskToolName:
 			var env struct {
 				Result messages.EngagementDecision `json:"result"`
 			}
 			if json.Unmarshal(m.result.Envelope, &env) == nil {
 				payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: env.Result, TurnID: t.ID, CallID: m.call.ID})
 			}
-		case NotifyToolName:
+		case agentstate.NotifyToolName:
 			var args NotifyArgs
 			if json.Unmarshal(m.call.Arguments, &args) == nil {
 				n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
@@ -582,14 +583,14 @@ func (a *agent) toolFinished(m *stepDone) {
 // runRuntimeTool runs a tool the agent owns (Sleep, the operator tools)
 // at once; false for any other tool.
 func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
-	if call.Name == SleepToolName {
+	if call.Name == agentstate.SleepToolName {
 		return runSleep(call), true
 	}
 	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
 	if i < 0 {
 		return tools.Result{}, false
 	}
-	if call.Name == RequestInputToolName && a.state.Turn.Ask != nil {
+	if call.Name == agentstate.RequestInputToolName && a.state.Turn.Ask != nil {
 		return tools.Failure(call.Name, messages.ToolError, tools.ToolError{
 			Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
 			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
