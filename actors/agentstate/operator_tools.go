@@ -1,7 +1,6 @@
 package agentstate
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -78,7 +77,8 @@ func Ptr[T any](v T) *T { return &v }
 // Validate checks what the schema cannot: choices for a choice question,
 // a fallback value that is itself a valid answer.
 func (a *RequestInputArgs) Validate() error {
-	rec, err := a.Record()
+	st := a.State()
+	rec, err := st.Record()
 	if err != nil {
 		return err
 	}
@@ -112,62 +112,17 @@ func (a *RequestInputArgs) Validate() error {
 	return nil
 }
 
-// Record turns the arguments into the parts of a SuspensionRecord they
-// decide.
-func (a *RequestInputArgs) Record() (messages.SuspensionRecord, error) {
-	r := messages.SuspensionRecord{Question: strings.TrimSpace(a.Question), ResponseType: messages.ResponseChoice,
-		FallbackPolicy: messages.FallbackFail, ChannelHint: a.ChannelHint, TimeoutSeconds: a.TimeoutSeconds,
-		ConfidenceAtSuspension: a.Confidence}
-	if a.ResponseType != "" {
-		r.ResponseType = messages.ResponseType(a.ResponseType)
-	}
-	if a.FallbackPolicy != "" {
-		r.FallbackPolicy = messages.FallbackPolicy(a.FallbackPolicy)
-	}
-	if !r.ResponseType.Valid() || !r.FallbackPolicy.Valid() {
-		return r, &tools.FieldError{Field: "response_type", Problem: "unknown response type or fallback policy"}
-	}
+// State is the record of the arguments a successful call keeps in its
+// turn (TurnState.Ask).
+func (a *RequestInputArgs) State() AskState {
+	st := AskState{Question: a.Question, ResponseType: a.ResponseType, Context: a.Context, ChannelHint: a.ChannelHint,
+		TimeoutSeconds: a.TimeoutSeconds, FallbackPolicy: a.FallbackPolicy, FallbackValue: a.FallbackValue,
+		Confidence: a.Confidence, Risk: a.Risk, Reversibility: a.Reversibility}
 	for _, c := range a.Choices {
-		r.Choices = append(r.Choices, messages.SuspensionChoice{Value: c.Value, Label: c.Label, Description: c.Description, Style: c.Style})
+		st.Choices = append(st.Choices, AskChoice(c))
 	}
-	if len(a.Context) > 0 {
-		r.Context, _ = json.Marshal(a.Context)
+	if r := a.RetryPolicy; r != nil {
+		st.RetryPolicy = (*AskRetry)(r)
 	}
-	if a.FallbackValue != "" {
-		r.FallbackValue = AnswerJSON(r.ResponseType, a.FallbackValue)
-	}
-	if p := a.RetryPolicy; p != nil {
-		r.RetryPolicy = &messages.HumanRetryPolicy{IntervalSeconds: p.IntervalSeconds, MaxAttempts: p.MaxAttempts,
-			FinalFallbackPolicy: messages.FallbackPolicy(p.FinalFallbackPolicy)}
-		if p.FinalFallbackPolicy != "" && !r.RetryPolicy.FinalFallbackPolicy.Valid() {
-			return r, &tools.FieldError{Field: "retry_policy.final_fallback_policy", Problem: "is not a fallback policy"}
-		}
-	}
-	return r, nil
-}
-
-// Signals are the engagement signals the arguments carry, if any.
-func (a *RequestInputArgs) Signals() (messages.EngagementSignals, bool) {
-	s := messages.EngagementSignals{Confidence: a.Confidence, Risk: a.Risk, Reversibility: a.Reversibility}
-	return s, a.Confidence != nil || a.Risk != nil || a.Reversibility != nil
-}
-
-// AnswerJSON is the JSON of a textual answer: a form's JSON object as is,
-// anything else as a JSON string.
-func AnswerJSON(t messages.ResponseType, v string) json.RawMessage {
-	if t == messages.ResponseForm && json.Valid([]byte(v)) {
-		return json.RawMessage(v)
-	}
-	b, _ := json.Marshal(v)
-	return b
-}
-
-// requestArgsOf reads RequestOperatorInput's arguments back from its
-// success envelope.
-func requestArgsOf(envelope json.RawMessage) *RequestInputArgs {
-	var env struct {
-		Result RequestInputArgs `json:"result"`
-	}
-	_ = json.Unmarshal(envelope, &env) // our own envelope
-	return &env.Result
+	return st
 }
