@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -141,7 +142,7 @@ func (a *agent) commitTurnWork(closure messages.Closure, running []string) []mes
 	var timer []messages.Payload
 	switch {
 	case closure.WaitingReason == messages.AwaitingTaskResult && r.BlockedBy == "":
-		timer = setBlocker(&rec, agentstate.TaskWaitBlocker+": "+strings.Join(running, ", "), now, DefaultRecheckAfter)
+		timer = setBlocker(&rec, agentstate.TaskWaitBlocker+": "+strings.Join(running, ", "), now, runtimetools.DefaultRecheckAfter)
 	case strings.HasPrefix(r.BlockedBy, agentstate.TaskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(a.state.OpenTasks()) == 0:
 		setBlocker(&rec, "", now, 0)
 	default:

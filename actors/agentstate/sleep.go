@@ -3,11 +3,3 @@ package agentstate
 // SleepToolName is the runtime-owned tool that ends a turn with the agent
 // asleep. The agent runs it itself: it changes the agent's own lifecycle.
 const SleepToolName = "Sleep"
-
-// SleepArgs are the Sleep tool's arguments. DurationMS omitted (or 0, which
-// models sometimes send) means rest until another wake signal; a positive
-// value asks for a timed wake after it.
-type SleepArgs struct {
-	DurationMS int64  `json:"duration_ms,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-}

@@ -1,7 +1,8 @@
-package agentstate
+package runtimetools
 
 import (
 	"encoding/json"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"testing"
 )
 
@@ -26,20 +27,20 @@ func TestAskStateKeepsTheArgumentsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(old) != string(now) {
-		t.Fatalf("AskState JSON = %s, want the arguments' %s", now, old)
+		t.Fatalf("agentstate.AskState JSON = %s, want the arguments' %s", now, old)
 	}
-	var back AskState
+	var back agentstate.AskState
 	if err := json.Unmarshal(old, &back); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := json.Marshal(back)
 	if string(again) != string(old) {
-		t.Fatalf("arguments JSON read as AskState = %s, want %s", again, old)
+		t.Fatalf("arguments JSON read as agentstate.AskState = %s, want %s", again, old)
 	}
 
 	sleep, _ := json.Marshal(SleepArgs{DurationMS: 1500, Reason: "nap"})
-	var s SleepState
-	if err := json.Unmarshal(sleep, &s); err != nil || s != (SleepState{DurationMS: 1500, Reason: "nap"}) {
-		t.Fatalf("Sleep arguments read as SleepState = %+v, %v", s, err)
+	var s agentstate.SleepState
+	if err := json.Unmarshal(sleep, &s); err != nil || s != (agentstate.SleepState{DurationMS: 1500, Reason: "nap"}) {
+		t.Fatalf("Sleep arguments read as agentstate.SleepState = %+v, %v", s, err)
 	}
 }
