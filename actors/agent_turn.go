@@ -344,7 +344,6 @@ func (a *agent) modelFinished(m *stepDone) {
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
 	)...)
-	a.reportUsage(m.resp.Usage)
 }
 
 // startTool journals tool_call_started, then runs the tool in a goroutine,
@@ -459,7 +458,6 @@ func (a *agent) finishTurn() {
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
 	}, work...)...)
-	a.armScheduled(work)
 }
 
 // operatorCaused reports a failure code of a turn its operator (or its
@@ -502,9 +500,6 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 		}},
 	)
 	a.mustPersist(append(payloads, notice...)...)
-	if len(notice) > 0 {
-		a.dispatchNotification(n)
-	}
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model
@@ -550,13 +545,9 @@ func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 		payloads = append(payloads, m.extra...)
 	}
 	a.mustPersist(payloads...)
-	a.armScheduled(m.extra)
 	for _, p := range payloads[1:] {
-		switch p := p.(type) {
-		case messages.OperatorNotificationRequested:
-			a.dispatchNotification(p.Notification)
-		case messages.TaskStarted:
-			childStarted = childStarted || p.Kind == task.KindChildAgent
+		if s, ok := p.(messages.TaskStarted); ok && s.Kind == task.KindChildAgent {
+			childStarted = true
 		}
 	}
 	return childStarted

@@ -166,9 +166,7 @@ func (a *agent) warnBudget() {
 	)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("budget warning not recorded")
-		return
 	}
-	a.dispatchNotification(n)
 }
 
 // failureNotice is the operator notification reason of a failed turn.

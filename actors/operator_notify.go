@@ -138,7 +138,6 @@ func (a *agent) journalTailDropped(m *tailDropped) {
 		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "journal.tail_dropped",
 			Level: messages.LevelError, Message: msg}},
 	)
-	a.dispatchNotification(n)
 }
 
 // redeliverNotifications resumes the external delivery of notifications

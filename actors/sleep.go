@@ -37,7 +37,4 @@ func (a *agent) finishSleep() {
 	}
 	payloads = append(payloads, slept, a.statusChange(messages.StatusAsleep, "slept: "+args.Reason))
 	a.mustPersist(payloads...)
-	if timer != nil {
-		a.armTimer(timer.TimerID, timer.DueAt)
-	}
 }

@@ -60,10 +60,6 @@ func (a *agent) finishSuspend() {
 	}
 	payloads = append(payloads, a.statusChange(messages.StatusSuspended, "awaiting operator input: "+rec.ID))
 	a.mustPersist(payloads...)
-	if timer != nil {
-		a.armTimer(timer.TimerID, timer.DueAt)
-	}
-	a.dispatchNotification(n)
 }
 
 // questionText is the question as an operator reads it, with its choices,
@@ -194,8 +190,6 @@ func (a *agent) suspensionDeadline(f timers.Fire, ts agentstate.TimerState) {
 		next := messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: now.Add(rec.AttemptWindow()),
 			Reason: fmt.Sprintf("suspension %s attempt %d", rec.ID, rec.Attempts+1), SuspensionID: rec.ID}
 		a.mustPersist(fired, messages.OperatorNotificationRequested{Notification: n}, next)
-		a.armTimer(next.TimerID, next.DueAt)
-		a.dispatchNotification(n)
 		return
 	}
 	a.expireSuspension(fired, rec, now)
@@ -235,7 +229,6 @@ func (a *agent) expireSuspension(fired messages.TimerFired, rec *messages.Suspen
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "suspension "+rec.ID+" expired"))
 	}
 	a.mustPersist(payloads...)
-	a.dispatchNotification(n)
 }
 
 // afterResume is the status a resumed agent returns to: suspended while a

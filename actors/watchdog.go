@@ -39,7 +39,5 @@ func (a *agent) watchStall() {
 	)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("stalled agent not reported")
-		return
 	}
-	a.dispatchNotification(n)
 }

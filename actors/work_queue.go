@@ -86,7 +86,6 @@ func (a *agent) ensureBackoffTimer(id string, due time.Time) {
 	ts := messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: due,
 		Reason: "retry work item " + id + " after no progress", Purpose: messages.TimerWorkItemBackoff, WorkItemID: id}
 	a.mustPersist(ts)
-	a.armTimer(ts.TimerID, ts.DueAt)
 }
 
 // workItemTimerFired handles the fire of a work item's timer. A backoff
