@@ -9,6 +9,7 @@
 // it with plain values (boundary_test.go keeps protoactor, persistence,
 // zerolog, clocks, processes and the network out of its imports).
 //
-// agentstate imports messages, providers, tools and tools/task; actors
-// imports agentstate, never the other way round.
+// agentstate imports messages, providers (the conversation's items), tools
+// and the record types of tools/exec, tools/task and tools/worktree; actors
+// and actors/runtimetools import agentstate, never the other way round.
 package agentstate
