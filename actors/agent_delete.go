@@ -173,7 +173,7 @@ func (r *Runtime) commandsRunning(ctx context.Context, id string) bool {
 	if err != nil {
 		return false
 	}
-	for _, t := range st.openTasks() {
+	for _, t := range st.OpenTasks() {
 		if t.Child == nil {
 			return true
 		}

@@ -5,15 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // advance takes the next step of the agent's work, if any and if no step is
@@ -49,17 +51,17 @@ func (a *agent) advance(c actor.Context) {
 			a.finishSuspend()
 		case t.AwaitingModel && t.Sleep != nil:
 			a.finishSleep()
-		case t.AwaitingModel && t.Retry.pending():
+		case t.AwaitingModel && t.Retry.Pending():
 			return // waiting for the model retry's timer
 		case t.AwaitingModel:
 			a.spliceInterjects()
 			a.spliceCritical()
 			a.startModel(c)
 		default:
-			call, started, ok := t.nextCall()
+			call, started, ok := t.NextCall()
 			switch {
-			case ok && started && len(t.launchesOf(call.ID)) > 0:
-				a.settleLaunches(c, call, t.launchesOf(call.ID))
+			case ok && started && len(t.LaunchesOf(call.ID)) > 0:
+				a.settleLaunches(c, call, t.LaunchesOf(call.ID))
 			case ok && started:
 				a.recordInterruptedCall(call)
 			case ok:
@@ -108,7 +110,7 @@ func (a *agent) startTurn() bool {
 		MessageID: env.ID, TurnID: messages.NewID("turn"), TurnIndex: index,
 		Continuation: a.continuation(env),
 	}
-	if isCarrierStart(started) {
+	if agentstate.IsCarrierStart(started) {
 		started.Notifications = a.deliverable()
 	}
 	payloads = append(payloads, started)
@@ -206,7 +208,7 @@ func (a *agent) startModel(c actor.Context) {
 	if a.stopRunaway() { // over budget or looping: the turn failed instead
 		return
 	}
-	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
+	if cc, ok := a.state.Compaction(a.deps.Compaction); ok {
 		a.mustPersist(cc)
 	}
 	start := a.deps.Clock.Now()
@@ -225,22 +227,22 @@ func (a *agent) startModel(c actor.Context) {
 
 // request builds the provider-neutral request of the next round.
 func (a *agent) request() providers.Request {
-	toolSpecs := []providers.ToolSpec{sleepSpec()}
-	names := []string{SleepToolName}
+	var toolSpecs []providers.ToolSpec
+	var names []string
 	for _, t := range a.deps.opTools {
 		s := t.Spec()
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		names = append(names, s.Name)
 	}
 	for _, s := range a.deps.Tools.Specs() {
-		if isRuntimeTool(s.Name) {
+		if runtimetools.Is(s.Name) {
 			continue // the runtime's own tools win
 		}
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		names = append(names, s.Name)
 	}
 	conv := make([]providers.Item, 0, len(a.state.Conversation)+1)
-	if sum, ok := a.state.summaryItem(); ok {
+	if sum, ok := a.state.SummaryItem(); ok {
 		conv = append(conv, sum)
 	}
 	conv = a.answeredRequest(append(conv, a.state.Conversation...))
@@ -257,8 +259,8 @@ func (a *agent) request() providers.Request {
 				// Stable across turns: it changes only with the agent, the
 				// system guidance or the tool catalog, never with the
 				// turn-scoped context blocks or the conversation.
-				PromptCacheKey:     digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
-				ContextFingerprint: digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
+				PromptCacheKey:     agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
+				ContextFingerprint: agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
 			},
 		},
 		Conversation:    conv,
@@ -299,8 +301,7 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 	case stepModel:
 		a.modelFinished(m)
 	case stepTool:
-		a.toolFinished(m)
-		if m.call.Name == SpawnAgentToolName {
+		if a.toolFinished(m) {
 			a.ensureChildren(c)
 		}
 	}
@@ -343,7 +344,6 @@ func (a *agent) modelFinished(m *stepDone) {
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
 	)...)
-	a.reportUsage(m.resp.Usage)
 }
 
 // startTool journals tool_call_started, then runs the tool in a goroutine,
@@ -359,12 +359,17 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
-	if res, extra, ok := a.runWorkItemTool(call); ok {
-		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
-		return
-	}
-	if res, ok := a.runRuntimeTool(call); ok {
-		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res})
+	if res, extra, later, ok := a.runRuntimeTool(call); ok {
+		if later == nil {
+			root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
+			return
+		}
+		ctx, clock := a.ctx, a.deps.Clock
+		go func() {
+			t0 := clock.Now()
+			res, extra := finishSafely(ctx, call, later)
+			root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra, duration: clock.Since(t0).Milliseconds()})
+		}()
 		return
 	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)
@@ -441,7 +446,7 @@ func (a *agent) finishTurn() {
 	t := a.state.Turn
 	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
 	kind, text := messages.BriefResult, t.LastText
-	if running := a.state.runningTasksOf(t.MessageID); len(running) > 0 {
+	if running := a.state.RunningTasksOf(t.MessageID); len(running) > 0 {
 		closure = messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTaskResult}
 		kind = messages.BriefAck
 		note := fmt.Sprintf("Still running in the background: %s. Their results come back to me when they finish.",
@@ -449,9 +454,9 @@ func (a *agent) finishTurn() {
 		text = strings.TrimSpace(t.LastText + "\n\n" + note)
 	}
 	if closure.Outcome == messages.OutcomeCompleted {
-		closure = a.state.workClosure()
+		closure = a.state.WorkClosure()
 	}
-	work := a.commitTurnWork(closure, a.state.runningTasksOf(t.MessageID))
+	work := a.commitTurnWork(closure, a.state.RunningTasksOf(t.MessageID))
 	a.mustPersist(append([]messages.Payload{
 		messages.TurnTerminal{
 			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
@@ -462,7 +467,6 @@ func (a *agent) finishTurn() {
 			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
 		}},
 	}, work...)...)
-	a.armScheduled(work)
 }
 
 // operatorCaused reports a failure code of a turn its operator (or its
@@ -505,9 +509,6 @@ func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure)
 		}},
 	)
 	a.mustPersist(append(payloads, notice...)...)
-	if len(notice) > 0 {
-		a.dispatchNotification(n)
-	}
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model
@@ -539,61 +540,24 @@ func timelineJSON(tl *providers.ProviderAttemptTimeline) json.RawMessage {
 
 // toolFinished journals a tool's result, with the pending notifications
 // when it ends its batch, and what a runtime-owned tool's success records
-// besides (an engagement decision, an operator notification).
-func (a *agent) toolFinished(m *stepDone) {
+// besides (m.extra: an engagement decision, an operator notification, a
+// child's task, a work item's events). It reports whether a child's
+// supervision task started, whose actor the caller then ensures.
+func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 	t := a.state.Turn
 	payloads := []messages.Payload{messages.ToolExecuted{
 		TurnID: t.ID, CallID: m.call.ID, ToolName: m.call.Name,
 		Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
 		DurationMS: m.duration, Notifications: a.batchCarrier(m.call),
 	}}
-	if started := a.spawnStarted(m.call, m.result); started != nil {
-		payloads = append(payloads, *started)
-	}
-	var notice *messages.OperatorNotification
-	if m.result.Status == messages.ToolOK {
-		switch m.call.Name {
-		case ShouldAskToolName:
-			var env struct {
-				Result messages.EngagementDecision `json:"result"`
-			}
-			if json.Unmarshal(m.result.Envelope, &env) == nil {
-				payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: env.Result, TurnID: t.ID, CallID: m.call.ID})
-			}
-		case NotifyToolName:
-			var args NotifyArgs
-			if json.Unmarshal(m.call.Arguments, &args) == nil {
-				n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
-				notice = &n
-				payloads = append(payloads, messages.OperatorNotificationRequested{Notification: n})
-			}
-		}
-	}
 	if m.result.Status == messages.ToolOK {
 		payloads = append(payloads, m.extra...)
 	}
 	a.mustPersist(payloads...)
-	a.armScheduled(m.extra)
-	if notice != nil {
-		a.dispatchNotification(*notice)
+	for _, p := range payloads[1:] {
+		if s, ok := p.(messages.TaskStarted); ok && s.Kind == task.KindChildAgent {
+			childStarted = true
+		}
 	}
-}
-
-// runRuntimeTool runs a tool the agent owns (Sleep, the operator tools)
-// at once; false for any other tool.
-func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
-	if call.Name == SleepToolName {
-		return runSleep(call), true
-	}
-	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
-	if i < 0 {
-		return tools.Result{}, false
-	}
-	if call.Name == RequestInputToolName && a.state.Turn.Ask != nil {
-		return tools.Failure(call.Name, messages.ToolError, tools.ToolError{
-			Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
-			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
-		}), true
-	}
-	return callSafely(context.WithValue(a.ctx, agentKey{}, a), a.deps.opTools[i], call), true
+	return childStarted
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -49,21 +50,6 @@ func (a *agent) operatorNotification(reason, message, suspensionID string) messa
 	return n
 }
 
-// noteOwnNotification records, as the agent's own notification is
-// applied, the once-only reports it stands for: the current closure's
-// stall (watchdog.go) and the budget warning (budget.go).
-func (s *AgentState) noteOwnNotification(n messages.OperatorNotification) {
-	if n.RequestedByAgentID != s.ID {
-		return
-	}
-	switch n.Reason {
-	case messages.NotifyAgentStalled:
-		s.Watchdog.ReportedTurn = s.TurnIndex
-	case messages.NotifyTokenBudgetWarning:
-		s.Budget.Warned = true
-	}
-}
-
 // newNotification is agent id's notification to the primary operator.
 func newNotification(id, reason, message string, at time.Time) messages.OperatorNotification {
 	return messages.OperatorNotification{
@@ -102,7 +88,7 @@ func (a *agent) dispatchNotification(n messages.OperatorNotification) {
 // learns of it at its next carrier.
 func (a *agent) childNotified(m *childNotification) {
 	n := m.n
-	if slices.ContainsFunc(a.state.Notifications, func(v NotificationView) bool { return v.NotificationID == n.NotificationID }) {
+	if slices.ContainsFunc(a.state.Notifications, func(v agentstate.NotificationView) bool { return v.NotificationID == n.NotificationID }) {
 		return
 	}
 	n.AgentID = a.id
@@ -124,7 +110,7 @@ func (a *agent) childNotified(m *childNotification) {
 // childHint tells the parent how to act on a child's notification through
 // its supervision task.
 func (a *agent) childHint(n messages.OperatorNotification) string {
-	rec, ok := a.state.childTask(n.RequestedByAgentID)
+	rec, ok := a.state.ChildTask(n.RequestedByAgentID)
 	if !ok || rec.Terminal() {
 		return ""
 	}
@@ -152,7 +138,6 @@ func (a *agent) journalTailDropped(m *tailDropped) {
 		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "journal.tail_dropped",
 			Level: messages.LevelError, Message: msg}},
 	)
-	a.dispatchNotification(n)
 }
 
 // redeliverNotifications resumes the external delivery of notifications

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
@@ -18,131 +18,9 @@ import (
 	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
-// SpawnAgentToolName is the runtime-owned delegation tool. The agent runs
-// it itself: a private child is its own child actor and its supervision
-// task is a record in its own journal.
-const SpawnAgentToolName = "SpawnAgent"
-
-// The SpawnAgent presets.
-const (
-	PresetPrivateChild = "private_child"
-	PresetPublicNamed  = "public_named"
-)
-
 // DefaultMaxActiveChildren bounds the private children an agent supervises
 // at once when AgentDeps leaves MaxActiveChildren zero.
 const DefaultMaxActiveChildren = 64
-
-// maxInitialMessage bounds SpawnAgent's initial_message.
-const maxInitialMessage = 64 << 10
-
-// SpawnAgentArgs are SpawnAgent's arguments. initial_message is the only
-// spawn text field.
-type SpawnAgentArgs struct {
-	Preset         string `json:"preset,omitempty" jsonschema:"private_child (default): a private child agent you supervise through the returned task handle (TaskStatus, TaskOutput, TaskInput for follow-ups, TaskStop); public_named: a new self-owned public agent named agent_id."`
-	InitialMessage string `json:"initial_message,omitempty" jsonschema:"The child's first message: the whole delegated assignment, with what to return. Required for private_child; optional bootstrap input for public_named."`
-	AgentID        string `json:"agent_id,omitempty" jsonschema:"The new agent's id; required for public_named, refused for private_child (the runtime names private children)."`
-	WorkspaceMode  string `json:"workspace_mode,omitempty" jsonschema:"inherit (default): the child works in your workspace. worktree (private_child only): the child works in its own git worktree on a new branch made from your repository's HEAD (uncommitted changes are not in it); when its task ends the worktree is removed if untouched, else kept for you to review, merge or discard."`
-}
-
-// AdjustSchema adds the enums.
-func (SpawnAgentArgs) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["preset"].Enum = []any{PresetPrivateChild, PresetPublicNamed}
-	s.Properties["workspace_mode"].Enum = []any{WorkspaceInherit, WorkspaceWorktree}
-}
-
-// The SpawnAgent workspace modes.
-const (
-	WorkspaceInherit  = "inherit"
-	WorkspaceWorktree = "worktree"
-)
-
-// Validate checks what the schema cannot.
-func (a *SpawnAgentArgs) Validate() error {
-	if a.Preset == "" {
-		a.Preset = PresetPrivateChild
-	}
-	if a.WorkspaceMode == "" {
-		a.WorkspaceMode = WorkspaceInherit
-	}
-	if a.WorkspaceMode == WorkspaceWorktree && a.Preset != PresetPrivateChild {
-		return &tools.FieldError{Field: "workspace_mode", Problem: "worktree is only for a private_child",
-			Hint: "omit workspace_mode for public_named, or use preset private_child for isolated work"}
-	}
-	if len(a.InitialMessage) > maxInitialMessage {
-		return &tools.FieldError{Field: "initial_message", Problem: fmt.Sprintf("is %d bytes, over the %d-byte limit", len(a.InitialMessage), maxInitialMessage),
-			Hint: "put long material in a file and name its path in initial_message"}
-	}
-	switch a.Preset {
-	case PresetPrivateChild:
-		if strings.TrimSpace(a.InitialMessage) == "" {
-			return &tools.FieldError{Field: "initial_message", Problem: "is required for a private_child",
-				Hint: "write the whole assignment: what to do, and what to report back"}
-		}
-		if a.AgentID != "" {
-			return &tools.FieldError{Field: "agent_id", Problem: "is not accepted for a private_child: the runtime names it",
-				Hint: "omit agent_id, or use preset public_named for a named public agent"}
-		}
-	case PresetPublicNamed:
-		if err := ValidateAgentID(a.AgentID); err != nil {
-			return &tools.FieldError{Field: "agent_id", Problem: err.Error(), Hint: "give public_named a plain agent id such as \"researcher\""}
-		}
-	}
-	return nil
-}
-
-// SpawnResult is SpawnAgent's result: agent_id only for public_named; the
-// supervision handle and projection for private_child.
-type SpawnResult struct {
-	AgentID           string                 `json:"agent_id"`
-	ChildAgentID      string                 `json:"child_agent_id,omitempty"`
-	SupervisionTaskID string                 `json:"supervision_task_id,omitempty"`
-	TaskHandle        *SpawnTaskHandle       `json:"task_handle,omitempty"`
-	ChildSupervision  *task.ChildSupervision `json:"child_supervision,omitempty"`
-}
-
-// SpawnTaskHandle is the parent-visible handle of a private child.
-type SpawnTaskHandle struct {
-	TaskID     string `json:"task_id"`
-	Kind       string `json:"kind"`
-	WaitPolicy string `json:"wait_policy"`
-	Summary    string `json:"summary"`
-}
-
-// ChildTaskRecord is the record of a child_agent_task: its child and the
-// recovery spec that re-creates the child's journal if the runtime died
-// between the parent's record and the child's creation.
-type ChildTaskRecord struct {
-	ChildAgentID  string              `json:"child_agent_id"`
-	Summary       string              `json:"summary"`
-	Prompt        string              `json:"prompt"`
-	Trust         messages.TrustLevel `json:"trust"`
-	WorkspaceMode string              `json:"workspace_mode"`
-	// Worktree is the child's task-owned worktree in worktree mode, as
-	// created; its cleanup outcome is in the task's result.
-	Worktree *worktree.Info `json:"worktree,omitempty"`
-}
-
-// spawnTool is SpawnAgent. Its run reaches the calling agent through the
-// context (runRuntimeTool runs it inside the agent's Receive).
-func spawnTool() tools.Tool {
-	return tools.Typed(SpawnAgentToolName,
-		"Delegate to another agent. preset private_child (default) starts a private child agent with initial_message "+
-			"as its assignment and returns a background task handle: watch it with TaskStatus/TaskOutput, send follow-ups "+
-			"with TaskInput, stop it (and its own children) with TaskStop; its final result comes back to you as a "+
-			"task_result message. preset public_named creates a separate public agent named agent_id.",
-		func(ctx context.Context, args SpawnAgentArgs) tools.Result {
-			a, _ := ctx.Value(agentKey{}).(*agent)
-			if a == nil {
-				return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "runtime_misconfigured",
-					Message: "SpawnAgent runs inside an agent", RecoveryHint: "this is a runtime problem; tell the operator"})
-			}
-			return a.spawn(ctx, args)
-		})
-}
-
-// agentKey carries the calling agent to its runtime-owned tools.
-type agentKey struct{}
 
 // ErrAgentExists is wrapped when SpawnAgent public_named names an agent
 // that already exists.
@@ -152,47 +30,87 @@ var ErrAgentExists = errors.New("agent already exists")
 // here: its task_started is journaled with the result (toolFinished) and
 // the child is created and started after that (ensureChildren). A public
 // named agent is created now.
-func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
-	if args.Preset == PresetPublicNamed {
+func (a *agent) spawn(ctx context.Context, args runtimetools.SpawnAgentArgs) tools.Result {
+	if args.Preset == runtimetools.PresetPublicNamed {
 		return a.spawnPublic(ctx, args)
 	}
-	max := a.deps.MaxActiveChildren
-	if max <= 0 {
-		max = DefaultMaxActiveChildren
-	}
-	if n := len(a.state.runningChildTasks()); n >= max {
-		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
+	if a.atChildLimit() {
+		n := len(a.state.RunningChildTasks())
+		return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
 			Message:      fmt.Sprintf("you already supervise %d running children, the limit", n),
 			RecoveryHint: "wait for a child's task_result, or stop one with TaskStop, before spawning another"})
 	}
 	childID, taskID := messages.NewID("child"), messages.NewID("task")
-	label := oneLine(args.InitialMessage, 80)
-	sup := childSupervision(a.id, childID, taskID)
-	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
-	if args.WorkspaceMode == WorkspaceWorktree {
-		wt, fail := a.makeWorktree(ctx, taskID)
+	var wt *worktree.Info
+	if args.WorkspaceMode == runtimetools.WorkspaceWorktree {
+		planned, fail := a.makeWorktree(ctx, taskID)
 		if fail != nil {
 			return *fail
 		}
-		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+		wt = &planned
+	}
+	return privateChildResult(a.id, args, childID, taskID, wt)
+}
+
+// privateChildResult is SpawnAgent's result for parent's private child
+// childID, supervised through task taskID, in worktree wt if not nil.
+func privateChildResult(parent string, args runtimetools.SpawnAgentArgs, childID, taskID string, wt *worktree.Info) tools.Result {
+	label := oneLine(args.InitialMessage, 80)
+	sup := childSupervision(parent, childID, taskID)
+	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
+	if wt != nil {
+		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, wt
 		text += fmt.Sprintf(" It works in the git worktree %s on branch %s, made from commit %s.", wt.ExecRoot(), wt.Branch, shortCommit(wt.BaseCommit))
 	}
-	return tools.Success(SpawnAgentToolName, text, SpawnResult{
+	return tools.Success(runtimetools.SpawnAgentToolName, text, runtimetools.SpawnResult{
 		AgentID: childID, ChildAgentID: childID, SupervisionTaskID: taskID,
-		TaskHandle:       &SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
+		TaskHandle:       &runtimetools.SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
 		ChildSupervision: &sup,
 	})
 }
 
+// spawnWorktreeChild is SpawnAgent for a worktree-mode private child:
+// the limit, the ids and the workspace are decided here, in Receive;
+// planning the worktree runs git, so it is left to a step goroutine
+// (later), which builds the result and the child's task_started from what
+// was captured. false leaves every refusal to spawnFromTool, which gives
+// it before any git runs.
+func (a *agent) spawnWorktreeChild(call messages.ToolCall, valid tools.Result) (slowDecision, bool) {
+	args, ok := resultOf[runtimetools.SpawnAgentArgs](valid)
+	if !ok || args.Preset != runtimetools.PresetPrivateChild || args.WorkspaceMode != runtimetools.WorkspaceWorktree ||
+		a.atChildLimit() || a.deps.ToolEnv.Home == "" {
+		return nil, false
+	}
+	env := a.deps.ToolEnv
+	root, err := env.root(a.id, a.state.ExecutionRoot)
+	if err != nil {
+		return nil, false
+	}
+	childID, taskID := messages.NewID("child"), messages.NewID("task")
+	parent, parentMessage := a.id, a.state.Turn.MessageID
+	dir, path, branch := root.Dir(), env.worktreePath(taskID), "holon/"+taskID
+	return func(ctx context.Context) (tools.Result, []messages.Payload) {
+		wt, fail := planWorktree(ctx, dir, path, branch)
+		if fail != nil {
+			return *fail, nil
+		}
+		res := privateChildResult(parent, args, childID, taskID, &wt)
+		if started := childTaskStarted(call, res, parentMessage); started != nil {
+			return res, []messages.Payload{*started}
+		}
+		return res, nil
+	}, true
+}
+
 func childSupervision(parent, child, taskID string) task.ChildSupervision {
 	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
-		WorkspaceMode: WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
+		WorkspaceMode: runtimetools.WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
 }
 
 // supervisionOf is the supervision projection of child task r: as its
 // journaled result recorded it once it ended (with the worktree's cleanup
 // outcome), else from its record.
-func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
+func supervisionOf(parent string, r agentstate.TaskRecord) task.ChildSupervision {
 	if r.Terminal() {
 		var out task.OutputTask
 		if json.Unmarshal(r.Result, &out) == nil && out.ChildSupervision != nil {
@@ -202,7 +120,7 @@ func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
 	sup := childSupervision(parent, r.Child.ChildAgentID, r.TaskID)
 	if r.Child.Worktree != nil {
 		wt := *r.Child.Worktree
-		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, &wt
 	}
 	return sup
 }
@@ -213,7 +131,7 @@ func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
 // journaled, so a crash in between leaves no worktree nobody owns.
 func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info, *tools.Result) {
 	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
-		r := tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
+		r := tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
 		return worktree.Info{}, &r
 	}
 	env := a.deps.ToolEnv
@@ -224,10 +142,20 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 	if err != nil {
 		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
 	}
-	wt, err := worktree.Plan(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
+	return planWorktree(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
+}
+
+// planWorktree plans the worktree at path on a new branch from the
+// repository of dir; a refusal is SpawnAgent's failure. It runs git.
+func planWorktree(ctx context.Context, dir, path, branch string) (worktree.Info, *tools.Result) {
+	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
+		r := tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
+		return worktree.Info{}, &r
+	}
+	wt, err := worktree.Plan(ctx, dir, path, branch)
 	switch {
 	case errors.Is(err, worktree.ErrNotRepository):
-		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", root.Dir()),
+		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", dir),
 			"use workspace_mode inherit, or ask the operator to run the runtime with --workspace inside a git repository")
 	case errors.Is(err, worktree.ErrNoCommits):
 		return fail("no_commits", "the repository of your workspace has no commit to branch from", "commit first, or use workspace_mode inherit")
@@ -252,10 +180,10 @@ func shortCommit(c string) string { return c[:min(len(c), 12)] }
 // spawnPublic creates a self-owned public agent with lineage provenance
 // and, when given, its bootstrap message; the new journal is written only
 // if the agent does not exist (the append is fenced at an empty stream).
-func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Result {
+func (a *agent) spawnPublic(ctx context.Context, args runtimetools.SpawnAgentArgs) tools.Result {
 	payloads := []messages.Payload{
 		messages.AgentCreated{AgentID: args.AgentID, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
-			Ownership: messages.OwnershipSelfOwned, ProfilePreset: PresetPublicNamed, ParentAgentID: a.id},
+			Ownership: messages.OwnershipSelfOwned, ProfilePreset: runtimetools.PresetPublicNamed, ParentAgentID: a.id},
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + a.id},
 	}
 	payloads = a.withCreatorPolicy(payloads)
@@ -266,18 +194,18 @@ func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Resu
 	}
 	if err := a.createStream(ctx, args.AgentID, payloads); err != nil {
 		if errors.Is(err, ErrAgentExists) {
-			return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "agent_exists",
+			return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "agent_exists",
 				Message:      fmt.Sprintf("agent %q already exists", args.AgentID),
 				RecoveryHint: "pick another agent_id, or talk to the existing agent through its operator"})
 		}
-		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "spawn_failed",
+		return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "spawn_failed",
 			Message: fmt.Sprintf("agent %q could not be created: %v", args.AgentID, err), Retryable: true,
 			RecoveryHint: "retry in a moment"})
 	}
 	if rt := a.deps.rt; rt != nil {
 		rt.forward(args.AgentID, &kick{}) // start its bootstrap turn
 	}
-	return tools.Success(SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), SpawnResult{AgentID: args.AgentID})
+	return tools.Success(runtimetools.SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), runtimetools.SpawnResult{AgentID: args.AgentID})
 }
 
 // createStream writes the first events of a new agent's journal, only if
@@ -315,20 +243,29 @@ func delegationEnvelope(id string, now time.Time, text string, refs map[string]s
 // spawnStarted is the task_started of a successful private SpawnAgent
 // call, journaled in the same batch as its result; nil for anything else.
 func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages.TaskStarted {
-	if call.Name != SpawnAgentToolName || res.Status != messages.ToolOK {
+	parent := ""
+	if t := a.state.Turn; t != nil {
+		parent = t.MessageID
+	}
+	return childTaskStarted(call, res, parent)
+}
+
+// childTaskStarted is spawnStarted with the turn's message given.
+func childTaskStarted(call messages.ToolCall, res tools.Result, parentMessageID string) *messages.TaskStarted {
+	if res.Status != messages.ToolOK {
 		return nil
 	}
 	var env struct {
-		Result SpawnResult `json:"result"`
+		Result runtimetools.SpawnResult `json:"result"`
 	}
-	var args SpawnAgentArgs
+	var args runtimetools.SpawnAgentArgs
 	if json.Unmarshal(res.Envelope, &env) != nil || env.Result.SupervisionTaskID == "" || json.Unmarshal(call.Arguments, &args) != nil {
 		return nil
 	}
-	cr := ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
-		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: WorkspaceInherit}
+	cr := agentstate.ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
+		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: runtimetools.WorkspaceInherit}
 	if sup := env.Result.ChildSupervision; sup != nil && sup.Worktree != nil {
-		cr.WorkspaceMode, cr.Worktree = WorkspaceWorktree, sup.Worktree
+		cr.WorkspaceMode, cr.Worktree = runtimetools.WorkspaceWorktree, sup.Worktree
 	}
 	rec, err := json.Marshal(cr)
 	if err != nil {
@@ -336,8 +273,16 @@ func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages
 	}
 	started := messages.TaskStarted{TaskID: env.Result.SupervisionTaskID, Kind: task.KindChildAgent,
 		Summary: env.Result.TaskHandle.Summary, Record: rec}
-	if t := a.state.Turn; t != nil {
-		started.ParentMessageID = t.MessageID
-	}
+	started.ParentMessageID = parentMessageID
 	return &started
+}
+
+// atChildLimit reports that the agent supervises as many running children
+// as it may.
+func (a *agent) atChildLimit() bool {
+	max := a.deps.MaxActiveChildren
+	if max <= 0 {
+		max = DefaultMaxActiveChildren
+	}
+	return len(a.state.RunningChildTasks()) >= max
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -19,7 +20,7 @@ import (
 // it arms the timer and sends the notification on its way.
 func (a *agent) finishSuspend() {
 	t, args, now := a.state.Turn, a.state.Turn.Ask, a.deps.Clock.Now()
-	rec, err := args.record()
+	rec, err := args.Record()
 	if err != nil { // validated when the tool ran; a journal from a build with other rules
 		a.failTurn(messages.TerminalAborted, messages.FailureRuntime, "invalid_suspension", "The question to the operator could not be recorded: "+err.Error())
 		return
@@ -27,7 +28,7 @@ func (a *agent) finishSuspend() {
 	rec.ID, rec.AgentID, rec.TurnID, rec.MessageID, rec.CallID = messages.NewID("susp"), a.id, t.ID, t.MessageID, t.AskCallID
 	rec.SuspendedAt = now
 	var payloads []messages.Payload
-	if sig, ok := args.signals(); ok {
+	if sig, ok := args.Signals(); ok {
 		d := sig.Decide()
 		rec.DecisionRecord = &d
 		payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: d, TurnID: t.ID, CallID: rec.CallID, SuspensionID: rec.ID})
@@ -59,10 +60,6 @@ func (a *agent) finishSuspend() {
 	}
 	payloads = append(payloads, a.statusChange(messages.StatusSuspended, "awaiting operator input: "+rec.ID))
 	a.mustPersist(payloads...)
-	if timer != nil {
-		a.armTimer(timer.TimerID, timer.DueAt)
-	}
-	a.dispatchNotification(n)
 }
 
 // questionText is the question as an operator reads it, with its choices,
@@ -179,7 +176,7 @@ func (a *agent) inputEnvelope(resp messages.InputResponse, origin messages.Origi
 // suspensionDeadline handles the fire of a suspension's attempt timer:
 // another reminder while attempts remain, otherwise the final policy. A
 // fire for a settled suspension only retires its timer.
-func (a *agent) suspensionDeadline(f timers.Fire, ts TimerState) {
+func (a *agent) suspensionDeadline(f timers.Fire, ts agentstate.TimerState) {
 	fired := messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}
 	rec, ok := a.state.Suspensions[ts.SuspensionID]
 	if !ok || !rec.Open() {
@@ -193,8 +190,6 @@ func (a *agent) suspensionDeadline(f timers.Fire, ts TimerState) {
 		next := messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: now.Add(rec.AttemptWindow()),
 			Reason: fmt.Sprintf("suspension %s attempt %d", rec.ID, rec.Attempts+1), SuspensionID: rec.ID}
 		a.mustPersist(fired, messages.OperatorNotificationRequested{Notification: n}, next)
-		a.armTimer(next.TimerID, next.DueAt)
-		a.dispatchNotification(n)
 		return
 	}
 	a.expireSuspension(fired, rec, now)
@@ -234,14 +229,13 @@ func (a *agent) expireSuspension(fired messages.TimerFired, rec *messages.Suspen
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "suspension "+rec.ID+" expired"))
 	}
 	a.mustPersist(payloads...)
-	a.dispatchNotification(n)
 }
 
 // afterResume is the status a resumed agent returns to: suspended while a
 // question is open, running while its turn is in flight (paused mid-turn),
 // idle otherwise.
 func (a *agent) afterResume() messages.AgentStatus {
-	if a.state.openSuspension() != nil {
+	if a.state.OpenSuspension() != nil {
 		return messages.StatusSuspended
 	}
 	if a.state.Turn != nil { // paused mid-turn: the turn goes on

@@ -1,6 +1,9 @@
 package actors
 
-import "github.com/holon-actors/holon-actors/tools"
+import (
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/tools"
+)
 
 // ToolCatalog lists every tool an agent of this runtime can be offered, in
 // the order and the form a model request carries them: Sleep, the
@@ -9,13 +12,12 @@ import "github.com/holon-actors/holon-actors/tools"
 // same name replaces.
 func ToolCatalog(registry *tools.Registry) []tools.Spec {
 	d := AgentDeps{NotifyOperatorTool: true, Tools: registry}.withDefaults()
-	s := sleepSpec()
-	out := []tools.Spec{{Name: s.Name, Description: s.Description, Parameters: s.Parameters}}
-	for _, t := range d.opTools {
+	var out []tools.Spec
+	for _, t := range d.opTools { // Sleep first
 		out = append(out, t.Spec())
 	}
 	for _, s := range d.Tools.Specs() {
-		if !isRuntimeTool(s.Name) {
+		if !runtimetools.Is(s.Name) {
 			out = append(out, s)
 		}
 	}

@@ -10,15 +10,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
 // planPreviewChars bounds the preview of a plan artifact on read surfaces
 // and in the prompt projection.
 const planPreviewChars = 1200
-
-// maxPlanBytes bounds the plan a CreateWorkItem call may seed.
-const maxPlanBytes = 256 << 10
 
 // PlanArtifact describes a work item's plan file: agents read, grep or
 // edit Path directly when the preview is incomplete.
@@ -77,7 +75,7 @@ func readPlanArtifact(path string) *PlanArtifact {
 	if _, err := io.Copy(h, f); err != nil {
 		return nil
 	}
-	preview, complete := cutRunes(string(head[:n]), planPreviewChars)
+	preview, complete := agentstate.CutRunes(string(head[:n]), planPreviewChars)
 	return &PlanArtifact{
 		Path: path, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: fi.Size(),
 		UpdatedAt: fi.ModTime().UTC(), Preview: preview, PreviewComplete: complete && int64(n) == fi.Size(),

@@ -5,18 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
-)
-
-// The source refs of a work-queue SystemTick: workTickRef says why it was
-// queued (tickContinue, tickPick, tickRecheck), workItemRef names the item.
-const (
-	workTickRef  = "work_queue"
-	workItemRef  = "work_item_id"
-	tickContinue = "continue"
-	tickPick     = "pick"
-	tickRecheck  = "recheck"
 )
 
 // The activation backoff of a work item whose activations make no
@@ -54,11 +46,11 @@ func (a *agent) activateWorkQueue() bool {
 	default:
 		return false
 	}
-	if c := st.currentWorkItem(); c != nil && st.scheduling(c) == SchedRunnable {
-		return a.activate(c, tickContinue)
+	if c := st.CurrentWorkItem(); c != nil && st.Scheduling(c) == agentstate.SchedRunnable {
+		return a.activate(c, agentstate.TickContinue)
 	}
-	if q := st.queuedRunnable(); q != nil {
-		return a.activate(q, tickPick)
+	if q := st.QueuedRunnable(); q != nil {
+		return a.activate(q, agentstate.TickPick)
 	}
 	return false
 }
@@ -73,12 +65,12 @@ func (a *agent) activate(r *messages.WorkItemRecord, mode string) bool {
 		}
 	}
 	text := fmt.Sprintf("Work queue: continue your current work item %s: %s", r.ID, r.Objective)
-	if mode == tickPick {
+	if mode == agentstate.TickPick {
 		text = fmt.Sprintf("Work queue: you have no current work item and runnable work is queued (oldest: %s: %s). "+
-			"Call %s to focus on one, then work on it.", r.ID, r.Objective, PickWorkItemToolName)
+			"Call %s to focus on one, then work on it.", r.ID, r.Objective, agentstate.PickWorkItemToolName)
 	}
 	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("work_queue"), messages.SurfaceRuntimeSystem,
-		messages.PriorityBackground, text, map[string]string{workTickRef: mode, workItemRef: r.ID})
+		messages.PriorityBackground, text, map[string]string{agentstate.WorkTickRef: mode, agentstate.WorkItemRef: r.ID})
 	a.mustPersist(messages.MessageAdmitted{Envelope: env})
 	return true
 }
@@ -94,7 +86,6 @@ func (a *agent) ensureBackoffTimer(id string, due time.Time) {
 	ts := messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: due,
 		Reason: "retry work item " + id + " after no progress", Purpose: messages.TimerWorkItemBackoff, WorkItemID: id}
 	a.mustPersist(ts)
-	a.armTimer(ts.TimerID, ts.DueAt)
 }
 
 // workItemTimerFired handles the fire of a work item's timer. A backoff
@@ -102,9 +93,9 @@ func (a *agent) ensureBackoffTimer(id string, due time.Time) {
 // still blocked with that deadline, not yet consumed, queues a
 // low-priority SystemTick naming the item and records the recheck
 // consumed, in one batch, so it is delivered once, also across restarts.
-func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
+func (a *agent) workItemTimerFired(f timers.Fire, ts agentstate.TimerState) {
 	fired := messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}
-	r := a.state.workItemOf(ts.WorkItemID)
+	r := a.state.WorkItemOf(ts.WorkItemID)
 	if ts.Purpose != messages.TimerWorkItemRecheck || r == nil || !r.Blocked() || r.RecheckAt == nil ||
 		!r.RecheckAt.Equal(ts.DueAt) || r.RecheckConsumedAt != nil {
 		a.mustPersist(fired)
@@ -112,9 +103,9 @@ func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
 	}
 	now := a.deps.Clock.Now().UTC()
 	text := fmt.Sprintf("Work queue: recheck the blocker of work item %s (%s): %q. Clear or refresh it with %s "+
-		"if it changed; the reminder does not unblock the item.", r.ID, r.Objective, r.BlockedBy, UpdateWorkItemToolName)
+		"if it changed; the reminder does not unblock the item.", r.ID, r.Objective, r.BlockedBy, agentstate.UpdateWorkItemToolName)
 	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("work_queue"), messages.SurfaceRuntimeSystem,
-		messages.PriorityBackground, text, map[string]string{workTickRef: tickRecheck, workItemRef: r.ID})
+		messages.PriorityBackground, text, map[string]string{agentstate.WorkTickRef: agentstate.TickRecheck, agentstate.WorkItemRef: r.ID})
 	payloads := []messages.Payload{fired,
 		messages.WorkItemRecheckConsumed{WorkItemID: r.ID, RecheckAt: *r.RecheckAt, ConsumedAt: now},
 		messages.MessageAdmitted{Envelope: env}}
@@ -126,7 +117,7 @@ func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
 
 // bindTurn binds a starting turn to the current open work item, if any.
 func (a *agent) bindTurn(turnID string) []messages.Payload {
-	if c := a.state.currentWorkItem(); c != nil {
+	if c := a.state.CurrentWorkItem(); c != nil {
 		return []messages.Payload{messages.WorkItemBound{TurnID: turnID, WorkItemID: c.ID}}
 	}
 	return nil
@@ -142,7 +133,7 @@ func (a *agent) commitTurnWork(closure messages.Closure, running []string) []mes
 	if t.Work == nil {
 		return nil
 	}
-	r := a.state.workItemOf(t.Work.BoundItemID)
+	r := a.state.WorkItemOf(t.Work.BoundItemID)
 	if r == nil || !r.Open() {
 		return nil
 	}
@@ -150,8 +141,8 @@ func (a *agent) commitTurnWork(closure messages.Closure, running []string) []mes
 	var timer []messages.Payload
 	switch {
 	case closure.WaitingReason == messages.AwaitingTaskResult && r.BlockedBy == "":
-		timer = setBlocker(&rec, taskWaitBlocker+": "+strings.Join(running, ", "), now, DefaultRecheckAfter)
-	case strings.HasPrefix(r.BlockedBy, taskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(a.state.openTasks()) == 0:
+		timer = setBlocker(&rec, agentstate.TaskWaitBlocker+": "+strings.Join(running, ", "), now, runtimetools.DefaultRecheckAfter)
+	case strings.HasPrefix(r.BlockedBy, agentstate.TaskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(a.state.OpenTasks()) == 0:
 		setBlocker(&rec, "", now, 0)
 	default:
 		return nil

@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -62,7 +63,7 @@ func (childrenProvider) Complete(_ context.Context, req providers.Request) (prov
 		resp.Text = "Done."
 	case isChild(req.Conversation) && req.Conversation[0].Text == liveTask:
 		resp.StopReason = "tool_use"
-		resp.ToolCalls = []messages.ToolCall{{ID: "call_" + id, Name: actors.SleepToolName, Arguments: sleepArguments}}
+		resp.ToolCalls = []messages.ToolCall{{ID: "call_" + id, Name: agentstate.SleepToolName, Arguments: sleepArguments}}
 	case isChild(req.Conversation):
 		resp.Text = "42"
 	case last.Kind == providers.ItemMessage && strings.HasPrefix(last.Text, parentPrefix):
@@ -104,13 +105,13 @@ func spawnCalls(prompt, id string) ([]messages.ToolCall, error) {
 	if !ok || err != nil || k < 1 {
 		return nil, fmt.Errorf("bench parent prompt %q: want %q", prompt, spawnPrompt(1, answerTask))
 	}
-	args, err := json.Marshal(actors.SpawnAgentArgs{InitialMessage: task})
+	args, err := json.Marshal(runtimetools.SpawnAgentArgs{InitialMessage: task})
 	if err != nil {
 		return nil, err
 	}
 	calls := make([]messages.ToolCall, k)
 	for i := range calls {
-		calls[i] = messages.ToolCall{ID: "call_" + id + "_" + strconv.Itoa(i), Name: actors.SpawnAgentToolName, Arguments: args}
+		calls[i] = messages.ToolCall{ID: "call_" + id + "_" + strconv.Itoa(i), Name: runtimetools.SpawnAgentToolName, Arguments: args}
 	}
 	return calls, nil
 }

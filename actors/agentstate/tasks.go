@@ -1,39 +1,14 @@
-package actors
+package agentstate
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
-
-// TaskRecord is the durable record of one background task of an agent,
-// rebuilt from its task_started and task_finished events. It is the
-// authority for the task's terminal state: once Status is terminal, a
-// stale "running" answer from anywhere else is ignored.
-type TaskRecord struct {
-	TaskID  string `json:"task_id"`
-	Kind    string `json:"kind"`
-	Summary string `json:"summary,omitempty"`
-	// ParentMessageID is the message whose turn started the task.
-	ParentMessageID string    `json:"parent_message_id,omitempty"`
-	Status          string    `json:"status"` // running, then completed, failed, cancelled or interrupted
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	// Command is the command_task's record: identity, process group and
-	// token (for orphan recovery) and output files.
-	Command *task.CommandRecord `json:"command,omitempty"`
-	// Child is the child_agent_task's record: the child and its recovery
-	// spec.
-	Child      *ChildTaskRecord `json:"child,omitempty"`
-	ExitStatus *int             `json:"exit_status,omitempty"`
-	// Result is the terminal task result (task.OutputTask) as journaled.
-	Result json.RawMessage `json:"result,omitempty"`
-}
 
 // Terminal reports whether the task has ended.
 func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
@@ -42,7 +17,7 @@ func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
 // are forgotten first (their artifacts stay on disk).
 const terminalLimit = 200
 
-func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
+func (s *State) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
 	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, ParentMessageID: p.ParentMessageID,
 		Status: task.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
 	if p.Kind == task.KindChildAgent {
@@ -65,7 +40,7 @@ func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted)
 	return nil
 }
 
-func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinished) {
+func (s *State) applyTaskFinished(ev messages.Event, p messages.TaskFinished) {
 	rec, ok := s.Tasks[p.TaskID]
 	if !ok || rec.Terminal() {
 		return // settled once; a repeat changes nothing
@@ -78,7 +53,7 @@ func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinishe
 }
 
 // forgetOldTasks drops the oldest terminal records beyond terminalLimit.
-func (s *AgentState) forgetOldTasks() {
+func (s *State) forgetOldTasks() {
 	var done []*TaskRecord
 	for _, r := range s.Tasks {
 		if r.Terminal() {
@@ -94,8 +69,8 @@ func (s *AgentState) forgetOldTasks() {
 	}
 }
 
-// openTasks lists the records of the tasks still running, oldest first.
-func (s *AgentState) openTasks() []*TaskRecord {
+// OpenTasks lists the records of the tasks still running, oldest first.
+func (s *State) OpenTasks() []*TaskRecord {
 	var open []*TaskRecord
 	for _, r := range s.Tasks {
 		if !r.Terminal() {
@@ -116,8 +91,8 @@ func sortTasks(rs []*TaskRecord) {
 	})
 }
 
-// copyTasks returns deep copies of every record, oldest first.
-func (s *AgentState) copyTasks() []TaskRecord {
+// CopyTasks returns deep copies of every record, oldest first.
+func (s *State) CopyTasks() []TaskRecord {
 	all := make([]*TaskRecord, 0, len(s.Tasks))
 	for _, r := range s.Tasks {
 		all = append(all, r)
@@ -143,9 +118,9 @@ func (s *AgentState) copyTasks() []TaskRecord {
 	return out
 }
 
-// runningTasksOf lists, sorted, the tasks started by the turn of message
+// RunningTasksOf lists, sorted, the tasks started by the turn of message
 // msgID that are still running.
-func (s *AgentState) runningTasksOf(msgID string) []string {
+func (s *State) RunningTasksOf(msgID string) []string {
 	var out []string
 	for id, r := range s.Tasks {
 		if r.ParentMessageID == msgID && !r.Terminal() {

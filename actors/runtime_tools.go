@@ -1,0 +1,152 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// runtimeTool is what the agent does with one of its own tools
+// (runtimetools.Tools) around the tool's Call, which validates the
+// arguments. refuse, when set, answers instead of the call while the
+// agent's state forbids it. decide, when set, turns a validated call into
+// the result the model sees and the payloads journaled with it
+// (toolFinished); without it the validated result stands.
+type runtimeTool struct {
+	refuse func(a *agent) (tools.Result, bool)
+	decide func(a *agent, call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload)
+	// slow, when set and ok, is tried before decide: the part of the
+	// decision that blocks (git) is finished by later in a step goroutine,
+	// from values captured in Receive.
+	slow func(a *agent, call messages.ToolCall, valid tools.Result) (later slowDecision, ok bool)
+}
+
+// slowDecision finishes a runtime tool's decision off the actor: it may
+// block, and must touch nothing of the agent.
+type slowDecision func(ctx context.Context) (tools.Result, []messages.Payload)
+
+// runtimeTools are the agent's decisions for its own tools, by name: the
+// one place a runtime-owned tool's name selects what the agent does.
+var runtimeTools = map[string]runtimeTool{
+	agentstate.SleepToolName:            {}, // the turn ends in sleep when its result is applied
+	agentstate.RequestInputToolName:     {refuse: (*agent).refuseSecondQuestion},
+	agentstate.ShouldAskToolName:        {decide: (*agent).recordEngagement},
+	agentstate.NotifyToolName:           {decide: (*agent).notifyFromTool},
+	runtimetools.SpawnAgentToolName:     {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
+	agentstate.CreateWorkItemToolName:   {decide: workItemDecision((*agent).createWorkItem)},
+	agentstate.PickWorkItemToolName:     {decide: workItemDecision((*agent).pickWorkItem)},
+	agentstate.UpdateWorkItemToolName:   {decide: workItemDecision((*agent).updateWorkItem)},
+	agentstate.CompleteWorkItemToolName: {decide: workItemDecision((*agent).completeWorkItem)},
+}
+
+// runRuntimeTool runs a tool the agent owns inside Receive: the result and
+// the payloads toolFinished journals with it on success, or the slow rest
+// of the decision for a step goroutine (later); false for any other tool.
+func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloads []messages.Payload, later slowDecision, ok bool) {
+	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
+	if i < 0 {
+		return tools.Result{}, nil, nil, false
+	}
+	rt := runtimeTools[call.Name]
+	if rt.refuse != nil {
+		if res, refused := rt.refuse(a); refused {
+			return res, nil, nil, true
+		}
+	}
+	res = callSafely(a.ctx, a.deps.opTools[i], call)
+	if res.Status != messages.ToolOK {
+		return res, nil, nil, true
+	}
+	if rt.slow != nil {
+		if later, ok := rt.slow(a, call, res); ok {
+			return tools.Result{}, nil, later, true
+		}
+	}
+	if rt.decide == nil {
+		return res, nil, nil, true
+	}
+	res, payloads = rt.decide(a, call, res)
+	return res, payloads, nil, true
+}
+
+// refuseSecondQuestion refuses a second RequestOperatorInput in one turn.
+func (a *agent) refuseSecondQuestion() (tools.Result, bool) {
+	if a.state.Turn.Ask == nil {
+		return tools.Result{}, false
+	}
+	return tools.Failure(agentstate.RequestInputToolName, messages.ToolError, tools.ToolError{
+		Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
+		RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
+	}), true
+}
+
+// recordEngagement journals ShouldRequestInput's decision with its result.
+func (a *agent) recordEngagement(call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload) {
+	d, ok := resultOf[messages.EngagementDecision](valid)
+	if !ok {
+		return valid, nil
+	}
+	return valid, []messages.Payload{messages.EngagementDecisionRecorded{Decision: d, TurnID: a.state.Turn.ID, CallID: call.ID}}
+}
+
+// notifyFromTool journals NotifyOperator's notification with its result;
+// toolFinished dispatches it once durable.
+func (a *agent) notifyFromTool(call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload) {
+	var args runtimetools.NotifyArgs
+	if json.Unmarshal(call.Arguments, &args) != nil {
+		return valid, nil
+	}
+	n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
+	return valid, []messages.Payload{messages.OperatorNotificationRequested{Notification: n}}
+}
+
+// spawnFromTool spawns what a validated SpawnAgent call asks for; a
+// private child's supervision task is journaled with the result.
+func (a *agent) spawnFromTool(call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload) {
+	args, ok := resultOf[runtimetools.SpawnAgentArgs](valid) // with the defaults Validate filled in
+	if !ok {
+		return valid, nil
+	}
+	res := a.spawn(a.ctx, args)
+	if started := a.spawnStarted(call, res); started != nil {
+		return res, []messages.Payload{*started}
+	}
+	return res, nil
+}
+
+// workItemDecision adapts a work-item decision to the arguments its tool
+// has just accepted.
+func workItemDecision[A any](decide func(*agent, A) (tools.Result, []messages.Payload)) func(*agent, messages.ToolCall, tools.Result) (tools.Result, []messages.Payload) {
+	return func(a *agent, call messages.ToolCall, _ tools.Result) (tools.Result, []messages.Payload) {
+		return decide(a, decodeValid[A](call))
+	}
+}
+
+// resultOf decodes the result of a tool's success envelope.
+func resultOf[T any](res tools.Result) (T, bool) {
+	var env struct {
+		Result T `json:"result"`
+	}
+	err := json.Unmarshal(res.Envelope, &env)
+	return env.Result, err == nil
+}
+
+// finishSafely runs the slow rest of a decision; a panic in it becomes an
+// error result, as in a tool (callSafely).
+func finishSafely(ctx context.Context, call messages.ToolCall, later slowDecision) (res tools.Result, extra []messages.Payload) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, extra = tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+				Kind: "tool_panicked", Message: fmt.Sprintf("the tool crashed: %v", r),
+				RecoveryHint: "the call may have had partial effects; check before retrying",
+			}), nil
+		}
+	}()
+	return later(ctx)
+}
