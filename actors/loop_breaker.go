@@ -3,7 +3,6 @@ package actors
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -62,31 +61,4 @@ func canonicalJSON(b json.RawMessage) []byte {
 		return b
 	}
 	return out
-}
-
-// loopLimit is the number of repeats that trips the breaker; 0 when it is
-// disabled.
-func (a *agent) loopLimit() int {
-	switch n := a.deps.LoopBreakerRepeats; {
-	case n < 0:
-		return 0
-	case n == 0:
-		return DefaultLoopBreakerRepeats
-	default:
-		return n
-	}
-}
-
-// loopFailure is the failure of a turn whose model is looping; false when
-// it may run another model round.
-func (a *agent) loopFailure() (messages.Failure, bool) {
-	t, limit := a.state.Turn, a.loopLimit()
-	if t == nil || limit == 0 || t.Loop.Repeats < limit {
-		return messages.Failure{}, false
-	}
-	summary := fmt.Sprintf("Agent %s stopped this turn: the model called %s with the same arguments %d times in a row "+
-		"and got the same result each time, so it was looping instead of making progress. No further model round ran. "+
-		"Check the agent's last tool results (holon-actors transcript), then send a prompt that changes its approach.",
-		a.id, t.Loop.Tool, t.Loop.Repeats)
-	return messages.Failure{Category: messages.FailureRuntime, Code: codeLoopBreaker, Message: summary, Summary: summary}, true
 }

@@ -34,19 +34,9 @@ func (*childNotification) Priority() messages.Priority { return messages.Priorit
 func (*deliveryReported) Priority() messages.Priority  { return messages.PriorityBackground }
 func (*tailDropped) Priority() messages.Priority       { return messages.PriorityNext }
 
-// operatorNotification builds a notification of this agent, addressed to
-// its boundary: its parent's for a private child, the primary operator's
-// otherwise. It is recorded by the caller's batch, then dispatched.
+// operatorNotification builds a notification of this agent (notificationOf).
 func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
-	n := newNotification(a.id, reason, message, a.deps.Clock.Now())
-	n.SuspensionID = suspensionID
-	if t := a.state.Turn; t != nil {
-		n.CorrelationID, n.CausationID = t.ID, t.MessageID
-	}
-	if parent := a.supervisingParent(); parent != "" {
-		n.TargetOperatorBoundary, n.BoundaryAgentID = messages.BoundaryParentSupervisor, parent
-	}
-	return n
+	return notificationOf(a.state, a.env(), reason, message, suspensionID)
 }
 
 // noteOwnNotification records, as the agent's own notification is
@@ -74,13 +64,8 @@ func newNotification(id, reason, message string, at time.Time) messages.Operator
 }
 
 // supervisingParent is the parent whose boundary receives this agent's
-// notifications: set for a private child only.
-func (a *agent) supervisingParent() string {
-	if a.state.Visibility == messages.VisibilityPrivate && a.state.ParentAgentID != "" {
-		return a.state.ParentAgentID
-	}
-	return ""
-}
+// notifications (parentOf).
+func (a *agent) supervisingParent() string { return parentOf(a.state) }
 
 // dispatchNotification sends a recorded notification on its way: to the
 // parent agent for a private child, to the configured notifier otherwise.

@@ -1,0 +1,135 @@
+package actors
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+func TestLoopFailure(t *testing.T) {
+	looping := func(n int) *AgentState {
+		return &AgentState{Turn: &TurnState{ID: "t1", Loop: LoopState{Tool: "fetch", Repeats: n}}}
+	}
+	cases := []struct {
+		name    string
+		st      *AgentState
+		repeats int // LoopBreakerRepeats
+		stop    bool
+	}{
+		{"no turn", &AgentState{}, 0, false},
+		{"below the default", looping(DefaultLoopBreakerRepeats - 1), 0, false},
+		{"at the default", looping(DefaultLoopBreakerRepeats), 0, true},
+		{"at a configured limit", looping(2), 2, true},
+		{"below a configured limit", looping(4), 5, false},
+		{"disabled", looping(100), -1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := testEnv()
+			env.Cfg.LoopBreakerRepeats = c.repeats
+			f, stop := loopFailure(c.st, env)
+			if stop != c.stop {
+				t.Fatalf("loopFailure stop = %v, want %v", stop, c.stop)
+			}
+			if stop && (f.Code != codeLoopBreaker || f.Category != messages.FailureRuntime || !strings.Contains(f.Summary, "called fetch")) {
+				t.Errorf("loopFailure = %+v, want a runtime %s naming fetch", f, codeLoopBreaker)
+			}
+		})
+	}
+}
+
+func TestBudgetFailure(t *testing.T) {
+	spent := func(tokens uint64, b TokenBudgetState) *AgentState {
+		return &AgentState{TotalInputTokens: tokens / 2, TotalOutputTokens: tokens - tokens/2, Budget: b}
+	}
+	cases := []struct {
+		name   string
+		st     *AgentState
+		def    uint64
+		stop   bool
+		source string // in the summary
+	}{
+		{"unlimited", spent(1_000_000, TokenBudgetState{}), 0, false, ""},
+		{"own budget left", spent(99, TokenBudgetState{Set: true, LimitTokens: 100}), 0, false, ""},
+		{"own budget spent", spent(100, TokenBudgetState{Set: true, LimitTokens: 100}), 0, true, "its token budget of 100"},
+		{"descendants count", &AgentState{TotalInputTokens: 50, Budget: TokenBudgetState{Set: true, LimitTokens: 100, DescendantTokens: 50}}, 0, true, "its token budget of 100"},
+		{"spend reset", spent(150, TokenBudgetState{Set: true, LimitTokens: 100, SpendBase: 100}), 0, false, ""},
+		{"default spent", spent(10, TokenBudgetState{}), 10, true, "default token budget of 10"},
+		{"own unlimited beats the default", spent(10, TokenBudgetState{Set: true}), 10, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env := testEnv()
+			env.Cfg.DefaultTokenBudget = c.def
+			f, stop := budgetFailure(c.st, env)
+			if stop != c.stop {
+				t.Fatalf("budgetFailure stop = %v, want %v", stop, c.stop)
+			}
+			if stop && (f.Code != codeTokenBudget || !strings.Contains(f.Summary, c.source) || !strings.Contains(f.Summary, "agents budget a1")) {
+				t.Errorf("budgetFailure summary = %q, want %s naming %q and the command", f.Summary, codeTokenBudget, c.source)
+			}
+		})
+	}
+}
+
+func TestRunaway(t *testing.T) {
+	loop := &TurnState{ID: "t1", MessageID: "m1", Loop: LoopState{Tool: "fetch", Repeats: DefaultLoopBreakerRepeats}}
+	over := &ancestorBudget{ancestor: "boss", summary: "Boss is over."}
+	cases := []struct {
+		name     string
+		st       *AgentState
+		over     *ancestorBudget
+		stop     bool
+		code     string
+		warnings int // operator notifications in warn
+	}{
+		{"nothing", &AgentState{Turn: &TurnState{ID: "t1"}}, nil, false, "", 0},
+		{"the loop first", &AgentState{Turn: loop, TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, codeLoopBreaker, 0},
+		{"own budget before the ancestor's", &AgentState{TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, codeTokenBudget, 0},
+		{"the ancestor's budget", &AgentState{}, over, true, codeTokenBudget, 0},
+		{"warn at 80%", &AgentState{TotalInputTokens: 80, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 1},
+		{"no warning below 80%", &AgentState{TotalInputTokens: 79, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 0},
+		{"warned once", &AgentState{TotalInputTokens: 90, Budget: TokenBudgetState{Set: true, LimitTokens: 100, Warned: true}}, nil, false, "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, stop, warn := runaway(c.st, testEnv(), c.over)
+			if stop != c.stop || f.Code != c.code {
+				t.Fatalf("runaway = %q, %v, want %q, %v", f.Code, stop, c.code, c.stop)
+			}
+			if got := len(warn) / 2; got != c.warnings {
+				t.Fatalf("runaway warn = %v, want %d warning(s)", eventTypes(warn), c.warnings)
+			}
+			if c.over != nil && c.code == codeTokenBudget && c.st.Budget.LimitTokens == 0 && !strings.Contains(f.Summary, "supervising agent boss") {
+				t.Errorf("ancestor failure summary = %q, want it to name boss", f.Summary)
+			}
+		})
+	}
+}
+
+func TestBudgetWarning(t *testing.T) {
+	st := &AgentState{ID: "a1", TotalInputTokens: 85, Visibility: messages.VisibilityPrivate, ParentAgentID: "boss",
+		Budget: TokenBudgetState{Set: true, LimitTokens: 100}, Turn: &TurnState{ID: "t1", MessageID: "m1"}}
+	b := budgetWarning(st, testEnv())
+	if !slices.Equal(eventTypes(b), []string{"operator_notification_requested", "system_notification_queued"}) {
+		t.Fatalf("budgetWarning = %v", eventTypes(b))
+	}
+	n := only[messages.OperatorNotificationRequested](t, b).Notification
+	want := messages.OperatorNotification{NotificationID: "ntf-1", AgentID: "a1", RequestedByAgentID: "a1", Reason: messages.NotifyTokenBudgetWarning,
+		TargetOperatorBoundary: messages.BoundaryParentSupervisor, BoundaryAgentID: "boss", CorrelationID: "t1", CausationID: "m1", CreatedAt: testNow}
+	if n.NotificationID != want.NotificationID || n.Reason != want.Reason || n.BoundaryAgentID != want.BoundaryAgentID ||
+		n.TargetOperatorBoundary != want.TargetOperatorBoundary || n.CorrelationID != want.CorrelationID || !n.CreatedAt.Equal(testNow) ||
+		!strings.Contains(n.Message, "85 of its 100-token budget (85%)") {
+		t.Errorf("warning = %+v, want %+v with the spend", n, want)
+	}
+	if s := only[messages.SystemNotificationQueued](t, b).Notification; s.Kind != "budget.warning" || s.Level != messages.LevelWarning {
+		t.Errorf("model warning = %+v", s)
+	}
+	// Applying the batch marks the budget warned: the next check is silent.
+	applyAll(t, st, testNow, b...)
+	if again := budgetWarning(st, testEnv()); again != nil {
+		t.Errorf("budgetWarning after its batch applied = %v, want nothing", eventTypes(again))
+	}
+}
