@@ -489,7 +489,7 @@ func (a *agent) start(c actor.Context) {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
 		a.inc.panicked = false
-		a.failTurn(messages.TerminalInterrupted, messages.FailureRuntime, codeAgentRestarted,
+		a.failTurn(messages.TerminalInterrupted, codeAgentRestarted,
 			"The agent crashed during this turn and was restarted; the turn was interrupted.")
 	}
 	a.advance(c)
@@ -604,7 +604,7 @@ func (a *agent) saveSnapshot() {
 }
 
 func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Payload {
-	return messages.AgentStateChanged{From: a.state.Status, To: to, Reason: reason}
+	return statusChange(a.state, to, reason)
 }
 
 // setStatus persists a status change when the status differs.
@@ -675,7 +675,7 @@ func (a *agent) control(m *Control) *ControlResult {
 	case OpStop:
 		if a.state.Turn != nil {
 			a.abandonStep()
-			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeAgentStopped, "The operator stopped the agent during this turn.")
+			a.failTurn(messages.TerminalAborted, codeAgentStopped, "The operator stopped the agent during this turn.")
 		}
 		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
 		a.stopCommands()
@@ -686,7 +686,7 @@ func (a *agent) control(m *Control) *ControlResult {
 			if m.Reason != "" && m.Reason != "operator interrupt" {
 				summary += " Reason: " + m.Reason + "."
 			}
-			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeTurnInterrupted, summary)
+			a.failTurn(messages.TerminalAborted, codeTurnInterrupted, summary)
 		}
 	case OpWake:
 		switch st {

@@ -99,58 +99,16 @@ func (a *agent) startTurn() bool {
 		a.watchStall() // settled: is it waiting for something that cannot come?
 		return false
 	}
-	index := a.state.TurnIndex + 1
-	payloads := []messages.Payload{}
-	if a.state.Status != messages.StatusAwakeRunning {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeRunning, "processing "+string(env.Kind)))
-	}
-	started := messages.MessageProcessingStarted{
-		MessageID: env.ID, TurnID: messages.NewID("turn"), TurnIndex: index,
-		Continuation: a.continuation(env),
-	}
-	if isCarrierStart(started) {
-		started.Notifications = a.deliverable()
-	}
-	payloads = append(payloads, started)
-	payloads = append(payloads, a.bindTurn(started.TurnID)...)
-	a.mustPersist(payloads...)
+	a.mustCommit(turnStart(a.state, a.env(), env))
 	if isLivenessOnly(env) {
 		a.settleLiveness()
 	}
 	return true
 }
 
-// settleLiveness ends a liveness-only SystemTick without a model call: the
-// agent is awake and its closure unchanged.
-func (a *agent) settleLiveness() {
-	t := a.state.Turn
-	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
-	if c := a.state.LastClosure; c != nil {
-		closure = *c
-	}
-	a.mustPersist(messages.TurnTerminal{
-		TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted, Closure: closure,
-	})
-}
-
-// continuation derives the ContinuationResolution of env from the closure
-// that existed before it became the active run.
-func (a *agent) continuation(env messages.MessageEnvelope) *messages.Continuation {
-	prior := messages.OutcomeCompleted
-	var waiting messages.WaitingReason
-	if c := a.state.LastClosure; c != nil {
-		prior, waiting = c.Outcome, c.WaitingReason
-	}
-	trigger := messages.TriggerKindFor(env.Kind)
-	return &messages.Continuation{
-		TriggerKind:          trigger,
-		ModelVisible:         env.Kind != messages.KindTaskStatus && !isLivenessOnly(env),
-		PriorClosureOutcome:  prior,
-		PriorWaitingReason:   waiting,
-		MatchedWaitingReason: waiting != "" && matchesWait(waiting, trigger),
-		Evidence:             []string{"message:" + env.ID},
-	}
-}
+// settleLiveness ends a liveness-only SystemTick without a model call
+// (livenessTurn).
+func (a *agent) settleLiveness() { a.mustCommit(livenessTurn(a.state)) }
 
 func matchesWait(w messages.WaitingReason, t messages.TriggerKind) bool {
 	switch w {
@@ -184,22 +142,8 @@ func (a *agent) hasTrustedInterject() bool {
 }
 
 // spliceInterjects moves every queued trusted interject into the running
-// turn, in order, so the model sees it in its very next request.
-func (a *agent) spliceInterjects() {
-	var payloads []messages.Payload
-	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
-		if isTrustedInterject(env) {
-			p := messages.MessageProcessingStarted{MessageID: env.ID, TurnID: a.state.Turn.ID, TurnIndex: a.state.Turn.Index}
-			if len(payloads) == 0 {
-				p.Notifications = a.deliverable() // the first splice carries them
-			}
-			payloads = append(payloads, p)
-		}
-	}
-	if len(payloads) > 0 {
-		a.mustPersist(payloads...)
-	}
-}
+// turn (interjectSplice).
+func (a *agent) spliceInterjects() { a.mustCommit(interjectSplice(a.state, a.env())) }
 
 // startModel runs one model round in a goroutine the agent owns.
 func (a *agent) startModel(c actor.Context) {
@@ -431,39 +375,9 @@ func (a *agent) recordInterruptedCall(call messages.ToolCall) {
 	})
 }
 
-// finishTurn settles a completed turn: the terminal record, the brief and
-// the idle status are one atomic batch, so a crash never leaves a turn half
-// settled. The brief is the result (the last assistant text, possibly
-// empty) unless the turn left background tasks of its own running: then
-// the work continues asynchronously, the closure waits for their results
-// and the brief is an acknowledgement naming them.
-func (a *agent) finishTurn() {
-	t := a.state.Turn
-	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
-	kind, text := messages.BriefResult, t.LastText
-	if running := a.state.runningTasksOf(t.MessageID); len(running) > 0 {
-		closure = messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTaskResult}
-		kind = messages.BriefAck
-		note := fmt.Sprintf("Still running in the background: %s. Their results come back to me when they finish.",
-			strings.Join(running, ", "))
-		text = strings.TrimSpace(t.LastText + "\n\n" + note)
-	}
-	if closure.Outcome == messages.OutcomeCompleted {
-		closure = a.state.workClosure()
-	}
-	work := a.commitTurnWork(closure, a.state.runningTasksOf(t.MessageID))
-	a.mustPersist(append([]messages.Payload{
-		messages.TurnTerminal{
-			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: messages.TerminalCompleted,
-			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText, Closure: closure,
-		},
-		messages.BriefRecorded{Brief: messages.Brief{
-			ID: messages.NewID("brief"), AgentID: a.id, Kind: kind, Text: text,
-			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
-		}},
-	}, work...)...)
-	a.armScheduled(work)
-}
+// finishTurn settles a completed turn (completedTurn) in one atomic
+// batch, so a crash never leaves a turn half settled.
+func (a *agent) finishTurn() { a.mustCommit(completedTurn(a.state, a.env())) }
 
 // operatorCaused reports a failure code of a turn its operator (or its
 // supervising parent) ended: nobody is notified of those.
@@ -475,39 +389,15 @@ func operatorCaused(code string) bool {
 	return false
 }
 
-// failTurn settles the turn in flight as failed: a runtime_error with the
-// failure artifact, the terminal record and an operator-facing failure
-// brief, in one batch.
-func (a *agent) failTurn(kind messages.TurnTerminalKind, category messages.FailureCategory, code, summary string) {
-	a.failTurnWith(kind, messages.Failure{Category: category, Code: code, Message: summary, Summary: summary})
+// failTurn settles the turn in flight as failed by the runtime with code
+// and summary (failedTurn).
+func (a *agent) failTurn(kind messages.TurnTerminalKind, code, summary string) {
+	a.failTurnWith(kind, runtimeFailure(code, summary))
 }
 
-// failTurnWith ends the turn with failure f: the runtime_error audit
-// record, the terminal, and a failure brief in operator language.
+// failTurnWith ends the turn with failure f (failedTurn).
 func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure) {
-	t := a.state.Turn
-	summary := f.Summary
-	var notice []messages.Payload
-	n := a.operatorNotification(failureNotice(f.Code), summary, "")
-	if !operatorCaused(f.Code) { // whoever stopped it knows
-		notice = append(notice, messages.OperatorNotificationRequested{Notification: n})
-	}
-	payloads := append(a.answerCalls(endReason(f)),
-		messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: f},
-		messages.TurnTerminal{
-			TurnID: t.ID, MessageID: t.MessageID, TurnIndex: t.Index, Kind: kind,
-			DurationMS: a.elapsedMS(t.StartedAt), LastAssistantMessage: t.LastText,
-			Closure: messages.Closure{Outcome: messages.OutcomeFailed},
-		},
-		messages.BriefRecorded{Brief: messages.Brief{
-			ID: messages.NewID("brief"), AgentID: a.id, Kind: messages.BriefFailure, Text: summary,
-			RelatedMessageID: t.MessageID, CreatedAt: a.deps.Clock.Now(),
-		}},
-	)
-	a.mustPersist(append(payloads, notice...)...)
-	if len(notice) > 0 {
-		a.dispatchNotification(n)
-	}
+	a.mustCommit(failedTurn(a.state, a.env(), kind, f))
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model

@@ -405,7 +405,7 @@ func (a *agent) archiveNow(c actor.Context, status, reason string, replies []*ac
 	}
 	if a.state.Turn != nil {
 		a.abandonStep()
-		a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeSupervisionStopped,
+		a.failTurn(messages.TerminalAborted, codeSupervisionStopped,
 			"The supervising parent stopped this child during its turn.")
 	}
 	var payloads []messages.Payload

@@ -38,3 +38,16 @@ func parentOf(st *AgentState) string {
 func notifyBoth(n messages.OperatorNotification, sys messages.SystemNotification) batch {
 	return batch{messages.OperatorNotificationRequested{Notification: n}, messages.SystemNotificationQueued{Notification: sys}}
 }
+
+// deliverableOf is the pending system notifications the configured filter
+// lets through; a carrier records them, and applying the carrier drains
+// the pending set.
+func deliverableOf(st *AgentState, env decideEnv) []messages.SystemNotification {
+	var out []messages.SystemNotification
+	for _, n := range st.PendingNotifications {
+		if env.Cfg.NotificationFilter.Allows(n.Kind) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -21,7 +21,7 @@ func (a *agent) finishSuspend() {
 	t, args, now := a.state.Turn, a.state.Turn.Ask, a.deps.Clock.Now()
 	rec, err := args.record()
 	if err != nil { // validated when the tool ran; a journal from a build with other rules
-		a.failTurn(messages.TerminalAborted, messages.FailureRuntime, "invalid_suspension", "The question to the operator could not be recorded: "+err.Error())
+		a.failTurn(messages.TerminalAborted, "invalid_suspension", "The question to the operator could not be recorded: "+err.Error())
 		return
 	}
 	rec.ID, rec.AgentID, rec.TurnID, rec.MessageID, rec.CallID = messages.NewID("susp"), a.id, t.ID, t.MessageID, t.AskCallID

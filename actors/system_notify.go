@@ -31,17 +31,9 @@ func (a *agent) queueSystem(n messages.SystemNotification) error {
 	return nil
 }
 
-// deliverable is the pending notifications the filter lets through; a
-// carrier records them, and applying the carrier drains the pending set.
-func (a *agent) deliverable() []messages.SystemNotification {
-	var out []messages.SystemNotification
-	for _, n := range a.state.PendingNotifications {
-		if a.deps.NotificationFilter.Allows(n.Kind) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
+// deliverable is the pending notifications the filter lets through
+// (deliverableOf).
+func (a *agent) deliverable() []messages.SystemNotification { return deliverableOf(a.state, a.env()) }
 
 // criticalPending reports a deliverable critical notification.
 func (a *agent) criticalPending() bool {

@@ -100,34 +100,6 @@ func lostResult(call messages.ToolCall) tools.Result {
 	})
 }
 
-// answerCalls returns a tool_executed for every call of the turn in
-// flight without one, to be journaled with the event that ends the turn.
-// The last one carries the pending notifications, as a batch's last
-// result always does.
-func (a *agent) answerCalls(why string) []messages.Payload {
-	t := a.state.Turn
-	if t == nil || t.AwaitingModel {
-		return nil
-	}
-	var out []messages.Payload
-	for _, c := range t.Calls {
-		if slices.Contains(t.Done, c.ID) {
-			continue
-		}
-		res := unansweredResult(c, slices.Contains(t.Started, c.ID), why)
-		out = append(out, messages.ToolExecuted{
-			TurnID: t.ID, CallID: c.ID, ToolName: c.Name,
-			Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
-		})
-	}
-	if n := len(out); n > 0 {
-		last := out[n-1].(messages.ToolExecuted)
-		last.Notifications = a.deliverable()
-		out[n-1] = last
-	}
-	return out
-}
-
 // repairConversation journals a result for every call an earlier turn
 // left unanswered (a conversation written by a build that ended turns
 // without them). The calls of the batch in flight are left to advance,

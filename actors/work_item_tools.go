@@ -348,7 +348,7 @@ func (a *agent) updateWorkItem(args UpdateWorkItemArgs) (tools.Result, []message
 		if args.RecheckAfter != nil {
 			after = time.Duration(*args.RecheckAfter) * time.Millisecond
 		}
-		timer = setBlocker(&rec, *args.BlockedBy, now, after)
+		timer = setBlocker(&rec, *args.BlockedBy, now, after, messages.NewID)
 	}
 	rec.UpdatedAt = now
 	out := workItemResult{WorkItem: a.viewOf(&rec, a.state.CurrentWorkItemID == rec.ID)}
@@ -359,7 +359,7 @@ func (a *agent) updateWorkItem(args UpdateWorkItemArgs) (tools.Result, []message
 // setBlocker sets (non-empty) or clears (empty) rec's blocker. A set
 // blocker gets a fresh recheck deadline after; the timer that delivers it
 // is returned.
-func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, after time.Duration) []messages.Payload {
+func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, after time.Duration, newID func(string) string) []messages.Payload {
 	rec.RecheckConsumedAt = nil
 	if rec.BlockedBy = strings.TrimSpace(blocker); rec.BlockedBy == "" {
 		rec.RecheckAt = nil
@@ -367,7 +367,7 @@ func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, aft
 	}
 	due := now.Add(after)
 	rec.RecheckAt = &due
-	return []messages.Payload{messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: due,
+	return []messages.Payload{messages.TimerScheduled{TimerID: newID("tmr"), DueAt: due,
 		Reason: "recheck the blocker of work item " + rec.ID, Purpose: messages.TimerWorkItemRecheck, WorkItemID: rec.ID}}
 }
 

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors/timers"
@@ -122,40 +121,4 @@ func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
 		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "work item recheck"))
 	}
 	a.mustPersist(payloads...)
-}
-
-// bindTurn binds a starting turn to the current open work item, if any.
-func (a *agent) bindTurn(turnID string) []messages.Payload {
-	if c := a.state.currentWorkItem(); c != nil {
-		return []messages.Payload{messages.WorkItemBound{TurnID: turnID, WorkItemID: c.ID}}
-	}
-	return nil
-}
-
-// commitTurnWork is the turn-end transition of the turn's bound item: a
-// turn that ends waiting on its background tasks blocks it on them; a
-// later turn that ends with no task running clears that runtime-set
-// blocker. Completion is only ever explicit (CompleteWorkItem); any other
-// ending leaves the item as it is.
-func (a *agent) commitTurnWork(closure messages.Closure, running []string) []messages.Payload {
-	t := a.state.Turn
-	if t.Work == nil {
-		return nil
-	}
-	r := a.state.workItemOf(t.Work.BoundItemID)
-	if r == nil || !r.Open() {
-		return nil
-	}
-	rec, now := r.Clone(), a.deps.Clock.Now().UTC()
-	var timer []messages.Payload
-	switch {
-	case closure.WaitingReason == messages.AwaitingTaskResult && r.BlockedBy == "":
-		timer = setBlocker(&rec, taskWaitBlocker+": "+strings.Join(running, ", "), now, DefaultRecheckAfter)
-	case strings.HasPrefix(r.BlockedBy, taskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(a.state.openTasks()) == 0:
-		setBlocker(&rec, "", now, 0)
-	default:
-		return nil
-	}
-	rec.UpdatedAt = now
-	return append([]messages.Payload{messages.WorkItemUpdated{Record: rec, TurnID: t.ID}}, timer...)
 }
