@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/rs/zerolog"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -82,7 +83,7 @@ type AgentDeps struct {
 	// WorkItemReminder configures the stale work-item progress reminder.
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction (compaction.go).
-	Compaction Compaction
+	Compaction agentstate.Compaction
 	// ModelRetry configures the durable retry of retryable model failures
 	// (model_retry_policy.go); the zero value fails such turns at once.
 	ModelRetry ModelRetry
@@ -155,7 +156,7 @@ type agent struct {
 	deps AgentDeps
 	inc  *incarnation
 
-	state *AgentState
+	state *agentstate.State
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64
@@ -164,9 +165,9 @@ type agent struct {
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
 	// passive is the agent's info when its state was dropped.
-	passive AgentInfo
+	passive agentstate.AgentInfo
 	// recovered is what this incarnation found open when it started.
-	recovered []OpenFact
+	recovered []agentstate.OpenFact
 	// idle fires passivation after IdleTimeout without work; idleGen
 	// discards a timer that fired after work resumed.
 	idle    clockwork.Timer
@@ -246,7 +247,7 @@ func (a *agent) Receive(c actor.Context) {
 	case *GetState:
 		c.Respond(a.copyState())
 	case *getOperatorView:
-		c.Respond(&operatorView{suspensions: a.state.suspensionList(), notifications: a.state.notificationList()})
+		c.Respond(&operatorView{suspensions: a.state.SuspensionList(), notifications: a.state.NotificationList()})
 	case *GetInfo:
 		c.Respond(a.info())
 	case *SetModel:
@@ -367,7 +368,7 @@ func (a *agent) isIdle() bool {
 // refused or in progress) asks again.
 func (a *agent) passivate(c actor.Context, m *passivate) {
 	underParent := a.deps.rt != nil && c.Parent() != nil && !c.Parent().Equal(a.deps.rt.supervisor)
-	if underParent || (a.state != nil && len(a.state.runningChildTasks()) > 0) {
+	if underParent || (a.state != nil && len(a.state.RunningChildTasks()) > 0) {
 		// A supervised child lives under its parent's actor (it stops when
 		// archived), and a parent keeps its children's actors: neither
 		// retires. An idle one still saves its snapshot, so a restart
@@ -402,7 +403,7 @@ func (a *agent) dropState(m *passivate) bool {
 			return false
 		}
 	}
-	a.passive = a.state.info()
+	a.passive = a.state.Info()
 	a.state = nil
 	return true
 }
@@ -426,10 +427,10 @@ func (a *agent) retire(c actor.Context) {
 
 // info answers GetInfo, from the state or, when passivated, from what the
 // state was when it was dropped (nothing changes while it is dropped).
-func (a *agent) info() AgentInfo {
+func (a *agent) info() agentstate.AgentInfo {
 	in := a.passive
 	if a.state != nil {
-		in = a.state.info()
+		in = a.state.Info()
 	}
 	in.Active = true
 	applyBudgetDefault(&in, a.deps.DefaultTokenBudget)
@@ -464,7 +465,7 @@ func (a *agent) start(c actor.Context) {
 		panic(fmt.Errorf("recover agent %s: %w", a.id, err)) // supervision decides
 	}
 	a.state = st
-	a.recovered = OpenFacts(st)
+	a.recovered = agentstate.OpenFacts(st)
 	if st.LastSeq == 0 {
 		kind, preset := messages.AgentNamed, "public_named"
 		if a.id == a.deps.DefaultAgentID {
@@ -498,9 +499,9 @@ func (a *agent) start(c actor.Context) {
 // recoverState loads the latest snapshot and applies the journal after it.
 // The events replayed count toward the next snapshot, so an agent rebuilt
 // from a long tail snapshots when it next settles.
-func (a *agent) recoverState() (*AgentState, error) {
+func (a *agent) recoverState() (*agentstate.State, error) {
 	ctx := context.Background()
-	st := &AgentState{ID: a.id, Status: messages.StatusBooting}
+	st := &agentstate.State{ID: a.id, Status: messages.StatusBooting}
 	snap, ok, err := a.deps.Store.LoadSnapshot(ctx, a.id, persistence.LatestSnapshot())
 	if err != nil {
 		return nil, err
@@ -508,7 +509,7 @@ func (a *agent) recoverState() (*AgentState, error) {
 	if ok {
 		// A snapshot is a cache of the journal: one that cannot be decoded
 		// is skipped and the whole journal replayed instead.
-		restored, err := restoreState(snap.Data)
+		restored, err := agentstate.RestoreState(snap.Data)
 		if err != nil {
 			a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", snap.Seq).
 				Msg("snapshot unreadable; replaying the whole journal")
@@ -521,7 +522,7 @@ func (a *agent) recoverState() (*AgentState, error) {
 		return nil, err
 	}
 	for _, ev := range evs {
-		if err := st.apply(ev); err != nil {
+		if err := st.Apply(ev); err != nil {
 			return nil, err
 		}
 	}
@@ -552,7 +553,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	}
 	for i := range evs {
 		evs[i].Seq = first + uint64(i)
-		if err := a.state.applyDecoded(evs[i], decoded[i]); err != nil {
+		if err := a.state.ApplyDecoded(evs[i], decoded[i]); err != nil {
 			panic(err) // an event we just wrote must apply: programmer error
 		}
 	}
@@ -587,7 +588,7 @@ func (a *agent) mustPersist(payloads ...messages.Payload) {
 // saveSnapshot stores the state between turns and drops older snapshots.
 // A failure only means a longer replay next time, so it is logged.
 func (a *agent) saveSnapshot() {
-	data, err := a.state.snapshotRedacted(a.deps.Secrets.RedactBytes)
+	data, err := a.state.SnapshotRedacted(a.deps.Secrets.RedactBytes)
 	if err == nil {
 		err = a.deps.Store.SaveSnapshot(context.Background(), persistence.Snapshot{
 			Stream: a.id, Seq: a.state.LastSeq, Timestamp: a.deps.Clock.Now(), Data: data,
@@ -623,7 +624,7 @@ func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 		res.Err = fmt.Errorf("%w: %q sent to %q", ErrWrongAgent, env.AgentID, a.id)
 		return res
 	case slices.Contains(a.state.Recent, env.ID):
-		res.Seq, res.Duplicate = a.state.admittedSeq(env.ID)
+		res.Seq, res.Duplicate = a.state.AdmittedSeq(env.ID)
 		return res
 	case a.state.Status == messages.StatusStopped:
 		res.Err = ErrAgentStopped
@@ -716,7 +717,7 @@ func (a *agent) stopCommands() {
 		return
 	}
 	var ids []string
-	for _, r := range a.state.openTasks() {
+	for _, r := range a.state.OpenTasks() {
 		if r.Child == nil {
 			ids = append(ids, r.TaskID)
 		}
@@ -752,14 +753,14 @@ func (a *agent) abandonStep() {
 }
 
 // copyState returns a deep copy of the state for inspection.
-func (a *agent) copyState() AgentState {
+func (a *agent) copyState() agentstate.State {
 	data, err := json.Marshal(a.state)
-	var st AgentState
+	var st agentstate.State
 	if err == nil {
 		err = json.Unmarshal(data, &st)
 	}
 	if err != nil {
-		return AgentState{ID: a.id, LastError: err.Error()}
+		return agentstate.State{ID: a.id, LastError: err.Error()}
 	}
 	return st
 }

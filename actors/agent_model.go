@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -22,7 +23,7 @@ func (*SetModel) Priority() messages.Priority { return messages.PriorityInterjec
 
 // SetModelResult answers SetModel with the agent's info after it.
 type SetModelResult struct {
-	Info AgentInfo
+	Info agentstate.AgentInfo
 	Err  error
 }
 

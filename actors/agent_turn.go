@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -49,17 +50,17 @@ func (a *agent) advance(c actor.Context) {
 			a.finishSuspend()
 		case t.AwaitingModel && t.Sleep != nil:
 			a.finishSleep()
-		case t.AwaitingModel && t.Retry.pending():
+		case t.AwaitingModel && t.Retry.Pending():
 			return // waiting for the model retry's timer
 		case t.AwaitingModel:
 			a.spliceInterjects()
 			a.spliceCritical()
 			a.startModel(c)
 		default:
-			call, started, ok := t.nextCall()
+			call, started, ok := t.NextCall()
 			switch {
-			case ok && started && len(t.launchesOf(call.ID)) > 0:
-				a.settleLaunches(c, call, t.launchesOf(call.ID))
+			case ok && started && len(t.LaunchesOf(call.ID)) > 0:
+				a.settleLaunches(c, call, t.LaunchesOf(call.ID))
 			case ok && started:
 				a.recordInterruptedCall(call)
 			case ok:
@@ -150,7 +151,7 @@ func (a *agent) startModel(c actor.Context) {
 	if a.stopRunaway() { // over budget or looping: the turn failed instead
 		return
 	}
-	if cc, ok := a.state.compaction(a.deps.Compaction); ok {
+	if cc, ok := a.state.Compaction(a.deps.Compaction); ok {
 		a.mustPersist(cc)
 	}
 	start := a.deps.Clock.Now()
@@ -170,7 +171,7 @@ func (a *agent) startModel(c actor.Context) {
 // request builds the provider-neutral request of the next round.
 func (a *agent) request() providers.Request {
 	toolSpecs := []providers.ToolSpec{sleepSpec()}
-	names := []string{SleepToolName}
+	names := []string{agentstate.SleepToolName}
 	for _, t := range a.deps.opTools {
 		s := t.Spec()
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
@@ -184,7 +185,7 @@ func (a *agent) request() providers.Request {
 		names = append(names, s.Name)
 	}
 	conv := make([]providers.Item, 0, len(a.state.Conversation)+1)
-	if sum, ok := a.state.summaryItem(); ok {
+	if sum, ok := a.state.SummaryItem(); ok {
 		conv = append(conv, sum)
 	}
 	conv = a.answeredRequest(append(conv, a.state.Conversation...))
@@ -201,8 +202,8 @@ func (a *agent) request() providers.Request {
 				// Stable across turns: it changes only with the agent, the
 				// system guidance or the tool catalog, never with the
 				// turn-scoped context blocks or the conversation.
-				PromptCacheKey:     digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
-				ContextFingerprint: digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
+				PromptCacheKey:     agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, strings.Join(names, ",")),
+				ContextFingerprint: agentstate.Digest(a.id, a.deps.SystemPrompt, system[0].Text, context[0].Text, fmt.Sprint(len(conv)), lastText(conv)),
 			},
 		},
 		Conversation:    conv,
@@ -443,14 +444,14 @@ func (a *agent) toolFinished(m *stepDone) {
 	var notice *messages.OperatorNotification
 	if m.result.Status == messages.ToolOK {
 		switch m.call.Name {
-		case ShouldAskToolName:
+		case agentstate.ShouldAskToolName:
 			var env struct {
 				Result messages.EngagementDecision `json:"result"`
 			}
 			if json.Unmarshal(m.result.Envelope, &env) == nil {
 				payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: env.Result, TurnID: t.ID, CallID: m.call.ID})
 			}
-		case NotifyToolName:
+		case agentstate.NotifyToolName:
 			var args NotifyArgs
 			if json.Unmarshal(m.call.Arguments, &args) == nil {
 				n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
@@ -472,14 +473,14 @@ func (a *agent) toolFinished(m *stepDone) {
 // runRuntimeTool runs a tool the agent owns (Sleep, the operator tools)
 // at once; false for any other tool.
 func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
-	if call.Name == SleepToolName {
+	if call.Name == agentstate.SleepToolName {
 		return runSleep(call), true
 	}
 	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
 	if i < 0 {
 		return tools.Result{}, false
 	}
-	if call.Name == RequestInputToolName && a.state.Turn.Ask != nil {
+	if call.Name == agentstate.RequestInputToolName && a.state.Turn.Ask != nil {
 		return tools.Failure(call.Name, messages.ToolError, tools.ToolError{
 			Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
 			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -28,97 +29,18 @@ import (
 // checks its own budget only: an ancestor over its budget stops its own
 // rounds, while its descendants run on until their own budgets stop them.
 
-// TokenBudgetState is an agent's token budget and what counts against it,
-// all derived from the journal.
-type TokenBudgetState struct {
-	// Set is true once an operator set a budget (even 0, unlimited): the
-	// runtime's default no longer applies to the agent.
-	Set         bool   `json:"set,omitempty"`
-	LimitTokens uint64 `json:"limit_tokens,omitempty"`
-	// SpendBase is the lifetime total at the last reset of the spend.
-	SpendBase uint64 `json:"spend_base,omitempty"`
-	// ChildTokens is each direct private child's last reported lifetime
-	// total (its own rounds and its descendants').
-	ChildTokens map[string]uint64 `json:"child_tokens,omitempty"`
-	// DescendantTokens is the sum of ChildTokens.
-	DescendantTokens uint64 `json:"descendant_tokens,omitempty"`
-	// Warned is true once the spend passed BudgetWarnPercent of the limit
-	// and the operator was told; a new budget (token_budget_set) clears it.
-	Warned bool `json:"warned,omitempty"`
-}
-
 // BudgetWarnPercent is the share of its token budget after which an agent
 // warns its operator (and its model) once.
 const BudgetWarnPercent = 80
 
-// TokenBudgetInfo is the budget as status and list show it.
-type TokenBudgetInfo struct {
-	// LimitTokens is the limit in force; 0 means unlimited.
-	LimitTokens uint64 `json:"limit_tokens"`
-	// SpentTokens counts toward the limit (own and descendants' rounds).
-	SpentTokens uint64 `json:"spent_tokens"`
-	// Source says where the limit comes from: agent (set by an operator),
-	// runtime_default (token_budget in config.json) or none.
-	Source string `json:"source"`
-	// Exhausted is true when the agent will not start another model round
-	// until the limit is raised or the spend reset.
-	Exhausted bool `json:"exhausted"`
-}
-
-// The sources of a TokenBudgetInfo's limit.
-const (
-	BudgetSourceAgent   = "agent"
-	BudgetSourceDefault = "runtime_default"
-	BudgetSourceNone    = "none"
-)
-
-// lifetimeTokens is every token the agent and its descendants spent.
-func (s *AgentState) lifetimeTokens() uint64 {
-	return s.TotalInputTokens + s.TotalOutputTokens + s.Budget.DescendantTokens
-}
-
-// spentTokens is the spend counted against the budget.
-func (s *AgentState) spentTokens() uint64 {
-	if l := s.lifetimeTokens(); l > s.Budget.SpendBase {
-		return l - s.Budget.SpendBase
-	}
-	return 0
-}
-
-// budgetInfo is the budget without the runtime's default (see
-// applyBudgetDefault).
-func (s *AgentState) budgetInfo() TokenBudgetInfo {
-	in := TokenBudgetInfo{SpentTokens: s.spentTokens(), Source: BudgetSourceNone}
-	if s.Budget.Set {
-		in.Source, in.LimitTokens = BudgetSourceAgent, s.Budget.LimitTokens
-	}
-	in.Exhausted = in.LimitTokens > 0 && in.SpentTokens >= in.LimitTokens
-	return in
-}
-
 // applyBudgetDefault gives an agent without a budget of its own the
 // runtime's default limit.
-func applyBudgetDefault(in *AgentInfo, def uint64) {
+func applyBudgetDefault(in *agentstate.AgentInfo, def uint64) {
 	b := &in.TokenBudget
-	if b.Source == BudgetSourceNone && def > 0 {
-		b.Source, b.LimitTokens = BudgetSourceDefault, def
+	if b.Source == agentstate.BudgetSourceNone && def > 0 {
+		b.Source, b.LimitTokens = agentstate.BudgetSourceDefault, def
 		b.Exhausted = b.SpentTokens >= def
 	}
-}
-
-func (s *AgentState) applyTokenBudgetSet(p messages.TokenBudgetSet) {
-	s.Budget.Set, s.Budget.LimitTokens, s.Budget.Warned = true, p.LimitTokens, false
-	if p.ResetSpend {
-		s.Budget.SpendBase = s.lifetimeTokens()
-	}
-}
-
-func (s *AgentState) applyChildUsage(p messages.ChildUsageRecorded) {
-	if s.Budget.ChildTokens == nil {
-		s.Budget.ChildTokens = make(map[string]uint64)
-	}
-	s.Budget.ChildTokens[p.ChildAgentID] = p.ChildTotalTokens
-	s.Budget.DescendantTokens += p.TokensAdded
 }
 
 // SetTokenBudget asks an agent to record a token budget; the reply is
@@ -137,7 +59,7 @@ func (*SetTokenBudget) Priority() messages.Priority { return messages.PriorityIn
 
 // SetTokenBudgetResult answers SetTokenBudget with the agent's info after it.
 type SetTokenBudgetResult struct {
-	Info AgentInfo
+	Info agentstate.AgentInfo
 	Err  error
 }
 
@@ -159,10 +81,10 @@ func (a *agent) setTokenBudget(m *SetTokenBudget) *SetTokenBudgetResult {
 // unlimited), counted from the agent's creation, or from now when
 // resetSpend is true. An agent whose turn failed on its budget takes its
 // next message normally once the limit is above its spend.
-func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, resetSpend bool, reason string) (AgentInfo, error) {
+func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, resetSpend bool, reason string) (agentstate.AgentInfo, error) {
 	res, err := r.ask(ctx, id, &SetTokenBudget{LimitTokens: limit, ResetSpend: resetSpend, Reason: reason})
 	if err != nil {
-		return AgentInfo{}, err
+		return agentstate.AgentInfo{}, err
 	}
 	out := res.(*SetTokenBudgetResult)
 	return out.Info, out.Err
@@ -170,8 +92,8 @@ func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, r
 
 // InfoOf is st's AgentInfo as the runtime describes it (the runtime's
 // default budget applied); Active is left false.
-func (r *Runtime) InfoOf(st *AgentState) AgentInfo {
-	in := st.info()
+func (r *Runtime) InfoOf(st *agentstate.State) agentstate.AgentInfo {
+	in := st.Info()
 	applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 	return in
 }
@@ -231,7 +153,7 @@ func (a *agent) reportUsage(u messages.TokenUsage) { a.reportUsageVia(u, nil) }
 // reportUsageVia is reportUsage for a report that came through path.
 func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
 	parent, rt := a.supervisingParent(), a.deps.rt
-	total := a.state.lifetimeTokens()
+	total := a.state.LifetimeTokens()
 	if parent == "" || rt == nil || total == 0 {
 		return
 	}
@@ -306,7 +228,7 @@ func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
 		return
 	}
 	if rt := a.deps.rt; rt != nil {
-		for _, id := range a.state.childIDs() {
+		for _, id := range a.state.ChildIDs() {
 			rt.forward(id, m)
 		}
 	}
@@ -318,7 +240,7 @@ func (a *agent) releaseChildren() {
 	if _, over := budgetFailure(a.state, a.env()); over || a.deps.rt == nil {
 		return
 	}
-	for _, id := range a.state.childIDs() {
+	for _, id := range a.state.ChildIDs() {
 		a.deps.rt.forward(id, &ancestorBudget{ancestor: a.id, clear: true})
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
@@ -78,40 +78,13 @@ func (a *agent) supervised() bool {
 		a.state.Status != messages.StatusArchived
 }
 
-// runningChildTasks lists the running child_agent_task records.
-func (s *AgentState) runningChildTasks() []*TaskRecord {
-	var out []*TaskRecord
-	for _, r := range s.openTasks() {
-		if r.Child != nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// childTask returns the task supervising child id: the running one if
-// any, else the latest.
-func (s *AgentState) childTask(id string) (*TaskRecord, bool) {
-	var found *TaskRecord
-	for _, r := range s.Tasks {
-		if r.Child == nil || r.Child.ChildAgentID != id {
-			continue
-		}
-		if !r.Terminal() {
-			return r, true
-		}
-		found = r
-	}
-	return found, found != nil
-}
-
 // ensureChildren starts the actor of every child this agent supervises
 // through a running task (after a SpawnAgent call, and when it starts).
 func (a *agent) ensureChildren(c actor.Context) {
 	if a.state.Status == messages.StatusArchived {
 		return
 	}
-	for _, r := range a.state.runningChildTasks() {
+	for _, r := range a.state.RunningChildTasks() {
 		if _, err := a.ensureChild(c, r); err != nil {
 			a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", r.Child.ChildAgentID).Msg("child not started")
 		}
@@ -121,7 +94,7 @@ func (a *agent) ensureChildren(c actor.Context) {
 // ensureChild returns the PID of the child of task rec, creating its
 // journal from the task's recovery spec if it has none, and spawning its
 // actor as this actor's child.
-func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error) {
+func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor.PID, error) {
 	id := rec.Child.ChildAgentID
 	if pid, ok := a.children[id]; ok {
 		return pid, nil
@@ -165,7 +138,7 @@ func (a *agent) ensureChild(c actor.Context, rec *TaskRecord) (*actor.PID, error
 // archived), so it is handed back to the agents supervisor as a plain
 // agent, and archives itself.
 func (a *agent) forChild(c actor.Context, m *forChild) {
-	rec, ok := a.state.childTask(m.id)
+	rec, ok := a.state.ChildTask(m.id)
 	if ok && !rec.Terminal() && a.state.Status != messages.StatusArchived {
 		pid, err := a.ensureChild(c, rec)
 		if err == nil {
@@ -212,7 +185,7 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 	if !quarantined || a.halting || a.state == nil {
 		return false
 	}
-	rec, ok := a.state.childTask(id)
+	rec, ok := a.state.ChildTask(id)
 	if !ok || rec.Terminal() {
 		return false
 	}
@@ -226,7 +199,7 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 // finishChild journals the end of the task supervising a child, with
 // its result as the task_result message; a repeat changes nothing.
 func (a *agent) finishChild(m *childFinished) error {
-	rec, ok := a.state.childTask(m.childID)
+	rec, ok := a.state.ChildTask(m.childID)
 	if !ok || rec.Terminal() {
 		return nil
 	}
@@ -235,7 +208,7 @@ func (a *agent) finishChild(m *childFinished) error {
 		wt := a.cleanupWorktree(*sup.Worktree)
 		sup.Worktree = &wt
 	}
-	preview, whole := cutRunes(m.text, childPreviewLimit)
+	preview, whole := agentstate.CutRunes(m.text, agentstate.ChildPreviewLimit)
 	out := task.OutputTask{TaskID: rec.TaskID, Kind: task.KindChildAgent, Status: m.status, Summary: rec.Summary,
 		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: messages.NotificationSummary(m.text), ChildSupervision: &sup}
 	data, err := json.Marshal(out)
@@ -249,7 +222,7 @@ func (a *agent) finishChild(m *childFinished) error {
 // makeChildWorktree makes the worktree SpawnAgent planned for the child
 // of task rec (again, when a restart finds its directory gone). One that
 // cannot be made fails the task: the child never runs outside it.
-func (a *agent) makeChildWorktree(rec *TaskRecord, wt worktree.Info) error {
+func (a *agent) makeChildWorktree(rec *agentstate.TaskRecord, wt worktree.Info) error {
 	ctx, cancel := context.WithTimeout(context.Background(), worktreeCleanupTimeout)
 	defer cancel()
 	err := worktree.Make(ctx, wt)
@@ -304,17 +277,13 @@ func worktreeText(wt *worktree.Info) string {
 	return fmt.Sprintf("\nIts worktree at %s (branch %s) could not be cleaned up: %s.", wt.Path, wt.Branch, wt.Note)
 }
 
-// childPreviewLimit bounds a child's result in its task_result and
-// TaskOutput (runes); the child's own journal keeps it whole.
-const childPreviewLimit = 8000
-
-func childResultText(childID string, rec *TaskRecord, status, text string) string {
+func childResultText(childID string, rec *agentstate.TaskRecord, status, text string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Child agent %s (task %s: %s) %s.\n", childID, rec.TaskID, rec.Summary, status)
 	if strings.TrimSpace(text) == "" {
 		b.WriteString("It reported no result text.\n")
 	} else {
-		preview, whole := cutRunes(text, childPreviewLimit)
+		preview, whole := agentstate.CutRunes(text, agentstate.ChildPreviewLimit)
 		fmt.Fprintf(&b, "Result:\n%s\n", strings.TrimRight(preview, "\n"))
 		if !whole {
 			b.WriteString("(result truncated)\n")
@@ -329,10 +298,10 @@ func childResultText(childID string, rec *TaskRecord, status, text string) strin
 // waiting for an answer.
 func (a *agent) settleChild(c actor.Context) {
 	if !a.supervised() || a.archiving || a.stepping || a.state.Turn != nil || a.state.Queue.Len() > 0 ||
-		a.state.PendingWakeHint != nil || len(a.state.openTasks()) > 0 || !a.runnable() {
+		a.state.PendingWakeHint != nil || len(a.state.OpenTasks()) > 0 || !a.runnable() {
 		return // busy, or held (suspended, or paused or stopped by the operator, who may resume it)
 	}
-	if a.state.hasOpenWorkItems() {
+	if a.state.HasOpenWorkItems() {
 		return // open work items are persisted work still to do: not terminal
 	}
 	if status := closureTaskStatus(a.state.LastClosure); status != "" {
@@ -368,7 +337,7 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 		a.retireArchived(c)
 		return
 	}
-	open := a.state.openTasks()
+	open := a.state.OpenTasks()
 	rt := a.deps.rt
 	if a.state.Turn != nil {
 		a.abandonStep() // no more model rounds or tools; archiveNow ends the turn
@@ -492,16 +461,6 @@ func (a *agent) startChild(c actor.Context) bool {
 	return false
 }
 
-// hasOpenWorkItems reports an open (not completed) work item.
-func (s *AgentState) hasOpenWorkItems() bool {
-	for _, r := range s.WorkItems {
-		if r.State == messages.WorkItemStateOpen {
-			return true
-		}
-	}
-	return false
-}
-
 // familyControl carries a parent's pause, resume or stop to its running
 // children, which pass it on to theirs: the family is held, let go or
 // stopped with its head.
@@ -519,7 +478,7 @@ func (a *agent) controlChildren(m *Control) {
 	if rt == nil {
 		return
 	}
-	for _, id := range a.state.childIDs() {
+	for _, id := range a.state.ChildIDs() {
 		rt.forward(id, &familyControl{op: m.Op, reason: fmt.Sprintf("%s (with its parent %s)", reasonOr(m.Reason, string(m.Op)), a.id)})
 	}
 }
@@ -527,8 +486,8 @@ func (a *agent) controlChildren(m *Control) {
 // observation is this agent's ChildObservability.
 func (a *agent) observation() task.ChildObservability {
 	o := task.ChildObservability{Phase: task.PhaseRunning, LastProgressBrief: a.state.LastProgressBrief,
-		LastResultBrief: boundedBrief(a.state.LastResultBrief, briefLimit)}
-	if r := a.state.currentWorkItem(); r != nil {
+		LastResultBrief: agentstate.BoundedBrief(a.state.LastResultBrief, agentstate.BriefLimit)}
+	if r := a.state.CurrentWorkItem(); r != nil {
 		o.ActiveWorkItemID, o.WorkSummary = r.ID, oneLine(r.Objective, 200)
 	}
 	cl := a.state.LastClosure
@@ -539,45 +498,12 @@ func (a *agent) observation() task.ChildObservability {
 		o.Phase = task.PhaseRunning
 	case a.state.Status == messages.StatusSuspended:
 		o.Phase, o.WaitingReason = task.PhaseWaiting, string(messages.AwaitingOperatorInput)
-	case len(a.state.openTasks()) > 0:
-		o.Phase, o.BlockedReason = task.PhaseBlocked, fmt.Sprintf("waiting on %d background task(s)", len(a.state.openTasks()))
+	case len(a.state.OpenTasks()) > 0:
+		o.Phase, o.BlockedReason = task.PhaseBlocked, fmt.Sprintf("waiting on %d background task(s)", len(a.state.OpenTasks()))
 	case cl != nil && cl.Outcome == messages.OutcomeWaiting:
 		o.Phase, o.WaitingReason = task.PhaseWaiting, string(cl.WaitingReason)
 	case a.state.Status == messages.StatusAsleep || a.state.Status == messages.StatusPaused || a.state.Status == messages.StatusStopped:
 		o.Phase, o.WaitingReason = task.PhaseWaiting, string(a.state.Status)
 	}
 	return o
-}
-
-// childIDs lists the ids of the children of running child tasks.
-func (s *AgentState) childIDs() []string {
-	var ids []string
-	for _, r := range s.runningChildTasks() {
-		ids = append(ids, r.Child.ChildAgentID)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-// briefLimit bounds the briefs a child's observability shows; a result
-// brief is kept up to childPreviewLimit, for its parent's task_result.
-const briefLimit = 2000
-
-// applyBrief keeps the latest progress and result briefs, bounded (a cut
-// one says so).
-func (s *AgentState) applyBrief(b messages.Brief) {
-	switch b.Kind {
-	case messages.BriefAck:
-		s.LastProgressBrief = boundedBrief(b.Text, briefLimit)
-	case messages.BriefResult, messages.BriefFailure:
-		s.LastResultBrief = boundedBrief(b.Text, childPreviewLimit)
-	}
-}
-
-// boundedBrief is text cut to n runes, marked when cut.
-func boundedBrief(text string, n int) string {
-	if head, whole := cutRunes(text, n); !whole {
-		return head + "\n…(cut; the agent's transcript has the whole text)"
-	}
-	return text
 }

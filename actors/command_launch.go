@@ -3,24 +3,12 @@ package actors
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
-
-// LaunchRecord is a command a tool call of the turn in flight launched:
-// journaled (command_launched) before the command could run, dropped
-// when the call's tool_executed is. A call cut by a crash with launches
-// is settled from them (settleLaunches) instead of being reported
-// "outcome unknown".
-type LaunchRecord struct {
-	CallID string      `json:"call_id"`
-	Launch exec.Launch `json:"launch"`
-}
 
 // errNoCallInFlight refuses a launch while no tool call runs: the command
 // of a call the agent has moved on from must not run.
@@ -33,41 +21,13 @@ type recordLaunch struct{ launch exec.Launch }
 func (*recordLaunch) toolsRequest()               {}
 func (*recordLaunch) Priority() messages.Priority { return messages.PriorityNext }
 
-func (s *AgentState) applyCommandLaunched(ev messages.Event, p messages.CommandLaunched) error {
-	if s.Turn == nil || s.Turn.ID != p.TurnID {
-		return nil
-	}
-	var l exec.Launch
-	if err := json.Unmarshal(p.Record, &l); err != nil {
-		return fmt.Errorf("apply seq %d: launch of call %s: %w", ev.Seq, p.CallID, err)
-	}
-	s.Turn.Launches = append(s.Turn.Launches, LaunchRecord{CallID: p.CallID, Launch: l})
-	return nil
-}
-
-// dropLaunches forgets the launches of a call whose result is durable.
-func (t *TurnState) dropLaunches(callID string) {
-	t.Launches = slices.DeleteFunc(t.Launches, func(r LaunchRecord) bool { return r.CallID == callID })
-}
-
-// launchesOf lists the launches of call callID.
-func (t *TurnState) launchesOf(callID string) []exec.Launch {
-	var out []exec.Launch
-	for _, r := range t.Launches {
-		if r.CallID == callID {
-			out = append(out, r.Launch)
-		}
-	}
-	return out
-}
-
 // inFlightCall is the tool call whose step runs now.
 func (a *agent) inFlightCall() (string, bool) {
 	t := a.state.Turn
 	if t == nil || !a.stepping || a.stepKind != stepTool {
 		return "", false
 	}
-	call, started, ok := t.nextCall()
+	call, started, ok := t.NextCall()
 	return call.ID, ok && started
 }
 

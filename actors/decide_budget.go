@@ -38,7 +38,7 @@ func loopFailure(st *AgentState, env decideEnv) (messages.Failure, bool) {
 
 // budgetOf is the agent's budget with the runtime's default applied.
 func budgetOf(st *AgentState, env decideEnv) TokenBudgetInfo {
-	info := AgentInfo{TokenBudget: st.budgetInfo()}
+	info := AgentInfo{TokenBudget: st.BudgetInfo()}
 	applyBudgetDefault(&info, env.Cfg.DefaultTokenBudget)
 	return info.TokenBudget
 }

@@ -47,3 +47,18 @@ func only[T messages.Payload](t *testing.T, b batch) T {
 	}
 	return out[0]
 }
+
+// applyAll applies ps to s as the journal's next events, at at.
+func applyAll(t *testing.T, s *AgentState, at time.Time, ps ...messages.Payload) {
+	t.Helper()
+	for _, p := range ps {
+		ev, err := messages.NewEvent(s.ID, at, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Seq = s.LastSeq + 1
+		if err := s.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

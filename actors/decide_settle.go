@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -45,11 +46,11 @@ func turnStart(st *AgentState, env decideEnv, m messages.MessageEnvelope) batch 
 		MessageID: m.ID, TurnID: env.NewID("turn"), TurnIndex: st.TurnIndex + 1,
 		Continuation: continuationOf(st, m),
 	}
-	if isCarrierStart(started) {
+	if agentstate.IsCarrierStart(started) {
 		started.Notifications = deliverableOf(st, env)
 	}
 	b = append(b, started)
-	if c := st.currentWorkItem(); c != nil {
+	if c := st.CurrentWorkItem(); c != nil {
 		b = append(b, messages.WorkItemBound{TurnID: started.TurnID, WorkItemID: c.ID})
 	}
 	return b
@@ -99,7 +100,7 @@ func completedTurn(st *AgentState, env decideEnv) batch {
 	t := st.Turn
 	closure := messages.Closure{Outcome: messages.OutcomeCompleted}
 	kind, text := messages.BriefResult, t.LastText
-	running := st.runningTasksOf(t.MessageID)
+	running := st.RunningTasksOf(t.MessageID)
 	if len(running) > 0 {
 		closure = messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTaskResult}
 		kind = messages.BriefAck
@@ -108,7 +109,7 @@ func completedTurn(st *AgentState, env decideEnv) batch {
 		text = strings.TrimSpace(t.LastText + "\n\n" + note)
 	}
 	if closure.Outcome == messages.OutcomeCompleted {
-		closure = st.workClosure()
+		closure = st.WorkClosure()
 	}
 	b := settleTurn(st, env, messages.TerminalCompleted, closure, kind, text)
 	return append(b, turnWork(st, env, closure, running)...)

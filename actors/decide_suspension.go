@@ -23,7 +23,7 @@ import (
 // turn instead.
 func suspendedTurn(st *AgentState, env decideEnv) batch {
 	t, args, now := st.Turn, st.Turn.Ask, env.Now
-	rec, err := args.record()
+	rec, err := args.Record()
 	if err != nil {
 		return failedTurn(st, env, messages.TerminalAborted,
 			runtimeFailure("invalid_suspension", "The question to the operator could not be recorded: "+err.Error()))
@@ -31,7 +31,7 @@ func suspendedTurn(st *AgentState, env decideEnv) batch {
 	rec.ID, rec.AgentID, rec.TurnID, rec.MessageID, rec.CallID = env.NewID("susp"), env.AgentID, t.ID, t.MessageID, t.AskCallID
 	rec.SuspendedAt = now
 	var b batch
-	if sig, ok := args.signals(); ok {
+	if sig, ok := args.Signals(); ok {
 		d := sig.Decide()
 		rec.DecisionRecord = &d
 		b = append(b, messages.EngagementDecisionRecorded{Decision: d, TurnID: t.ID, CallID: rec.CallID, SuspensionID: rec.ID})
@@ -201,7 +201,7 @@ func suspensionExpiry(st *AgentState, env decideEnv, rec *messages.SuspensionRec
 // a question is open, running while its turn is in flight (paused
 // mid-turn), idle otherwise.
 func resumedStatus(st *AgentState) messages.AgentStatus {
-	if st.openSuspension() != nil {
+	if st.OpenSuspension() != nil {
 		return messages.StatusSuspended
 	}
 	if st.Turn != nil { // paused mid-turn: the turn goes on

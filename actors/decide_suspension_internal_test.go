@@ -26,7 +26,7 @@ func suspendedOn(t *testing.T, args RequestInputArgs) (*AgentState, *messages.Su
 	t.Helper()
 	st := asking(args)
 	applyAll(t, st, testNow, suspendedTurn(st, testEnv())...)
-	rec := st.openSuspension()
+	rec := st.OpenSuspension()
 	if rec == nil || st.Status != messages.StatusSuspended {
 		t.Fatalf("after suspendedTurn: status %s, open %v; want suspended on a question", st.Status, rec)
 	}

@@ -3,6 +3,7 @@ package actors
 import (
 	"strings"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -18,7 +19,7 @@ func turnWork(st *AgentState, env decideEnv, closure messages.Closure, running [
 	if t.Work == nil {
 		return nil
 	}
-	r := st.workItemOf(t.Work.BoundItemID)
+	r := st.WorkItemOf(t.Work.BoundItemID)
 	if r == nil || !r.Open() {
 		return nil
 	}
@@ -26,8 +27,8 @@ func turnWork(st *AgentState, env decideEnv, closure messages.Closure, running [
 	var timer []messages.Payload
 	switch {
 	case closure.WaitingReason == messages.AwaitingTaskResult && r.BlockedBy == "":
-		timer = setBlocker(&rec, taskWaitBlocker+": "+strings.Join(running, ", "), now, DefaultRecheckAfter, env.NewID)
-	case strings.HasPrefix(r.BlockedBy, taskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(st.openTasks()) == 0:
+		timer = setBlocker(&rec, agentstate.TaskWaitBlocker+": "+strings.Join(running, ", "), now, DefaultRecheckAfter, env.NewID)
+	case strings.HasPrefix(r.BlockedBy, agentstate.TaskWaitBlocker) && closure.Outcome != messages.OutcomeWaiting && len(st.OpenTasks()) == 0:
 		setBlocker(&rec, "", now, 0, env.NewID)
 	default:
 		return nil

@@ -5,7 +5,8 @@
 // reconciling every open fact). Its leaves live in packages of their own,
 // which import nothing of actors: the four-band mailbox (actors/mailbox),
 // the timer service (actors/timers) and the provider-transport actors
-// (actors/transport).
+// (actors/transport). The agent's state, its reducer (Apply) and its
+// snapshot encoding are pure and live in actors/agentstate.
 //
 // An actor's state is touched only inside its Receive, and only by applying
 // an event that is already durable: the same apply runs live and during

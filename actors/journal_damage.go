@@ -9,6 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 )
@@ -127,7 +128,7 @@ func (r *Runtime) tellOperator(n messages.OperatorNotification) {
 func (a *agent) recordDamage(m *journalDamaged) {
 	n := m.n
 	n.AgentID = a.id
-	if slices.ContainsFunc(a.state.Notifications, func(v NotificationView) bool { return v.NotificationID == n.NotificationID }) {
+	if slices.ContainsFunc(a.state.Notifications, func(v agentstate.NotificationView) bool { return v.NotificationID == n.NotificationID }) {
 		return
 	}
 	a.mustPersist(messages.OperatorNotificationRequested{Notification: n})
@@ -165,7 +166,7 @@ func (a *agent) refuseDamaged(c actor.Context) {
 
 // quarantinedInfo is what listings show of an agent whose journal is
 // quarantined: it has no state to show.
-func quarantinedInfo(q persistence.Quarantine) AgentInfo {
-	return AgentInfo{ID: q.Stream, Status: messages.StatusStopped, LastSeq: q.Seq,
+func quarantinedInfo(q persistence.Quarantine) agentstate.AgentInfo {
+	return agentstate.AgentInfo{ID: q.Stream, Status: messages.StatusStopped, LastSeq: q.Seq,
 		LastError: quarantinedErr(q).Error(), JournalQuarantined: true}
 }

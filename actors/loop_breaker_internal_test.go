@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -29,10 +30,10 @@ func TestNoteRepeat(t *testing.T) {
 		{"other number spelling", call("7", `{"a":1.0,"b":[1,2]}`), done("7", messages.ToolError, "r2"), 1},
 		{"other arguments", call("8", `{"a":2,"b":[1,2]}`), done("8", messages.ToolError, "r2"), 1},
 	}
-	turn := &TurnState{}
+	turn := &agentstate.TurnState{}
 	for _, s := range steps {
 		turn.Calls = []messages.ToolCall{s.call}
-		turn.noteRepeat(s.res)
+		turn.NoteRepeat(s.res)
 		if turn.Loop.Repeats != s.want || turn.Loop.Tool != "fetch" {
 			t.Fatalf("%s: repeats = %d, want %d", s.name, turn.Loop.Repeats, s.want)
 		}

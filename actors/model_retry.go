@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -12,74 +13,6 @@ import (
 // ErrNoModelRetry is returned by RetryModel when the agent has no model
 // retry waiting.
 var ErrNoModelRetry = errors.New("no model retry scheduled")
-
-// ModelRetryState is a turn's run of durable model retries: how many
-// rounds failed, since when, the last failure, and the timer the next try
-// waits on ("" once it fired: the round is being tried again).
-type ModelRetryState struct {
-	Attempt       int              `json:"attempt"`
-	FirstFailedAt time.Time        `json:"first_failed_at"`
-	DueAt         time.Time        `json:"due_at"`
-	TimerID       string           `json:"timer_id,omitempty"`
-	Failure       messages.Failure `json:"failure"`
-}
-
-// pending reports a retry waiting on its timer.
-func (r *ModelRetryState) pending() bool { return r != nil && r.TimerID != "" }
-
-// ModelRetryInfo is the pending retry as status shows it: "retrying at
-// DueAt, attempt Attempt". Attempt numbers the model call waiting to run:
-// 2 for the first retry of the failed round.
-type ModelRetryInfo struct {
-	DueAt         time.Time `json:"due_at"`
-	Attempt       int       `json:"attempt"`
-	FirstFailedAt time.Time `json:"first_failed_at"`
-	FailureCode   string    `json:"failure_code"`
-	Summary       string    `json:"summary"`
-}
-
-// modelRetryInfo is the pending retry of s's turn, nil when none waits.
-func (s *AgentState) modelRetryInfo() *ModelRetryInfo {
-	if s.Turn == nil || !s.Turn.Retry.pending() {
-		return nil
-	}
-	r := s.Turn.Retry
-	return &ModelRetryInfo{DueAt: r.DueAt, Attempt: r.Attempt + 1, FirstFailedAt: r.FirstFailedAt,
-		FailureCode: r.Failure.Code, Summary: r.Failure.Summary}
-}
-
-// applyModelRetryScheduled opens (or continues) the turn's retry run and
-// records its timer.
-func (s *AgentState) applyModelRetryScheduled(p messages.ModelRetryScheduled) {
-	if s.Turn == nil || s.Turn.ID != p.TurnID {
-		return
-	}
-	s.Turn.Retry = &ModelRetryState{Attempt: p.Attempt, FirstFailedAt: p.FirstFailedAt, DueAt: p.DueAt,
-		TimerID: p.TimerID, Failure: p.Failure}
-	if s.Timers == nil {
-		s.Timers = make(map[string]TimerState)
-	}
-	s.Timers[p.TimerID] = TimerState{DueAt: p.DueAt, Reason: fmt.Sprintf("model retry, attempt %d", p.Attempt+1), ModelRetry: true}
-}
-
-// releaseModelRetry notes that the retry timer id fired: the round is
-// tried again.
-func (s *AgentState) releaseModelRetry(id string) {
-	if s.Turn != nil && s.Turn.Retry != nil && s.Turn.Retry.TimerID == id {
-		s.Turn.Retry.TimerID = ""
-	}
-}
-
-// dropModelRetryTimer forgets the pending retry timer of a turn that ends
-// without it: its fire, if it still comes, finds nothing.
-func (s *AgentState) dropModelRetryTimer() {
-	if s.Turn != nil && s.Turn.Retry.pending() {
-		delete(s.Timers, s.Turn.Retry.TimerID)
-		if len(s.Timers) == 0 {
-			s.Timers = nil
-		}
-	}
-}
 
 // retryModelRound decides whether the failed round err (journaled as f)
 // is tried again later. If so it journals model_retry_scheduled, arms the
@@ -123,7 +56,7 @@ func (*RetryModel) Priority() messages.Priority { return messages.PriorityInterj
 
 // RetryModelResult answers RetryModel with the agent's info after it.
 type RetryModelResult struct {
-	Info AgentInfo
+	Info agentstate.AgentInfo
 	Err  error
 }
 
@@ -135,7 +68,7 @@ const codeModelRetryCancelled = "model_retry_cancelled"
 // it still comes, finds no timer), or cancels it by failing the turn.
 func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
 	t := a.state.Turn
-	if t == nil || !t.Retry.pending() {
+	if t == nil || !t.Retry.Pending() {
 		return &RetryModelResult{Err: fmt.Errorf("%w for agent %s: it is not waiting to retry a model call", ErrNoModelRetry, a.id)}
 	}
 	if !m.Cancel && a.state.Status == messages.StatusPaused {

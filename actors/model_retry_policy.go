@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -114,7 +115,7 @@ func durablyRetryable(k providers.ErrorKind) bool {
 // Horizon: a retry due later is moved to that instant (the last attempt),
 // unless the server asked to wait beyond it, and a failure at or after it
 // is final.
-func decideModelRetry(p ModelRetry, prev *ModelRetryState, f modelFailure, env retryEnv) retryDecision {
+func decideModelRetry(p ModelRetry, prev *agentstate.ModelRetryState, f modelFailure, env retryEnv) retryDecision {
 	d := retryDecision{Attempt: 1, FirstFailedAt: env.Now}
 	if prev != nil {
 		d.Attempt, d.FirstFailedAt = prev.Attempt+1, prev.FirstFailedAt

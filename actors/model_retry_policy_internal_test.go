@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
@@ -13,13 +14,13 @@ func TestDecideModelRetry(t *testing.T) {
 	policy := ModelRetry{Horizon: time.Hour, BaseDelay: 30 * time.Second, MaxDelay: 10 * time.Minute}
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	limited := modelFailure{Kind: providers.KindRateLimited}
-	run := func(attempt int, since time.Duration) *ModelRetryState {
-		return &ModelRetryState{Attempt: attempt, FirstFailedAt: t0.Add(-since)}
+	run := func(attempt int, since time.Duration) *agentstate.ModelRetryState {
+		return &agentstate.ModelRetryState{Attempt: attempt, FirstFailedAt: t0.Add(-since)}
 	}
 	tests := []struct {
 		name        string
 		policy      ModelRetry
-		prev        *ModelRetryState
+		prev        *agentstate.ModelRetryState
 		failure     modelFailure
 		jitter      float64
 		want        retryVerdict

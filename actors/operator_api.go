@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -81,7 +82,7 @@ func (*getOperatorView) Priority() messages.Priority { return messages.PriorityN
 // operatorView answers getOperatorView with copies.
 type operatorView struct {
 	suspensions   []messages.SuspensionRecord
-	notifications []NotificationView
+	notifications []agentstate.NotificationView
 }
 
 // OpenSuspensions returns the open suspensions of every agent, oldest
@@ -110,25 +111,9 @@ func (r *Runtime) OpenSuspensions(ctx context.Context) ([]messages.SuspensionRec
 	return out, nil
 }
 
-// NotificationView is an operator notification with where its external
-// delivery stands (nil when no webhook is configured).
-type NotificationView struct {
-	messages.OperatorNotification
-	Delivery *NotificationDelivery `json:"delivery,omitempty"`
-}
-
-// NotificationDelivery is the latest delivery record of a notification.
-type NotificationDelivery struct {
-	Status     messages.DeliveryStatus `json:"status"`
-	Attempts   int                     `json:"attempts"`
-	HTTPStatus int                     `json:"http_status,omitempty"`
-	Error      string                  `json:"error,omitempty"`
-	UpdatedAt  string                  `json:"updated_at"`
-}
-
 // Notifications returns the operator notifications recorded by or for
 // agent id (its own, and its private children's), newest first.
-func (r *Runtime) Notifications(ctx context.Context, id string) ([]NotificationView, error) {
+func (r *Runtime) Notifications(ctx context.Context, id string) ([]agentstate.NotificationView, error) {
 	v, err := r.operatorView(ctx, id)
 	return v.notifications, err
 }

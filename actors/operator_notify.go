@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -37,21 +38,6 @@ func (*tailDropped) Priority() messages.Priority       { return messages.Priorit
 // operatorNotification builds a notification of this agent (notificationOf).
 func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
 	return notificationOf(a.state, a.env(), reason, message, suspensionID)
-}
-
-// noteOwnNotification records, as the agent's own notification is
-// applied, the once-only reports it stands for: the current closure's
-// stall (watchdog.go) and the budget warning (budget.go).
-func (s *AgentState) noteOwnNotification(n messages.OperatorNotification) {
-	if n.RequestedByAgentID != s.ID {
-		return
-	}
-	switch n.Reason {
-	case messages.NotifyAgentStalled:
-		s.Watchdog.ReportedTurn = s.TurnIndex
-	case messages.NotifyTokenBudgetWarning:
-		s.Budget.Warned = true
-	}
 }
 
 // newNotification is agent id's notification to the primary operator.
@@ -87,7 +73,7 @@ func (a *agent) dispatchNotification(n messages.OperatorNotification) {
 // learns of it at its next carrier.
 func (a *agent) childNotified(m *childNotification) {
 	n := m.n
-	if slices.ContainsFunc(a.state.Notifications, func(v NotificationView) bool { return v.NotificationID == n.NotificationID }) {
+	if slices.ContainsFunc(a.state.Notifications, func(v agentstate.NotificationView) bool { return v.NotificationID == n.NotificationID }) {
 		return
 	}
 	n.AgentID = a.id
@@ -109,7 +95,7 @@ func (a *agent) childNotified(m *childNotification) {
 // childHint tells the parent how to act on a child's notification through
 // its supervision task.
 func (a *agent) childHint(n messages.OperatorNotification) string {
-	rec, ok := a.state.childTask(n.RequestedByAgentID)
+	rec, ok := a.state.ChildTask(n.RequestedByAgentID)
 	if !ok || rec.Terminal() {
 		return ""
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
@@ -164,12 +165,12 @@ func (r *Runtime) Interrupt(ctx context.Context, id, keep, reason string) (messa
 }
 
 // State returns a copy of agent id's state.
-func (r *Runtime) State(ctx context.Context, id string) (AgentState, error) {
+func (r *Runtime) State(ctx context.Context, id string) (agentstate.State, error) {
 	res, err := r.ask(ctx, id, &GetState{})
 	if err != nil {
-		return AgentState{}, err
+		return agentstate.State{}, err
 	}
-	return res.(AgentState), nil
+	return res.(agentstate.State), nil
 }
 
 // WakeHint sends agent id a pure wake signal. A stopped agent answers
@@ -185,15 +186,15 @@ func (r *Runtime) WakeHint(ctx context.Context, id, source, reason string, conte
 
 // SetModel records agent id's model override ("" clears it). The model is
 // vetted by AgentDeps.CheckModel first; a refused one changes nothing.
-func (r *Runtime) SetModel(ctx context.Context, id, model, reason string) (AgentInfo, error) {
+func (r *Runtime) SetModel(ctx context.Context, id, model, reason string) (agentstate.AgentInfo, error) {
 	if model != "" && r.deps.CheckModel != nil {
 		if err := r.deps.CheckModel(model); err != nil {
-			return AgentInfo{}, fmt.Errorf("%w: %w", ErrInvalidModel, err)
+			return agentstate.AgentInfo{}, fmt.Errorf("%w: %w", ErrInvalidModel, err)
 		}
 	}
 	res, err := r.ask(ctx, id, &SetModel{Model: model, Reason: reason})
 	if err != nil {
-		return AgentInfo{}, err
+		return agentstate.AgentInfo{}, err
 	}
 	out := res.(*SetModelResult)
 	return out.Info, out.Err
@@ -202,22 +203,22 @@ func (r *Runtime) SetModel(ctx context.Context, id, model, reason string) (Agent
 // RetryModel makes agent id try its waiting model round now, or with
 // cancel gives the retry up and fails the turn with its last failure. An
 // agent with no retry waiting answers an error wrapping ErrNoModelRetry.
-func (r *Runtime) RetryModel(ctx context.Context, id string, cancel bool) (AgentInfo, error) {
+func (r *Runtime) RetryModel(ctx context.Context, id string, cancel bool) (agentstate.AgentInfo, error) {
 	res, err := r.ask(ctx, id, &RetryModel{Cancel: cancel})
 	if err != nil {
-		return AgentInfo{}, err
+		return agentstate.AgentInfo{}, err
 	}
 	out := res.(*RetryModelResult)
 	return out.Info, out.Err
 }
 
 // Info returns agent id's AgentInfo, activating it if needed.
-func (r *Runtime) Info(ctx context.Context, id string) (AgentInfo, error) {
+func (r *Runtime) Info(ctx context.Context, id string) (agentstate.AgentInfo, error) {
 	res, err := r.ask(ctx, id, &GetInfo{})
 	if err != nil {
-		return AgentInfo{}, err
+		return agentstate.AgentInfo{}, err
 	}
-	return res.(AgentInfo), nil
+	return res.(agentstate.AgentInfo), nil
 }
 
 // ErrInvalidAgentID is wrapped by the error for an agent id that cannot
@@ -267,12 +268,12 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 // themselves; a dormant agent is described by its snapshot header and
 // stays dormant (one without a usable header is activated to answer; a
 // private child is reached through its parent then, never started alone).
-func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
+func (r *Runtime) List(ctx context.Context) ([]agentstate.AgentInfo, error) {
 	streams, err := r.deps.Store.Streams(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}
-	out := make([]AgentInfo, 0, len(streams))
+	out := make([]agentstate.AgentInfo, 0, len(streams))
 	for _, id := range streams {
 		in, err := r.listInfo(ctx, id)
 		if err != nil {
@@ -287,7 +288,7 @@ func (r *Runtime) List(ctx context.Context) ([]AgentInfo, error) {
 	return out, nil
 }
 
-func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
+func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo, error) {
 	if q, bad := r.storeQuarantine(id); bad {
 		return quarantinedInfo(q), nil
 	}
@@ -297,11 +298,11 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (AgentInfo, error) {
 	if !active {
 		high, err := r.deps.Store.HighestSeq(ctx, id)
 		if err != nil {
-			return AgentInfo{}, fmt.Errorf("look up agent %s: %w", id, err)
+			return agentstate.AgentInfo{}, fmt.Errorf("look up agent %s: %w", id, err)
 		}
 		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
 		if err == nil && ok && snap.Seq == high {
-			if in, ok, err := snapshotInfo(snap.Data); err == nil && ok {
+			if in, ok, err := agentstate.SnapshotInfo(snap.Data); err == nil && ok {
 				applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
@@ -428,7 +429,7 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 					// Contained to this agent: reported below, not resumed.
 				case err != nil && firstErr == nil:
 					firstErr = fmt.Errorf("recover %s: %w", id, err)
-				case err == nil && len(res.([]OpenFact)) > 0:
+				case err == nil && len(res.([]agentstate.OpenFact)) > 0:
 					active = append(active, id)
 				}
 				mu.Unlock()
@@ -526,7 +527,7 @@ func (r *Runtime) dormant(ctx context.Context, id string) bool {
 	if err != nil || !ok || snap.Seq != high {
 		return false
 	}
-	facts, err := SnapshotOpenFacts(snap.Data)
+	facts, err := agentstate.SnapshotOpenFacts(snap.Data)
 	return err == nil && len(facts) == 0
 }
 

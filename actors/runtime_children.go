@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
@@ -150,7 +151,7 @@ func (r *Runtime) Children(ctx context.Context, id string, all bool) ([]ChildVie
 		return nil, err
 	}
 	var out []ChildView
-	for _, rec := range res.([]TaskRecord) {
+	for _, rec := range res.([]agentstate.TaskRecord) {
 		if rec.Child == nil || (!all && rec.Terminal()) {
 			continue
 		}

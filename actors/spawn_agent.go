@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
@@ -109,20 +110,6 @@ type SpawnTaskHandle struct {
 	Summary    string `json:"summary"`
 }
 
-// ChildTaskRecord is the record of a child_agent_task: its child and the
-// recovery spec that re-creates the child's journal if the runtime died
-// between the parent's record and the child's creation.
-type ChildTaskRecord struct {
-	ChildAgentID  string              `json:"child_agent_id"`
-	Summary       string              `json:"summary"`
-	Prompt        string              `json:"prompt"`
-	Trust         messages.TrustLevel `json:"trust"`
-	WorkspaceMode string              `json:"workspace_mode"`
-	// Worktree is the child's task-owned worktree in worktree mode, as
-	// created; its cleanup outcome is in the task's result.
-	Worktree *worktree.Info `json:"worktree,omitempty"`
-}
-
 // spawnTool is SpawnAgent. Its run reaches the calling agent through the
 // context (runRuntimeTool runs it inside the agent's Receive).
 func spawnTool() tools.Tool {
@@ -160,7 +147,7 @@ func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
 	if max <= 0 {
 		max = DefaultMaxActiveChildren
 	}
-	if n := len(a.state.runningChildTasks()); n >= max {
+	if n := len(a.state.RunningChildTasks()); n >= max {
 		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
 			Message:      fmt.Sprintf("you already supervise %d running children, the limit", n),
 			RecoveryHint: "wait for a child's task_result, or stop one with TaskStop, before spawning another"})
@@ -192,7 +179,7 @@ func childSupervision(parent, child, taskID string) task.ChildSupervision {
 // supervisionOf is the supervision projection of child task r: as its
 // journaled result recorded it once it ended (with the worktree's cleanup
 // outcome), else from its record.
-func supervisionOf(parent string, r TaskRecord) task.ChildSupervision {
+func supervisionOf(parent string, r agentstate.TaskRecord) task.ChildSupervision {
 	if r.Terminal() {
 		var out task.OutputTask
 		if json.Unmarshal(r.Result, &out) == nil && out.ChildSupervision != nil {
@@ -325,7 +312,7 @@ func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages
 	if json.Unmarshal(res.Envelope, &env) != nil || env.Result.SupervisionTaskID == "" || json.Unmarshal(call.Arguments, &args) != nil {
 		return nil
 	}
-	cr := ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
+	cr := agentstate.ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
 		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: WorkspaceInherit}
 	if sup := env.Result.ChildSupervision; sup != nil && sup.Worktree != nil {
 		cr.WorkspaceMode, cr.Worktree = WorkspaceWorktree, sup.Worktree

@@ -88,13 +88,6 @@ func (a *agent) batchCarrier(call messages.ToolCall) []messages.SystemNotificati
 	return a.deliverable()
 }
 
-// isCarrierStart reports a message_processing_started that carries
-// notifications to the model: a splice into a running turn, or a turn
-// whose message the model sees.
-func isCarrierStart(p messages.MessageProcessingStarted) bool {
-	return p.Continuation == nil || p.Continuation.ModelVisible
-}
-
 // QueueSystemNotification queues a subsystem's notification for agent id's
 // model. It is durable when this returns; the next carrier delivers it (a
 // critical one at once).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
@@ -16,7 +17,7 @@ import (
 
 // childSnapshot adds the child fields to a child task's snapshot; the
 // observability of a running child is asked of the child itself.
-func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Snapshot) {
+func (t *agentTasks) childSnapshot(ctx context.Context, r agentstate.TaskRecord, s *task.Snapshot) {
 	if r.Child == nil {
 		return
 	}
@@ -33,12 +34,12 @@ func (t *agentTasks) childSnapshot(ctx context.Context, r TaskRecord, s *task.Sn
 // childObservability is the observability of the child of task r: from
 // the terminal record once it ended, else asked of the child (nil when it
 // does not answer).
-func (rt *Runtime) childObservability(ctx context.Context, r TaskRecord) *task.ChildObservability {
+func (rt *Runtime) childObservability(ctx context.Context, r agentstate.TaskRecord) *task.ChildObservability {
 	if r.Terminal() {
 		o := task.ChildObservability{Phase: task.PhaseTerminal}
 		var out task.OutputTask
 		if json.Unmarshal(r.Result, &out) == nil {
-			o.LastResultBrief = boundedBrief(out.OutputPreview, briefLimit)
+			o.LastResultBrief = agentstate.BoundedBrief(out.OutputPreview, agentstate.BriefLimit)
 		}
 		return &o
 	}
@@ -53,7 +54,7 @@ func (rt *Runtime) childObservability(ctx context.Context, r TaskRecord) *task.C
 }
 
 // childOutput is TaskOutput of a child task: its result once terminal.
-func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, error) {
+func (t *agentTasks) childOutput(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
 	sup := supervisionOf(t.agentID, r)
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary, ChildSupervision: &sup}
 	if !r.Terminal() {
@@ -63,14 +64,14 @@ func (t *agentTasks) childOutput(r TaskRecord, maxChars int) (task.OutputTask, e
 	if err := json.Unmarshal(r.Result, &final); err != nil {
 		return out, fmt.Errorf("task %s result: %w", r.TaskID, err)
 	}
-	prev, whole := cutRunes(final.OutputPreview, maxChars)
+	prev, whole := agentstate.CutRunes(final.OutputPreview, maxChars)
 	out.OutputPreview, out.OutputTruncated, out.ResultSummary = prev, !whole || final.OutputTruncated, final.ResultSummary
 	return out, nil
 }
 
 // childInput delivers a parent follow-up to the child as its next message
 // (runtime instruction, never operator authority).
-func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) (task.InputResult, error) {
+func (t *agentTasks) childInput(ctx context.Context, r agentstate.TaskRecord, text string) (task.InputResult, error) {
 	res := task.InputResult{InputTarget: task.InputChildFollowup}
 	res.Task = t.liveSnapshot(ctx, r)
 	switch {
@@ -98,7 +99,7 @@ func (t *agentTasks) childInput(ctx context.Context, r TaskRecord, text string) 
 // answerChild answers the open question of a child suspended awaiting
 // input: its supervising parent is the boundary its questions go to. ok
 // is false when the child has no open question.
-func (t *agentTasks) answerChild(ctx context.Context, r TaskRecord, text string, res *task.InputResult) (task.InputResult, bool) {
+func (t *agentTasks) answerChild(ctx context.Context, r agentstate.TaskRecord, text string, res *task.InputResult) (task.InputResult, bool) {
 	id := r.Child.ChildAgentID
 	all, err := t.h.rt.Suspensions(ctx, id)
 	if err != nil {
@@ -108,7 +109,7 @@ func (t *agentTasks) answerChild(ctx context.Context, r TaskRecord, text string,
 		if !s.Open() {
 			continue
 		}
-		_, err := t.h.rt.Respond(ctx, id, Answer{SuspensionID: s.ID, Value: answerJSON(s.ResponseType, text),
+		_, err := t.h.rt.Respond(ctx, id, Answer{SuspensionID: s.ID, Value: agentstate.AnswerJSON(s.ResponseType, text),
 			RespondedBy: "parent:" + t.agentID})
 		if err != nil {
 			res.SummaryText = fmt.Sprintf("the child's question %q was not answered: %v", s.Question, err)
@@ -123,7 +124,7 @@ func (t *agentTasks) answerChild(ctx context.Context, r TaskRecord, text string,
 
 // liveSnapshot is r's snapshot with, for a child task, its child's
 // supervision and live observability.
-func (t *agentTasks) liveSnapshot(ctx context.Context, r TaskRecord) task.Snapshot {
+func (t *agentTasks) liveSnapshot(ctx context.Context, r agentstate.TaskRecord) task.Snapshot {
 	s := t.snapshot(r)
 	t.childSnapshot(ctx, r, &s)
 	return s
@@ -132,7 +133,7 @@ func (t *agentTasks) liveSnapshot(ctx context.Context, r TaskRecord) task.Snapsh
 // childStop archives the child (which first stops its own tasks and
 // children) and records the supervision task cancelled; a child that
 // already settled keeps its own status.
-func (t *agentTasks) childStop(ctx context.Context, r TaskRecord) (task.StopResult, error) {
+func (t *agentTasks) childStop(ctx context.Context, r agentstate.TaskRecord) (task.StopResult, error) {
 	if !r.Terminal() {
 		id := r.Child.ChildAgentID
 		if err := archivedErr(t.h.rt.ask(ctx, id, &archiveChild{status: task.StatusCancelled, reason: "stopped by its parent (TaskStop)"})); err != nil {

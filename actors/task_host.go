@@ -11,6 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/exec"
@@ -157,25 +158,25 @@ var (
 )
 
 // records asks the agent for its task records, oldest first.
-func (t *agentTasks) records(ctx context.Context) ([]TaskRecord, error) {
+func (t *agentTasks) records(ctx context.Context) ([]agentstate.TaskRecord, error) {
 	res, err := t.h.rt.ask(ctx, t.agentID, &getTasks{})
 	if err != nil {
 		return nil, fmt.Errorf("task records of %s: %w", t.agentID, err)
 	}
-	return res.([]TaskRecord), nil
+	return res.([]agentstate.TaskRecord), nil
 }
 
-func (t *agentTasks) record(ctx context.Context, id string) (TaskRecord, error) {
+func (t *agentTasks) record(ctx context.Context, id string) (agentstate.TaskRecord, error) {
 	recs, err := t.records(ctx)
 	if err != nil {
-		return TaskRecord{}, err
+		return agentstate.TaskRecord{}, err
 	}
 	for _, r := range recs {
 		if r.TaskID == id {
 			return r, nil
 		}
 	}
-	return TaskRecord{}, fmt.Errorf("%w: %s", task.ErrUnknownTask, id)
+	return agentstate.TaskRecord{}, fmt.Errorf("%w: %s", task.ErrUnknownTask, id)
 }
 
 // FindRunning implements exec.TaskHost.
@@ -238,7 +239,7 @@ func answerErr(res any, err error) error {
 }
 
 // snapshot is the lifecycle snapshot of a record.
-func (t *agentTasks) snapshot(r TaskRecord) task.Snapshot {
+func (t *agentTasks) snapshot(r agentstate.TaskRecord) task.Snapshot {
 	s := task.Snapshot{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 	if c := r.Command; c != nil {
@@ -313,7 +314,7 @@ func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.O
 // summary and failure artifact journaled with task_finished. A terminal
 // task whose output file cannot be read answers with the output preview
 // journaled at its end: the terminal record alone is a stable snapshot.
-func (t *agentTasks) output(r TaskRecord, maxChars int) (task.OutputTask, error) {
+func (t *agentTasks) output(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary}
 	var final task.OutputTask
 	if r.Terminal() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
@@ -48,7 +49,7 @@ func (*inspectAgent) Priority() messages.Priority  { return messages.PriorityNex
 func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
 	switch m := m.(type) {
 	case *getTasks:
-		c.Respond(a.state.copyTasks())
+		c.Respond(a.state.CopyTasks())
 	case *startTask:
 		started := m.started
 		if a.state.Turn != nil {
@@ -111,7 +112,7 @@ func (a *agent) finishTask(end taskEnd) error {
 // running.
 func (a *agent) recoverTasks(c actor.Context) {
 	h := a.deps.ToolEnv.host
-	for _, rec := range a.state.openTasks() {
+	for _, rec := range a.state.OpenTasks() {
 		if h != nil && h.isLive(rec.TaskID) {
 			continue
 		}
@@ -119,7 +120,7 @@ func (a *agent) recoverTasks(c actor.Context) {
 	}
 }
 
-func (a *agent) recoverTask(c actor.Context, rec TaskRecord) {
+func (a *agent) recoverTask(c actor.Context, rec agentstate.TaskRecord) {
 	arts, err := a.deps.ToolEnv.artifacts(a.id)
 	if err != nil || arts == nil || rec.Command == nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("task cannot be recovered without its artifacts")
@@ -188,7 +189,7 @@ func (a *agent) taskWaitsForInput(m *taskWaiting) {
 
 // taskNotification is the system notification of a task that ended while
 // its agent was busy with another turn.
-func taskNotification(f messages.TaskFinished, rec *TaskRecord) messages.SystemNotification {
+func taskNotification(f messages.TaskFinished, rec *agentstate.TaskRecord) messages.SystemNotification {
 	n := messages.SystemNotification{Kind: "task.finished", Level: messages.LevelInfo,
 		Message: fmt.Sprintf("Background task %s (%s) finished while you were working; its result follows as a task_result message, or read it now with TaskOutput.", f.TaskID, oneLine(rec.Summary, 120))}
 	if f.Status != task.StatusCompleted {

@@ -1,6 +1,10 @@
 package actors
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+)
 
 func TestCutRunes(t *testing.T) {
 	tests := []struct {
@@ -19,7 +23,7 @@ func TestCutRunes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, complete := cutRunes(tt.s, tt.n)
+			got, complete := agentstate.CutRunes(tt.s, tt.n)
 			if got != tt.want || complete != tt.complete {
 				t.Errorf("cutRunes(%q, %d) = %q, %v; want %q, %v", tt.s, tt.n, got, complete, tt.want, tt.complete)
 			}
@@ -67,7 +71,7 @@ func TestDigest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := digest(tt.parts...); got != tt.want {
+			if got := agentstate.Digest(tt.parts...); got != tt.want {
 				t.Errorf("digest(%q) = %s, want %s", tt.parts, got, tt.want)
 			}
 		})

@@ -3,6 +3,7 @@ package actors
 import (
 	"slices"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
@@ -153,36 +154,9 @@ func (a *agent) answeredRequest(conv []providers.Item) []providers.Item {
 	out := slices.Clone(conv)
 	for n, d := range missing { // each insert shifts the later rounds by one
 		res := lostResult(d.call)
-		out = insertAfterRound(out, d.round+n, providers.Item{
+		out = agentstate.InsertAfterRound(out, d.round+n, providers.Item{
 			Kind: providers.ItemToolResult, CallID: d.call.ID, ToolName: d.call.Name, Text: res.Receipt, IsError: true,
 		})
 	}
 	return out
-}
-
-// hasCall reports whether c is a call of the turn's last round.
-func (t *TurnState) hasCall(c messages.ToolCall) bool {
-	return slices.ContainsFunc(t.Calls, func(x messages.ToolCall) bool { return x.ID == c.ID })
-}
-
-// insertResult puts a tool result right after the results already given
-// to the latest round that made its call, and at the end when no item of
-// conv made it (a round compacted away, or none).
-func insertResult(conv []providers.Item, res providers.Item) []providers.Item {
-	for i := len(conv) - 1; i >= 0; i-- {
-		if conv[i].Kind == providers.ItemAssistant && slices.ContainsFunc(conv[i].ToolCalls, func(c messages.ToolCall) bool { return c.ID == res.CallID }) {
-			return insertAfterRound(conv, i, res)
-		}
-	}
-	return append(conv, res)
-}
-
-// insertAfterRound inserts res after the assistant item at round and the
-// results that follow it.
-func insertAfterRound(conv []providers.Item, round int, res providers.Item) []providers.Item {
-	j := round + 1
-	for j < len(conv) && conv[j].Kind == providers.ItemToolResult {
-		j++
-	}
-	return slices.Insert(conv, j, res)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	toolagent "github.com/holon-actors/holon-actors/tools/agent"
 	"github.com/holon-actors/holon-actors/tools/task"
@@ -24,18 +25,18 @@ var _ toolagent.Inspector = (*inspector)(nil)
 
 // inspection is an agent's answer to inspectAgent.
 type inspection struct {
-	info    AgentInfo
-	waiting string       // the waiting reason of the last closure
-	tasks   []TaskRecord // running ones
+	info    agentstate.AgentInfo
+	waiting string                  // the waiting reason of the last closure
+	tasks   []agentstate.TaskRecord // running ones
 }
 
 // inspection is what AgentGet may show of the agent.
 func (a *agent) inspection() inspection {
-	in := inspection{info: a.state.info()}
+	in := inspection{info: a.state.Info()}
 	if c := a.state.LastClosure; c != nil {
 		in.waiting = string(c.WaitingReason)
 	}
-	for _, r := range a.state.openTasks() {
+	for _, r := range a.state.OpenTasks() {
 		in.tasks = append(in.tasks, *r)
 	}
 	return in
@@ -92,7 +93,7 @@ func (i *inspector) children(ctx context.Context, in inspection) []toolagent.Chi
 
 // visible: public agents, the caller itself, and the caller's own
 // private children.
-func (i *inspector) visible(in AgentInfo) bool {
+func (i *inspector) visible(in agentstate.AgentInfo) bool {
 	return in.ID == i.caller || in.Visibility != messages.VisibilityPrivate || in.ParentAgentID == i.caller
 }
 

@@ -17,43 +17,6 @@ import (
 // does not repeat it. Sleeping until woken (awaiting_external_change) is a
 // legitimate rest and never reported.
 
-// WatchdogState remembers the impossible wait last reported.
-type WatchdogState struct {
-	// ReportedTurn is the turn index whose closure was reported stalled.
-	ReportedTurn uint64 `json:"reported_turn,omitempty"`
-}
-
-// impossibleWait returns what the last closure waits for when nothing can
-// bring it; "" when the wait can end (or the agent is not waiting).
-func (s *AgentState) impossibleWait() string {
-	c := s.LastClosure
-	if c == nil || c.Outcome != messages.OutcomeWaiting {
-		return ""
-	}
-	switch c.WaitingReason {
-	case messages.AwaitingTaskResult:
-		for _, t := range s.Tasks {
-			if !t.Terminal() {
-				return ""
-			}
-		}
-		return "a background task's result, but none of its tasks is running"
-	case messages.AwaitingTimer:
-		for _, t := range s.Timers {
-			if t.SuspensionID == "" {
-				return ""
-			}
-		}
-		return "a timer, but none is pending"
-	case messages.AwaitingOperatorInput:
-		if len(s.openSuspensionIDs()) > 0 {
-			return ""
-		}
-		return "an answer from its operator, but no question is open"
-	}
-	return ""
-}
-
 // watchStall reports an impossible wait of the settled agent, once per
 // closure.
 func (a *agent) watchStall() {
@@ -61,7 +24,7 @@ func (a *agent) watchStall() {
 	if st.Turn != nil || st.Queue.Len() > 0 || st.TurnIndex == 0 || st.Watchdog.ReportedTurn == st.TurnIndex {
 		return
 	}
-	what := st.impossibleWait()
+	what := st.ImpossibleWait()
 	if what == "" {
 		return
 	}

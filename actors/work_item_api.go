@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -15,11 +16,11 @@ import (
 // inline plan, and for a completed item its completion report.
 type WorkItemView struct {
 	messages.WorkItemRecord
-	Current          bool              `json:"current"`
-	SchedulingState  SchedulingState   `json:"scheduling_state"`
-	Readiness        Readiness         `json:"readiness"`
-	PlanArtifact     *PlanArtifact     `json:"plan_artifact,omitempty"`
-	CompletionReport *CompletionReport `json:"completion_report,omitempty"`
+	Current          bool                       `json:"current"`
+	SchedulingState  agentstate.SchedulingState `json:"scheduling_state"`
+	Readiness        Readiness                  `json:"readiness"`
+	PlanArtifact     *PlanArtifact              `json:"plan_artifact,omitempty"`
+	CompletionReport *CompletionReport          `json:"completion_report,omitempty"`
 }
 
 // CompletionReport is the promoted report of a completed work item.
@@ -48,9 +49,9 @@ func reportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *
 
 // viewOf is the read view of rec.
 func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView {
-	sched := a.state.scheduling(rec)
+	sched := a.state.Scheduling(rec)
 	v := WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: readiness(sched),
-		CompletionReport: reportOf(a.state.deliverySummaryOf(rec.ID), rec)}
+		CompletionReport: reportOf(a.state.DeliverySummaryOf(rec.ID), rec)}
 	if path, err := a.deps.ToolEnv.planPath(a.id, rec.ID); err == nil {
 		v.PlanArtifact = readPlanArtifact(path)
 	}
@@ -59,7 +60,7 @@ func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView 
 
 // workItemViews lists the agent's work items, oldest first.
 func (a *agent) workItemViews() []WorkItemView {
-	items := a.state.workItemsSorted()
+	items := a.state.WorkItemsSorted()
 	out := make([]WorkItemView, 0, len(items))
 	for _, r := range items {
 		out = append(out, a.viewOf(r, r.ID == a.state.CurrentWorkItemID))

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
@@ -77,7 +78,7 @@ func readPlanArtifact(path string) *PlanArtifact {
 	if _, err := io.Copy(h, f); err != nil {
 		return nil
 	}
-	preview, complete := cutRunes(string(head[:n]), planPreviewChars)
+	preview, complete := agentstate.CutRunes(string(head[:n]), planPreviewChars)
 	return &PlanArtifact{
 		Path: path, Hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), Bytes: fi.Size(),
 		UpdatedAt: fi.ModTime().UTC(), Preview: preview, PreviewComplete: complete && int64(n) == fi.Size(),

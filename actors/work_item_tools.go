@@ -10,17 +10,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
-)
-
-// The runtime-owned work-item tools. Like Sleep, the agent runs them
-// itself: they change its own journal (its work queue).
-const (
-	CreateWorkItemToolName   = "CreateWorkItem"
-	PickWorkItemToolName     = "PickWorkItem"
-	UpdateWorkItemToolName   = "UpdateWorkItem"
-	CompleteWorkItemToolName = "CompleteWorkItem"
 )
 
 // DefaultRecheckAfter is the recheck deadline given to a blocker set
@@ -97,7 +89,7 @@ func (UpdateWorkItemArgs) AdjustSchema(s *jsonschema.Schema) {
 	s.Properties["plan_status"].Enum = append([]any{nil}, planStatusEnum...)
 	adjustTodos(s.Properties["todo_list"])
 	r := s.Properties["recheck_after"]
-	r.Minimum, r.Maximum = ptr(1.0), ptr(float64(maxRecheckAfter.Milliseconds()))
+	r.Minimum, r.Maximum = agentstate.Ptr(1.0), agentstate.Ptr(float64(maxRecheckAfter.Milliseconds()))
 }
 
 // Validate checks the objective and the checklist.
@@ -171,36 +163,27 @@ func todoItems(ts []TodoArg) []messages.TodoItem {
 // workItemToolset are the work-item tools. Their run functions only
 // validate and echo: the agent applies them (runWorkItemTool).
 var workItemToolset = []tools.Tool{
-	tools.Typed(CreateWorkItemToolName,
+	tools.Typed(agentstate.CreateWorkItemToolName,
 		"Create a durable work item for a high-level objective (optionally with a plan and a checklist). It is "+
-			"queued, not focused: call "+PickWorkItemToolName+" to make it your current work item.",
-		echoArgs[CreateWorkItemArgs](CreateWorkItemToolName)),
-	tools.Typed(PickWorkItemToolName,
+			"queued, not focused: call "+agentstate.PickWorkItemToolName+" to make it your current work item.",
+		echoArgs[CreateWorkItemArgs](agentstate.CreateWorkItemToolName)),
+	tools.Typed(agentstate.PickWorkItemToolName,
 		"Make an open work item your current focus. The runtime keeps you working on the current item until it is "+
 			"completed, blocked or waiting for the operator.",
-		echoArgs[PickWorkItemArgs](PickWorkItemToolName)),
-	tools.Typed(UpdateWorkItemToolName,
+		echoArgs[PickWorkItemArgs](agentstate.PickWorkItemToolName)),
+	tools.Typed(agentstate.UpdateWorkItemToolName,
 		"Record bookkeeping on an open work item after material progress: plan_status, the whole todo_list, or a "+
 			"blocker (blocked_by, with an optional recheck_after reminder; an empty blocked_by clears it). Plan "+
 			"changes go in the plan file itself.",
-		echoArgs[UpdateWorkItemArgs](UpdateWorkItemToolName)),
-	tools.Typed(CompleteWorkItemToolName,
+		echoArgs[UpdateWorkItemArgs](agentstate.UpdateWorkItemToolName)),
+	tools.Typed(agentstate.CompleteWorkItemToolName,
 		"Mark a work item completed. Write the operator-facing completion report as your text in the same reply "+
 			"as this call: that text becomes the item's result summary and delivery report.",
-		echoArgs[CompleteWorkItemArgs](CompleteWorkItemToolName)),
+		echoArgs[CompleteWorkItemArgs](agentstate.CompleteWorkItemToolName)),
 }
 
 func echoArgs[A any](name string) func(context.Context, A) tools.Result {
 	return func(_ context.Context, a A) tools.Result { return tools.Success(name, "validated", a) }
-}
-
-// isWorkItemTool reports one of the work-item tools.
-func isWorkItemTool(name string) bool {
-	switch name {
-	case CreateWorkItemToolName, PickWorkItemToolName, UpdateWorkItemToolName, CompleteWorkItemToolName:
-		return true
-	}
-	return false
 }
 
 // workItemFailure is a work-item tool error that changed nothing.
@@ -237,13 +220,13 @@ func (a *agent) runWorkItemTool(call messages.ToolCall) (tools.Result, []message
 	var res tools.Result
 	var payloads []messages.Payload
 	switch call.Name {
-	case CreateWorkItemToolName:
+	case agentstate.CreateWorkItemToolName:
 		res, payloads = a.createWorkItem(decodeValid[CreateWorkItemArgs](call))
-	case PickWorkItemToolName:
+	case agentstate.PickWorkItemToolName:
 		res, payloads = a.pickWorkItem(decodeValid[PickWorkItemArgs](call))
-	case UpdateWorkItemToolName:
+	case agentstate.UpdateWorkItemToolName:
 		res, payloads = a.updateWorkItem(decodeValid[UpdateWorkItemArgs](call))
-	case CompleteWorkItemToolName:
+	case agentstate.CompleteWorkItemToolName:
 		res, payloads = a.completeWorkItem(decodeValid[CompleteWorkItemArgs](call))
 	}
 	return res, payloads, true
@@ -277,8 +260,8 @@ func (a *agent) createWorkItem(args CreateWorkItemArgs) (tools.Result, []message
 		warning = a.seedPlan(rec.ID, args.Plan)
 	}
 	out := workItemResult{WorkItem: a.viewOf(&rec, false), Warning: warning}
-	summary := fmt.Sprintf("Created work item %s (queued). Call %s to focus on it.", rec.ID, PickWorkItemToolName)
-	return tools.Success(CreateWorkItemToolName, summary, out), []messages.Payload{messages.WorkItemCreated{Record: rec}}
+	summary := fmt.Sprintf("Created work item %s (queued). Call %s to focus on it.", rec.ID, agentstate.PickWorkItemToolName)
+	return tools.Success(agentstate.CreateWorkItemToolName, summary, out), []messages.Payload{messages.WorkItemCreated{Record: rec}}
 }
 
 // seedPlan writes the initial plan file; a warning when it cannot.
@@ -299,11 +282,11 @@ func (a *agent) seedPlan(itemID, plan string) *tools.ToolError {
 
 // openItem finds an open work item for tool; a failure result otherwise.
 func (a *agent) openItem(tool, id string) (*messages.WorkItemRecord, *tools.Result) {
-	r := a.state.workItemOf(strings.TrimSpace(id))
+	r := a.state.WorkItemOf(strings.TrimSpace(id))
 	switch {
 	case r == nil || r.AgentID != a.id:
 		res := workItemFailure(tool, kindWorkItemNotFound, fmt.Sprintf("there is no work item %q", id),
-			"use a work_item_id from the work queue in your context, or create one with "+CreateWorkItemToolName)
+			"use a work_item_id from the work queue in your context, or create one with "+agentstate.CreateWorkItemToolName)
 		return nil, &res
 	case !r.Open():
 		res := workItemFailure(tool, kindWorkItemClosed, fmt.Sprintf("work item %s is already completed", r.ID),
@@ -314,20 +297,20 @@ func (a *agent) openItem(tool, id string) (*messages.WorkItemRecord, *tools.Resu
 }
 
 func (a *agent) pickWorkItem(args PickWorkItemArgs) (tools.Result, []messages.Payload) {
-	r, fail := a.openItem(PickWorkItemToolName, args.WorkItemID)
+	r, fail := a.openItem(agentstate.PickWorkItemToolName, args.WorkItemID)
 	if fail != nil {
 		return *fail, nil
 	}
 	out := workItemResult{WorkItem: a.viewOf(r, true)}
 	if a.state.CurrentWorkItemID == r.ID {
-		return tools.Success(PickWorkItemToolName, fmt.Sprintf("Work item %s is already current.", r.ID), out), nil
+		return tools.Success(agentstate.PickWorkItemToolName, fmt.Sprintf("Work item %s is already current.", r.ID), out), nil
 	}
-	return tools.Success(PickWorkItemToolName, fmt.Sprintf("Work item %s is now current.", r.ID), out),
+	return tools.Success(agentstate.PickWorkItemToolName, fmt.Sprintf("Work item %s is now current.", r.ID), out),
 		[]messages.Payload{messages.WorkItemPicked{WorkItemID: r.ID, PreviousWorkItemID: a.state.CurrentWorkItemID}}
 }
 
 func (a *agent) updateWorkItem(args UpdateWorkItemArgs) (tools.Result, []messages.Payload) {
-	r, fail := a.openItem(UpdateWorkItemToolName, args.WorkItemID)
+	r, fail := a.openItem(agentstate.UpdateWorkItemToolName, args.WorkItemID)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -353,7 +336,7 @@ func (a *agent) updateWorkItem(args UpdateWorkItemArgs) (tools.Result, []message
 	rec.UpdatedAt = now
 	out := workItemResult{WorkItem: a.viewOf(&rec, a.state.CurrentWorkItemID == rec.ID)}
 	payloads := append([]messages.Payload{messages.WorkItemUpdated{Record: rec, TurnID: a.state.Turn.ID}}, timer...)
-	return tools.Success(UpdateWorkItemToolName, fmt.Sprintf("Updated work item %s.", rec.ID), out), payloads
+	return tools.Success(agentstate.UpdateWorkItemToolName, fmt.Sprintf("Updated work item %s.", rec.ID), out), payloads
 }
 
 // setBlocker sets (non-empty) or clears (empty) rec's blocker. A set
@@ -375,7 +358,7 @@ func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, aft
 // assistant text when the round has exactly one CompleteWorkItem call; it
 // becomes the result summary, the delivery summary and a result brief.
 func (a *agent) completeWorkItem(args CompleteWorkItemArgs) (tools.Result, []messages.Payload) {
-	r, fail := a.openItem(CompleteWorkItemToolName, args.WorkItemID)
+	r, fail := a.openItem(agentstate.CompleteWorkItemToolName, args.WorkItemID)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -385,7 +368,7 @@ func (a *agent) completeWorkItem(args CompleteWorkItemArgs) (tools.Result, []mes
 	text := strings.TrimSpace(t.LastText)
 	completions := 0
 	for _, c := range t.Calls {
-		if c.Name == CompleteWorkItemToolName {
+		if c.Name == agentstate.CompleteWorkItemToolName {
 			completions++
 		}
 	}
@@ -401,7 +384,7 @@ func (a *agent) completeWorkItem(args CompleteWorkItemArgs) (tools.Result, []mes
 		}
 		out.Warning = &tools.ToolError{Kind: "missing_completion_report",
 			Message:      "work item completed without a completion report: " + problem,
-			RecoveryHint: "next time, write the operator-facing report as text in the same reply as one " + CompleteWorkItemToolName + " call"}
+			RecoveryHint: "next time, write the operator-facing report as text in the same reply as one " + agentstate.CompleteWorkItemToolName + " call"}
 		summary = fmt.Sprintf("Completed work item %s without a completion report.", rec.ID)
 	default:
 		rec.ResultSummary = text
@@ -416,7 +399,7 @@ func (a *agent) completeWorkItem(args CompleteWorkItemArgs) (tools.Result, []mes
 	if done.DeliverySummary != nil {
 		out.WorkItem.CompletionReport = reportOf(done.DeliverySummary, &rec)
 	}
-	return tools.Success(CompleteWorkItemToolName, summary, out), append([]messages.Payload{done}, payloads...)
+	return tools.Success(agentstate.CompleteWorkItemToolName, summary, out), append([]messages.Payload{done}, payloads...)
 }
 
 // armScheduled arms the timers among payloads that were just persisted.

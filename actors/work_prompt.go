@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -57,11 +58,11 @@ func (a *agent) workQueueContext() string {
 	}
 	var b strings.Builder
 	b.WriteString("\n\nWork queue (durable; the work-item store is authoritative).")
-	if c := a.state.currentWorkItem(); c != nil {
+	if c := a.state.CurrentWorkItem(); c != nil {
 		b.WriteString("\nCurrent work item:\n")
 		a.writeCurrentItem(&b, c)
 	} else {
-		b.WriteString("\nNo current work item: call " + PickWorkItemToolName + " to focus on one.")
+		b.WriteString("\nNo current work item: call " + agentstate.PickWorkItemToolName + " to focus on one.")
 	}
 	a.writeCandidates(&b)
 	if r := a.staleReminder(); r != "" {
@@ -125,13 +126,13 @@ var candidateLabels = []string{labelTriggeredBlocked, labelQueuedRunnable, label
 // Completed items show only with a promoted completion report ("" hides
 // an item).
 func (a *agent) candidateLabel(r *messages.WorkItemRecord, now time.Time) string {
-	switch readiness(a.state.scheduling(r)) {
+	switch readiness(a.state.Scheduling(r)) {
 	case ReadyRunnable:
 		return labelQueuedRunnable
 	case ReadyWaitingForOperator:
 		return labelWaitingForOperator
 	case ReadyCompleted:
-		if reportOf(a.state.deliverySummaryOf(r.ID), r) == nil {
+		if reportOf(a.state.DeliverySummaryOf(r.ID), r) == nil {
 			return ""
 		}
 		return labelCompletedRecent
@@ -146,7 +147,7 @@ func (a *agent) candidateLabel(r *messages.WorkItemRecord, now time.Time) string
 func (a *agent) writeCandidates(b *strings.Builder) {
 	now := a.deps.Clock.Now()
 	byLabel := map[string][]*messages.WorkItemRecord{}
-	for _, r := range a.state.workItemsSorted() {
+	for _, r := range a.state.WorkItemsSorted() {
 		if r.ID == a.state.CurrentWorkItemID && r.Open() {
 			continue
 		}
@@ -174,7 +175,7 @@ func (a *agent) writeCandidates(b *strings.Builder) {
 			case labelTriggeredBlocked, labelBlocked:
 				fmt.Fprintf(b, " (blocked by: %s)", truncate(r.BlockedBy, projectedBlockerChars))
 			case labelCompletedRecent:
-				rep := reportOf(a.state.deliverySummaryOf(r.ID), r)
+				rep := reportOf(a.state.DeliverySummaryOf(r.ID), r)
 				fmt.Fprintf(b, "\n  Report: %s", truncate(rep.Text, projectedReportChars))
 			}
 		}
@@ -194,10 +195,10 @@ func (a *agent) staleReminder() string {
 	var last uint32
 	var r *messages.WorkItemRecord
 	if t.Work != nil {
-		last, r = t.Work.LastMutationRound, a.state.workItemOf(t.Work.BoundItemID)
+		last, r = t.Work.LastMutationRound, a.state.WorkItemOf(t.Work.BoundItemID)
 	}
 	if r == nil || !r.Open() {
-		r = a.state.currentWorkItem()
+		r = a.state.CurrentWorkItem()
 	}
 	k := int(t.Round) - int(last)
 	if r == nil || k < cfg.Rounds || (k-cfg.Rounds)%cfg.CooldownRounds != 0 {
@@ -205,7 +206,7 @@ func (a *agent) staleReminder() string {
 	}
 	head := fmt.Sprintf("Work-item reminder: %d model rounds passed without a work-item update. Current work item %s "+
 		"(plan %s): %s.", k, r.ID, r.PlanStatus, r.Objective)
-	tail := "\nUpdate it (" + UpdateWorkItemToolName + ", " + CompleteWorkItemToolName + ") only if material " +
+	tail := "\nUpdate it (" + agentstate.UpdateWorkItemToolName + ", " + agentstate.CompleteWorkItemToolName + ") only if material " +
 		"progress, a scope change, a blocker or a finished checklist item actually emerged."
 	var b strings.Builder
 	if r.BlockedBy != "" {
@@ -218,9 +219,9 @@ func (a *agent) staleReminder() string {
 	}
 	// The guidance is kept whole; the snapshot is cut to what fits.
 	budget := cfg.MaxTokens * 4
-	head, _ = cutRunes(head, max(0, budget-len([]rune(tail))))
-	body, _ := cutRunes(b.String(), max(0, budget-len([]rune(tail))-len([]rune(head))))
-	s, _ := cutRunes(head+body+tail, budget)
+	head, _ = agentstate.CutRunes(head, max(0, budget-len([]rune(tail))))
+	body, _ := agentstate.CutRunes(b.String(), max(0, budget-len([]rune(tail))-len([]rune(head))))
+	s, _ := agentstate.CutRunes(head+body+tail, budget)
 	return s
 }
 

@@ -4,18 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
-)
-
-// The source refs of a work-queue SystemTick: workTickRef says why it was
-// queued (tickContinue, tickPick, tickRecheck), workItemRef names the item.
-const (
-	workTickRef  = "work_queue"
-	workItemRef  = "work_item_id"
-	tickContinue = "continue"
-	tickPick     = "pick"
-	tickRecheck  = "recheck"
 )
 
 // The activation backoff of a work item whose activations make no
@@ -53,11 +44,11 @@ func (a *agent) activateWorkQueue() bool {
 	default:
 		return false
 	}
-	if c := st.currentWorkItem(); c != nil && st.scheduling(c) == SchedRunnable {
-		return a.activate(c, tickContinue)
+	if c := st.CurrentWorkItem(); c != nil && st.Scheduling(c) == agentstate.SchedRunnable {
+		return a.activate(c, agentstate.TickContinue)
 	}
-	if q := st.queuedRunnable(); q != nil {
-		return a.activate(q, tickPick)
+	if q := st.QueuedRunnable(); q != nil {
+		return a.activate(q, agentstate.TickPick)
 	}
 	return false
 }
@@ -72,12 +63,12 @@ func (a *agent) activate(r *messages.WorkItemRecord, mode string) bool {
 		}
 	}
 	text := fmt.Sprintf("Work queue: continue your current work item %s: %s", r.ID, r.Objective)
-	if mode == tickPick {
+	if mode == agentstate.TickPick {
 		text = fmt.Sprintf("Work queue: you have no current work item and runnable work is queued (oldest: %s: %s). "+
-			"Call %s to focus on one, then work on it.", r.ID, r.Objective, PickWorkItemToolName)
+			"Call %s to focus on one, then work on it.", r.ID, r.Objective, agentstate.PickWorkItemToolName)
 	}
 	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("work_queue"), messages.SurfaceRuntimeSystem,
-		messages.PriorityBackground, text, map[string]string{workTickRef: mode, workItemRef: r.ID})
+		messages.PriorityBackground, text, map[string]string{agentstate.WorkTickRef: mode, agentstate.WorkItemRef: r.ID})
 	a.mustPersist(messages.MessageAdmitted{Envelope: env})
 	return true
 }
@@ -101,9 +92,9 @@ func (a *agent) ensureBackoffTimer(id string, due time.Time) {
 // still blocked with that deadline, not yet consumed, queues a
 // low-priority SystemTick naming the item and records the recheck
 // consumed, in one batch, so it is delivered once, also across restarts.
-func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
+func (a *agent) workItemTimerFired(f timers.Fire, ts agentstate.TimerState) {
 	fired := messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}
-	r := a.state.workItemOf(ts.WorkItemID)
+	r := a.state.WorkItemOf(ts.WorkItemID)
 	if ts.Purpose != messages.TimerWorkItemRecheck || r == nil || !r.Blocked() || r.RecheckAt == nil ||
 		!r.RecheckAt.Equal(ts.DueAt) || r.RecheckConsumedAt != nil {
 		a.mustPersist(fired)
@@ -111,9 +102,9 @@ func (a *agent) workItemTimerFired(f timers.Fire, ts TimerState) {
 	}
 	now := a.deps.Clock.Now().UTC()
 	text := fmt.Sprintf("Work queue: recheck the blocker of work item %s (%s): %q. Clear or refresh it with %s "+
-		"if it changed; the reminder does not unblock the item.", r.ID, r.Objective, r.BlockedBy, UpdateWorkItemToolName)
+		"if it changed; the reminder does not unblock the item.", r.ID, r.Objective, r.BlockedBy, agentstate.UpdateWorkItemToolName)
 	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("work_queue"), messages.SurfaceRuntimeSystem,
-		messages.PriorityBackground, text, map[string]string{workTickRef: tickRecheck, workItemRef: r.ID})
+		messages.PriorityBackground, text, map[string]string{agentstate.WorkTickRef: agentstate.TickRecheck, agentstate.WorkItemRef: r.ID})
 	payloads := []messages.Payload{fired,
 		messages.WorkItemRecheckConsumed{WorkItemID: r.ID, RecheckAt: *r.RecheckAt, ConsumedAt: now},
 		messages.MessageAdmitted{Envelope: env}}

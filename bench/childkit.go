@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -62,7 +63,7 @@ func (childrenProvider) Complete(_ context.Context, req providers.Request) (prov
 		resp.Text = "Done."
 	case isChild(req.Conversation) && req.Conversation[0].Text == liveTask:
 		resp.StopReason = "tool_use"
-		resp.ToolCalls = []messages.ToolCall{{ID: "call_" + id, Name: actors.SleepToolName, Arguments: sleepArguments}}
+		resp.ToolCalls = []messages.ToolCall{{ID: "call_" + id, Name: agentstate.SleepToolName, Arguments: sleepArguments}}
 	case isChild(req.Conversation):
 		resp.Text = "42"
 	case last.Kind == providers.ItemMessage && strings.HasPrefix(last.Text, parentPrefix):

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
@@ -608,8 +609,8 @@ func (p *parentLog) waiting(st persistence.Store) string {
 }
 
 // childRecord decodes the record of a child_agent_task.
-func childRecord(m messages.TaskStarted) (actors.ChildTaskRecord, error) {
-	var rec actors.ChildTaskRecord
+func childRecord(m messages.TaskStarted) (agentstate.ChildTaskRecord, error) {
+	var rec agentstate.ChildTaskRecord
 	if err := json.Unmarshal(m.Record, &rec); err != nil {
 		return rec, fmt.Errorf("child task record: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -17,30 +18,30 @@ import (
 
 // AgentSummary is the /status surface of one agent.
 type AgentSummary struct {
-	actors.AgentInfo
-	TurnIndex         uint64              `json:"turn_index"`
-	TotalInputTokens  uint64              `json:"total_input_tokens"`
-	TotalOutputTokens uint64              `json:"total_output_tokens"`
-	TotalModelRounds  uint64              `json:"total_model_rounds"`
-	LastBriefAt       *time.Time          `json:"last_brief_at,omitempty"`
-	LastClosure       *messages.Closure   `json:"last_closure,omitempty"`
-	Sleep             *actors.SleepRecord `json:"sleep,omitempty"`
-	PendingWakeHint   *actors.WakeHint    `json:"pending_wake_hint,omitempty"`
-	PendingTimers     int                 `json:"pending_timers"`
+	agentstate.AgentInfo
+	TurnIndex         uint64                  `json:"turn_index"`
+	TotalInputTokens  uint64                  `json:"total_input_tokens"`
+	TotalOutputTokens uint64                  `json:"total_output_tokens"`
+	TotalModelRounds  uint64                  `json:"total_model_rounds"`
+	LastBriefAt       *time.Time              `json:"last_brief_at,omitempty"`
+	LastClosure       *messages.Closure       `json:"last_closure,omitempty"`
+	Sleep             *agentstate.SleepRecord `json:"sleep,omitempty"`
+	PendingWakeHint   *agentstate.WakeHint    `json:"pending_wake_hint,omitempty"`
+	PendingTimers     int                     `json:"pending_timers"`
 	// Context is what the model sees of the conversation, and what was
 	// compacted out of its view.
-	Context actors.ContextInfo `json:"context"`
+	Context agentstate.ContextInfo `json:"context"`
 }
 
 // AgentStateSnapshot is the /state surface: the summary (the same as
 // /status) plus what a projection needs before it follows /events.
 type AgentStateSnapshot struct {
-	Agent        AgentSummary                 `json:"agent"`
-	Queue        []QueuedMessage              `json:"queue"`
-	Turn         *actors.TurnState            `json:"turn,omitempty"`
-	Timers       map[string]actors.TimerState `json:"timers,omitempty"`
-	LastEventSeq uint64                       `json:"last_event_seq"`
-	Conversation int                          `json:"conversation_items"`
+	Agent        AgentSummary                     `json:"agent"`
+	Queue        []QueuedMessage                  `json:"queue"`
+	Turn         *agentstate.TurnState            `json:"turn,omitempty"`
+	Timers       map[string]agentstate.TimerState `json:"timers,omitempty"`
+	LastEventSeq uint64                           `json:"last_event_seq"`
+	Conversation int                              `json:"conversation_items"`
 }
 
 // QueuedMessage is one queued message, list-sized.
@@ -52,7 +53,7 @@ type QueuedMessage struct {
 	Summary   string               `json:"summary"`
 }
 
-func summarize(st actors.AgentState, in actors.AgentInfo) AgentSummary {
+func summarize(st agentstate.State, in agentstate.AgentInfo) AgentSummary {
 	return AgentSummary{AgentInfo: in, TurnIndex: st.TurnIndex, TotalInputTokens: st.TotalInputTokens,
 		TotalOutputTokens: st.TotalOutputTokens, TotalModelRounds: st.TotalModelRounds,
 		LastBriefAt: st.LastBriefAt, LastClosure: st.LastClosure, Sleep: st.Sleep,
@@ -94,11 +95,11 @@ func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string)
 }
 
 // state returns agent id's state and info, or writes the error.
-func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (actors.AgentState, actors.AgentInfo, bool) {
+func (s *Server) state(w http.ResponseWriter, ctx context.Context, id string) (agentstate.State, agentstate.AgentInfo, bool) {
 	st, err := s.cfg.Runtime.State(ctx, id)
 	if err != nil {
 		writeError(w, runtimeError(err))
-		return st, actors.AgentInfo{}, false
+		return st, agentstate.AgentInfo{}, false
 	}
 	in := s.cfg.Runtime.InfoOf(&st)
 	in.Active = true // State answered from the agent's running actor
@@ -111,14 +112,14 @@ func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, runtimeError(err))
 		return
 	}
-	public := make([]actors.AgentInfo, 0, len(all))
+	public := make([]agentstate.AgentInfo, 0, len(all))
 	for _, in := range all {
 		if in.Visibility != messages.VisibilityPrivate {
 			public = append(public, in)
 		}
 	}
 	writeJSON(w, http.StatusOK, struct {
-		Agents []actors.AgentInfo `json:"agents"`
+		Agents []agentstate.AgentInfo `json:"agents"`
 	}{public})
 }
 

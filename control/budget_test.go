@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
@@ -20,7 +20,7 @@ func TestBudgetRoute(t *testing.T) {
 	f := newFixture(t, testkit.Reply("one"), testkit.Reply("two"))
 	ctx := context.Background()
 	in, err := f.c.SetTokenBudget(ctx, "main", 100, false, "try it")
-	if err != nil || in.TokenBudget != (actors.TokenBudgetInfo{LimitTokens: 100, Source: actors.BudgetSourceAgent}) {
+	if err != nil || in.TokenBudget != (agentstate.TokenBudgetInfo{LimitTokens: 100, Source: agentstate.BudgetSourceAgent}) {
 		t.Fatalf("SetTokenBudget = %+v, %v", in.TokenBudget, err)
 	}
 	if _, err := f.c.Prompt(ctx, "main", control.PromptRequest{Text: "hi"}); err != nil {
@@ -28,7 +28,7 @@ func TestBudgetRoute(t *testing.T) {
 	}
 	f.h.WaitEvent("main", testkit.OfType(messages.EventBriefRecorded))
 	st, err := f.c.Status(ctx, "main")
-	if err != nil || st.TokenBudget != (actors.TokenBudgetInfo{LimitTokens: 100, SpentTokens: 110, Source: actors.BudgetSourceAgent, Exhausted: true}) {
+	if err != nil || st.TokenBudget != (agentstate.TokenBudgetInfo{LimitTokens: 100, SpentTokens: 110, Source: agentstate.BudgetSourceAgent, Exhausted: true}) {
 		t.Fatalf("status budget = %+v, %v", st.TokenBudget, err)
 	}
 	if _, err := f.c.Prompt(ctx, "main", control.PromptRequest{Text: "again"}); err != nil {
@@ -39,7 +39,7 @@ func TestBudgetRoute(t *testing.T) {
 		t.Fatalf("second brief = %s, want the budget failure", brief.Payload)
 	}
 	code, body := f.post(t, "/control/agents/main/budget", `{"token_budget": 1000, "reason": "more"}`)
-	var raised actors.AgentInfo
+	var raised agentstate.AgentInfo
 	if code != http.StatusOK || json.Unmarshal([]byte(body), &raised) != nil || raised.TokenBudget.LimitTokens != 1000 {
 		t.Fatalf("raise = %d %s", code, body)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -111,9 +112,9 @@ func (c *Client) Shutdown(ctx context.Context) error {
 }
 
 // Agents lists the public agents.
-func (c *Client) Agents(ctx context.Context) ([]actors.AgentInfo, error) {
+func (c *Client) Agents(ctx context.Context) ([]agentstate.AgentInfo, error) {
 	var out struct {
-		Agents []actors.AgentInfo `json:"agents"`
+		Agents []agentstate.AgentInfo `json:"agents"`
 	}
 	return out.Agents, c.do(ctx, http.MethodGet, "/agents/list", nil, &out)
 }
@@ -147,14 +148,14 @@ func (c *Client) Briefs(ctx context.Context, id string) ([]messages.Brief, error
 }
 
 // CreateAgent creates a named agent.
-func (c *Client) CreateAgent(ctx context.Context, id string) (actors.AgentInfo, error) {
+func (c *Client) CreateAgent(ctx context.Context, id string) (agentstate.AgentInfo, error) {
 	return c.CreateAgentWith(ctx, CreateAgentRequest{AgentID: id})
 }
 
 // CreateAgentWith creates a named agent as req asks (with its command
 // policy).
-func (c *Client) CreateAgentWith(ctx context.Context, req CreateAgentRequest) (actors.AgentInfo, error) {
-	var out actors.AgentInfo
+func (c *Client) CreateAgentWith(ctx context.Context, req CreateAgentRequest) (agentstate.AgentInfo, error) {
+	var out agentstate.AgentInfo
 	return out, c.do(ctx, http.MethodPost, "/control/agents", req, &out)
 }
 
@@ -260,8 +261,8 @@ func (c *Client) RevokeTrigger(ctx context.Context, id string) (Trigger, error) 
 }
 
 // SetModel sets (or, with "", clears) an agent's model override.
-func (c *Client) SetModel(ctx context.Context, id, model, reason string) (actors.AgentInfo, error) {
-	var out actors.AgentInfo
+func (c *Client) SetModel(ctx context.Context, id, model, reason string) (agentstate.AgentInfo, error) {
+	var out agentstate.AgentInfo
 	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/model", ModelRequest{Model: model, Reason: reason}, &out)
 }
 
@@ -324,15 +325,15 @@ func (c *Client) EnqueueWorkItem(ctx context.Context, id, objective string) (act
 
 // Notifications returns the operator notifications of an agent, newest
 // first.
-func (c *Client) Notifications(ctx context.Context, id string) ([]actors.NotificationView, error) {
+func (c *Client) Notifications(ctx context.Context, id string) ([]agentstate.NotificationView, error) {
 	var out NotificationList
 	return out.Notifications, c.do(ctx, http.MethodGet, "/agents/"+url.PathEscape(id)+"/notifications", nil, &out)
 }
 
 // SetTokenBudget sets an agent's token budget (0 is unlimited); reset
 // counts its spend from zero again.
-func (c *Client) SetTokenBudget(ctx context.Context, id string, tokens int64, reset bool, reason string) (actors.AgentInfo, error) {
-	var out actors.AgentInfo
+func (c *Client) SetTokenBudget(ctx context.Context, id string, tokens int64, reset bool, reason string) (agentstate.AgentInfo, error) {
+	var out agentstate.AgentInfo
 	req := BudgetRequest{TokenBudget: json.RawMessage(strconv.FormatInt(tokens, 10)), ResetSpend: reset, Reason: reason}
 	return out, c.do(ctx, http.MethodPost, "/control/agents/"+url.PathEscape(id)+"/budget", req, &out)
 }

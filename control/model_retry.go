@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // retryModel is POST /control/agents/{id}/retry (try the waiting model
@@ -32,11 +33,11 @@ func (s *Server) retryModel(w http.ResponseWriter, r *http.Request) {
 
 // RetryModel makes the agent try its waiting model round now, or with
 // cancel gives the retry up and fails the turn.
-func (c *Client) RetryModel(ctx context.Context, id string, cancel bool) (actors.AgentInfo, error) {
+func (c *Client) RetryModel(ctx context.Context, id string, cancel bool) (agentstate.AgentInfo, error) {
 	method := http.MethodPost
 	if cancel {
 		method = http.MethodDelete
 	}
-	var out actors.AgentInfo
+	var out agentstate.AgentInfo
 	return out, c.do(ctx, method, "/control/agents/"+url.PathEscape(id)+"/retry", nil, &out)
 }

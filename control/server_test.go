@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
@@ -172,7 +173,7 @@ func TestCreateAndListAgents(t *testing.T) {
 	srv := control.NewServer(control.Config{Runtime: f.h.Runtime, Store: f.h.Store(), Clock: f.h.Clock})
 	rec := httptest.NewRecorder()
 	srv.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/agents/list", nil))
-	var out struct{ Agents []actors.AgentInfo }
+	var out struct{ Agents []agentstate.AgentInfo }
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || len(out.Agents) != 2 || out.Agents[1].Active ||
 		out.Agents[1].Status != messages.StatusAwakeIdle || out.Agents[1].Kind != messages.AgentNamed {
 		t.Fatalf("Agents after restart = %s (%v); want reviewer listed, dormant", rec.Body, err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -71,8 +72,8 @@ func suspensionResponse(id string, r messages.InputResponse) SuspensionResponse 
 
 // NotificationList answers GET /agents/{id}/notifications.
 type NotificationList struct {
-	AgentID       string                    `json:"agent_id"`
-	Notifications []actors.NotificationView `json:"notifications"`
+	AgentID       string                        `json:"agent_id"`
+	Notifications []agentstate.NotificationView `json:"notifications"`
 }
 
 // The values of the state query of GET /agents/{id}/suspensions.
@@ -166,7 +167,7 @@ func (s *Server) agentNotifications(w http.ResponseWriter, r *http.Request, id s
 		return
 	}
 	if ns == nil {
-		ns = []actors.NotificationView{}
+		ns = []agentstate.NotificationView{}
 	}
 	writeJSON(w, http.StatusOK, NotificationList{AgentID: id, Notifications: ns})
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
@@ -440,7 +441,7 @@ func TestListSuspensionsAndNotifications(t *testing.T) {
 	}
 
 	ns, err := f.c.Notifications(ctx, "reviewer")
-	i := slices.IndexFunc(ns, func(n actors.NotificationView) bool { return n.SuspensionID == second.ID })
+	i := slices.IndexFunc(ns, func(n agentstate.NotificationView) bool { return n.SuspensionID == second.ID })
 	if err != nil || i < 0 {
 		t.Fatalf("Notifications = %+v, %v; want the question's", ns, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // agentsBudgetCmd is `agents budget`: show or set an agent's token budget.
@@ -26,7 +26,7 @@ func (a *agentsBudgetCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	var in actors.AgentInfo
+	var in agentstate.AgentInfo
 	switch {
 	case a.Tokens != nil:
 		in, err = c.SetTokenBudget(ctx, id, *a.Tokens, a.Reset, a.Reason)
@@ -43,7 +43,7 @@ func (a *agentsBudgetCmd) Run(ctx context.Context, e *env) error {
 	if e.JSON {
 		return printJSON(e, struct {
 			AgentID string `json:"agent_id"`
-			actors.TokenBudgetInfo
+			agentstate.TokenBudgetInfo
 		}{in.ID, in.TokenBudget})
 	}
 	fmt.Fprintf(e.stdout, "%s: %s\n", in.ID, describeBudget(in.TokenBudget))
@@ -52,7 +52,7 @@ func (a *agentsBudgetCmd) Run(ctx context.Context, e *env) error {
 
 // shortBudget is the spend and the limit for a table cell: "1200/5000",
 // "1200" with no limit, a "!" once exhausted.
-func shortBudget(b actors.TokenBudgetInfo) string {
+func shortBudget(b agentstate.TokenBudgetInfo) string {
 	s := fmt.Sprint(b.SpentTokens)
 	if b.LimitTokens > 0 {
 		s += fmt.Sprintf("/%d", b.LimitTokens)
@@ -64,12 +64,12 @@ func shortBudget(b actors.TokenBudgetInfo) string {
 }
 
 // describeBudget is a budget in one line.
-func describeBudget(b actors.TokenBudgetInfo) string {
+func describeBudget(b agentstate.TokenBudgetInfo) string {
 	if b.LimitTokens == 0 {
 		return fmt.Sprintf("%d tokens spent, no limit", b.SpentTokens)
 	}
 	s := fmt.Sprintf("%d of %d tokens spent", b.SpentTokens, b.LimitTokens)
-	if b.Source == actors.BudgetSourceDefault {
+	if b.Source == agentstate.BudgetSourceDefault {
 		s += " (the runtime's default budget)"
 	}
 	if b.Exhausted {

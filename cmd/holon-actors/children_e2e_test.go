@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
@@ -87,7 +87,7 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 	var children []string
 	for _, ev := range waitEvents(t, c, "main", messages.EventTaskStarted, 2) {
 		var ts messages.TaskStarted
-		var rec actors.ChildTaskRecord
+		var rec agentstate.ChildTaskRecord
 		if json.Unmarshal(ev.Payload, &ts) != nil || ts.Kind != task.KindChildAgent || json.Unmarshal(ts.Record, &rec) != nil {
 			t.Fatalf("task_started = %s", ev.Payload)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -228,7 +229,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 }
 
 // describeContext is the context accounting in a line.
-func describeContext(c actors.ContextInfo) string {
+func describeContext(c agentstate.ContextInfo) string {
 	s := fmt.Sprintf("%d items, ≈ %d tokens", c.ConversationItems, c.EstimatedTokens)
 	if c.CompactedItems > 0 {
 		s += fmt.Sprintf(" (%d earlier items compacted into a %d-character summary)", c.CompactedItems, c.SummaryChars)
@@ -514,7 +515,7 @@ func (a *agentsModelCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	var in actors.AgentInfo
+	var in agentstate.AgentInfo
 	if a.Set != "" || a.Clear {
 		in, err = c.SetModel(ctx, id, a.Set, "")
 	} else {

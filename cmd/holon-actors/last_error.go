@@ -3,12 +3,12 @@ package main
 import (
 	"time"
 
-	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // describeLastError is an agent's last error with when it happened and,
 // once a later turn completed, when it was resolved.
-func describeLastError(in actors.AgentInfo) string {
+func describeLastError(in agentstate.AgentInfo) string {
 	s := oneLineText(in.LastError)
 	if in.LastErrorAt != nil {
 		s += " (at " + in.LastErrorAt.Local().Format(time.DateTime) + ")"

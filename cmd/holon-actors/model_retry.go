@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // agentsRetryCmd is `agents retry`: run a waiting model retry now, or
@@ -39,7 +40,7 @@ func (a *agentsRetryCmd) Run(ctx context.Context, e *env) error {
 
 // describeModelRetry is a pending model retry in a line: "retrying at …,
 // attempt n".
-func describeModelRetry(r *actors.ModelRetryInfo) string {
+func describeModelRetry(r *agentstate.ModelRetryInfo) string {
 	return fmt.Sprintf("retrying at %s, attempt %d (%s since %s)", r.DueAt.Local().Format(time.DateTime), r.Attempt,
 		r.FailureCode, r.FirstFailedAt.Local().Format(time.DateTime))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/secrets"
@@ -312,7 +313,7 @@ func (r *onceResult) apply(ev messages.Event, maxTurns int) bool {
 
 // tasksRunning reports whether the agent has a background task that has
 // not ended: its result will come back as a message, so the run goes on.
-func tasksRunning(st actors.AgentState) bool {
+func tasksRunning(st agentstate.State) bool {
 	for _, r := range st.Tasks {
 		if !r.Terminal() {
 			return true

@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -686,15 +687,15 @@ func orNone(s string) string {
 
 // compaction maps the compaction flags onto the agents' config; a keep
 // budget that leaves nothing to compact is a usage error.
-func (c *runCmd) compaction() (actors.Compaction, error) {
+func (c *runCmd) compaction() (agentstate.Compaction, error) {
 	if c.CompactTrigger >= 0 && c.CompactKeep >= c.CompactTrigger {
-		return actors.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d is not below --compaction-trigger-tokens %d: keep less than the trigger, or disable compaction with a negative trigger",
+		return agentstate.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d is not below --compaction-trigger-tokens %d: keep less than the trigger, or disable compaction with a negative trigger",
 			c.CompactKeep, c.CompactTrigger))
 	}
 	if c.CompactKeep <= 0 {
-		return actors.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d: give a positive number of tokens", c.CompactKeep))
+		return agentstate.Compaction{}, usage(fmt.Errorf("--compaction-keep-tokens %d: give a positive number of tokens", c.CompactKeep))
 	}
-	return actors.Compaction{TriggerTokens: c.CompactTrigger, KeepTokens: c.CompactKeep}, nil
+	return agentstate.Compaction{TriggerTokens: c.CompactTrigger, KeepTokens: c.CompactKeep}, nil
 }
 
 // workItemReminder maps the stale-reminder flags onto the agents' config.

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"slices"
@@ -17,7 +17,7 @@ const closedSuspensionLimit = 64
 const notificationLimit = 200
 
 // applySuspensionRequested records a new open suspension.
-func (s *AgentState) applySuspensionRequested(p messages.SuspensionRequested) {
+func (s *State) applySuspensionRequested(p messages.SuspensionRequested) {
 	if s.Suspensions == nil {
 		s.Suspensions = make(map[string]*messages.SuspensionRecord)
 	}
@@ -27,7 +27,7 @@ func (s *AgentState) applySuspensionRequested(p messages.SuspensionRequested) {
 
 // settleSuspension closes suspension id with resp, and drops the oldest
 // closed ones beyond the limit.
-func (s *AgentState) settleSuspension(id string, resp messages.InputResponse) {
+func (s *State) settleSuspension(id string, resp messages.InputResponse) {
 	r, ok := s.Suspensions[id]
 	if !ok || !r.Open() {
 		return
@@ -59,7 +59,7 @@ func (s *AgentState) settleSuspension(id string, resp messages.InputResponse) {
 
 // applySuspensionExpired settles an expired suspension; a failed wait
 // fails the closure the suspension had left waiting.
-func (s *AgentState) applySuspensionExpired(p messages.SuspensionExpired, at time.Time) {
+func (s *State) applySuspensionExpired(p messages.SuspensionExpired, at time.Time) {
 	resp := messages.InputResponse{SuspensionID: p.SuspensionID, Resolution: messages.ResolutionExpired, RespondedAt: at}
 	if p.Response != nil {
 		resp = *p.Response
@@ -72,7 +72,7 @@ func (s *AgentState) applySuspensionExpired(p messages.SuspensionExpired, at tim
 
 // applyOperatorNotification keeps the notification, and counts a
 // suspension's attempts.
-func (s *AgentState) applyOperatorNotification(n messages.OperatorNotification) {
+func (s *State) applyOperatorNotification(n messages.OperatorNotification) {
 	if r, ok := s.Suspensions[n.SuspensionID]; ok && r.Open() &&
 		(n.Reason == messages.NotifySuspensionRequested || n.Reason == messages.NotifySuspensionReminder) {
 		r.Attempts++
@@ -83,7 +83,7 @@ func (s *AgentState) applyOperatorNotification(n messages.OperatorNotification) 
 	}
 }
 
-func (s *AgentState) applyNotificationDelivery(p messages.OperatorNotificationDelivery) {
+func (s *State) applyNotificationDelivery(p messages.OperatorNotificationDelivery) {
 	for i := len(s.Notifications) - 1; i >= 0; i-- {
 		n := &s.Notifications[i]
 		if n.NotificationID != p.NotificationID {
@@ -95,9 +95,9 @@ func (s *AgentState) applyNotificationDelivery(p messages.OperatorNotificationDe
 	}
 }
 
-// openSuspension returns the agent's open suspension, if any (there is at
+// OpenSuspension returns the agent's open suspension, if any (there is at
 // most one: a suspended agent runs no turn that could ask another).
-func (s *AgentState) openSuspension() *messages.SuspensionRecord {
+func (s *State) OpenSuspension() *messages.SuspensionRecord {
 	for _, r := range s.Suspensions {
 		if r.Open() {
 			return r
@@ -107,7 +107,7 @@ func (s *AgentState) openSuspension() *messages.SuspensionRecord {
 }
 
 // openSuspensionIDs lists the open suspensions' ids, sorted.
-func (s *AgentState) openSuspensionIDs() []string {
+func (s *State) openSuspensionIDs() []string {
 	var ids []string
 	for id, r := range s.Suspensions {
 		if r.Open() {
@@ -118,8 +118,8 @@ func (s *AgentState) openSuspensionIDs() []string {
 	return ids
 }
 
-// suspensionList is every kept suspension, newest first.
-func (s *AgentState) suspensionList() []messages.SuspensionRecord {
+// SuspensionList is every kept suspension, newest first.
+func (s *State) SuspensionList() []messages.SuspensionRecord {
 	out := make([]messages.SuspensionRecord, 0, len(s.Suspensions))
 	for _, r := range s.Suspensions {
 		out = append(out, *r)
@@ -133,14 +133,14 @@ func (s *AgentState) suspensionList() []messages.SuspensionRecord {
 	return out
 }
 
-// notificationList is the kept operator notifications, newest first.
-func (s *AgentState) notificationList() []NotificationView {
+// NotificationList is the kept operator notifications, newest first.
+func (s *State) NotificationList() []NotificationView {
 	out := slices.Clone(s.Notifications)
 	slices.Reverse(out)
 	return out
 }
 
 // queueSystemNotification adds a notification to the pending set.
-func (s *AgentState) queueSystemNotification(n messages.SystemNotification) {
+func (s *State) queueSystemNotification(n messages.SystemNotification) {
 	s.PendingNotifications = append(s.PendingNotifications, n)
 }

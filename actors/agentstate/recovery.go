@@ -1,6 +1,8 @@
-package actors
+package agentstate
 
-import "github.com/holon-actors/holon-actors/messages"
+import (
+	"github.com/holon-actors/holon-actors/messages"
+)
 
 // OpenFact names one reason an agent must be active after a restart.
 type OpenFact string
@@ -32,7 +34,7 @@ const (
 
 // OpenFacts lists the open facts of st. A stopped agent has none: it stays
 // stopped until an operator resumes it.
-func OpenFacts(st *AgentState) []OpenFact {
+func OpenFacts(st *State) []OpenFact {
 	if st.Status == messages.StatusStopped || st.Status == messages.StatusArchived {
 		return nil
 	}
@@ -49,7 +51,7 @@ func OpenFacts(st *AgentState) []OpenFact {
 	if st.PendingWakeHint != nil {
 		facts = append(facts, FactPendingWakeHint)
 	}
-	if len(st.openTasks()) > 0 {
+	if len(st.OpenTasks()) > 0 {
 		facts = append(facts, FactActiveTask)
 	}
 	if st.hasActivatableWork() {

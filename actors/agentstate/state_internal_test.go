@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"strings"
@@ -9,14 +9,14 @@ import (
 )
 
 func TestSnapshotRoundTripAndBadInput(t *testing.T) {
-	s := &AgentState{ID: "a", LastSeq: 7, Status: messages.StatusAwakeIdle}
+	s := &State{ID: "a", LastSeq: 7, Status: messages.StatusAwakeIdle}
 	env := messages.MessageEnvelope{ID: "m1", AgentID: "a", Kind: messages.KindOperatorPrompt,
 		Origin: messages.OperatorOrigin("op"), Body: messages.TextBody("hi"),
 		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess}
 	env.Normalize()
 	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
 	s.Queue.Push(env)
-	data, err := s.snapshot()
+	data, err := s.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestSnapshotRoundTripAndBadInput(t *testing.T) {
 	if err != nil || len(facts) != 1 {
 		t.Fatalf("SnapshotOpenFacts = %v, %v; want the queued message", facts, err)
 	}
-	got, err := restoreState(data)
+	got, err := RestoreState(data)
 	if err != nil || got.ID != "a" || got.LastSeq != 7 || got.Queue.Len() != 1 {
 		t.Fatalf("restoreState = %+v, %v", got, err)
 	}
@@ -38,7 +38,7 @@ func TestSnapshotRoundTripAndBadInput(t *testing.T) {
 		if _, err := SnapshotOpenFacts(bad); err == nil || !strings.Contains(err.Error(), "snapshot") {
 			t.Errorf("%s: SnapshotOpenFacts error = %v, want a snapshot error", name, err)
 		}
-		if _, err := restoreState(bad); err == nil {
+		if _, err := RestoreState(bad); err == nil {
 			t.Errorf("%s: restoreState = nil error", name)
 		}
 	}
@@ -48,21 +48,21 @@ func TestSnapshotRoundTripAndBadInput(t *testing.T) {
 // scrubbed from the header and the body, and the snapshot still restores.
 func TestSnapshotRedacted(t *testing.T) {
 	const canary = "sk-snapshot-canary-0123456789"
-	s := &AgentState{ID: "a", LastSeq: 3, Status: messages.StatusAwakeIdle}
+	s := &State{ID: "a", LastSeq: 3, Status: messages.StatusAwakeIdle}
 	env := messages.MessageEnvelope{ID: "m1", AgentID: "a", Kind: messages.KindOperatorPrompt,
 		Origin: messages.OperatorOrigin("op"), Body: messages.TextBody("use " + canary),
 		DeliverySurface: messages.SurfaceCLIPrompt, AdmissionContext: messages.AdmissionLocalProcess}
 	env.Normalize()
 	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
 	s.Queue.Push(env)
-	data, err := s.snapshotRedacted(secrets.NewRegistry(canary).RedactBytes)
+	data, err := s.SnapshotRedacted(secrets.NewRegistry(canary).RedactBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(data), canary) {
 		t.Fatalf("snapshot holds the secret: %s", data)
 	}
-	got, err := restoreState(data)
+	got, err := RestoreState(data)
 	if err != nil || got.Queue.Len() != 1 {
 		t.Fatalf("restoreState = %+v, %v", got, err)
 	}

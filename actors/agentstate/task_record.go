@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
 // are forgotten first (their artifacts stay on disk).
 const terminalLimit = 200
 
-func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
+func (s *State) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
 	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, ParentMessageID: p.ParentMessageID,
 		Status: task.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
 	if p.Kind == task.KindChildAgent {
@@ -65,7 +65,7 @@ func (s *AgentState) applyTaskStarted(ev messages.Event, p messages.TaskStarted)
 	return nil
 }
 
-func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinished) {
+func (s *State) applyTaskFinished(ev messages.Event, p messages.TaskFinished) {
 	rec, ok := s.Tasks[p.TaskID]
 	if !ok || rec.Terminal() {
 		return // settled once; a repeat changes nothing
@@ -78,7 +78,7 @@ func (s *AgentState) applyTaskFinished(ev messages.Event, p messages.TaskFinishe
 }
 
 // forgetOldTasks drops the oldest terminal records beyond terminalLimit.
-func (s *AgentState) forgetOldTasks() {
+func (s *State) forgetOldTasks() {
 	var done []*TaskRecord
 	for _, r := range s.Tasks {
 		if r.Terminal() {
@@ -94,8 +94,8 @@ func (s *AgentState) forgetOldTasks() {
 	}
 }
 
-// openTasks lists the records of the tasks still running, oldest first.
-func (s *AgentState) openTasks() []*TaskRecord {
+// OpenTasks lists the records of the tasks still running, oldest first.
+func (s *State) OpenTasks() []*TaskRecord {
 	var open []*TaskRecord
 	for _, r := range s.Tasks {
 		if !r.Terminal() {
@@ -116,8 +116,8 @@ func sortTasks(rs []*TaskRecord) {
 	})
 }
 
-// copyTasks returns deep copies of every record, oldest first.
-func (s *AgentState) copyTasks() []TaskRecord {
+// CopyTasks returns deep copies of every record, oldest first.
+func (s *State) CopyTasks() []TaskRecord {
 	all := make([]*TaskRecord, 0, len(s.Tasks))
 	for _, r := range s.Tasks {
 		all = append(all, r)
@@ -143,9 +143,9 @@ func (s *AgentState) copyTasks() []TaskRecord {
 	return out
 }
 
-// runningTasksOf lists, sorted, the tasks started by the turn of message
+// RunningTasksOf lists, sorted, the tasks started by the turn of message
 // msgID that are still running.
-func (s *AgentState) runningTasksOf(msgID string) []string {
+func (s *State) RunningTasksOf(msgID string) []string {
 	var out []string
 	for id, r := range s.Tasks {
 		if r.ParentMessageID == msgID && !r.Terminal() {

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"encoding/json"
@@ -56,13 +56,13 @@ func TestKeepFromNeverSplitsABatch(t *testing.T) {
 }
 
 func TestCompaction(t *testing.T) {
-	s := &AgentState{Conversation: conversationOf(6, 400)}
+	s := &State{Conversation: conversationOf(6, 400)}
 	cfg := Compaction{TriggerTokens: 2000, KeepTokens: 400}
-	if _, ok := s.compaction(cfg); ok {
+	if _, ok := s.Compaction(cfg); ok {
 		t.Fatal("compacted below the trigger")
 	}
 	cfg.TriggerTokens = 800
-	cc, ok := s.compaction(cfg)
+	cc, ok := s.Compaction(cfg)
 	if !ok || cc.DroppedItems != keepFrom(s.Conversation, 400) || cc.TotalCompacted != uint64(cc.DroppedItems) ||
 		cc.PinnedMessageID != "" || cc.TokensAfter >= cc.TokensBefore || cc.TokensAfter > 400 {
 		t.Fatalf("compaction = %+v, %v", cc, ok)
@@ -87,7 +87,7 @@ func TestCompaction(t *testing.T) {
 	if len(s.Conversation) != n-cc.DroppedItems || s.CompactedItems != cc.TotalCompacted || s.Conversation[0].Kind == providers.ItemToolResult {
 		t.Fatalf("after compaction: %d of %d items, first %s, %d compacted", len(s.Conversation), n, s.Conversation[0].Kind, s.CompactedItems)
 	}
-	item, ok := s.summaryItem()
+	item, ok := s.SummaryItem()
 	if !ok || item.Authority != messages.AuthorityExternalEvidence || item.Origin.Kind != messages.OriginSystem ||
 		!strings.Contains(item.Text, fmt.Sprintf("%d items no longer shown", cc.TotalCompacted)) || !strings.Contains(item.Text, cc.Summary) {
 		t.Fatalf("summary item = %+v", item)
@@ -95,11 +95,11 @@ func TestCompaction(t *testing.T) {
 
 	// A second compaction keeps the first one's summary ahead of its own.
 	s.Conversation = append(s.Conversation, conversationOf(4, 400)...)
-	cc2, ok := s.compaction(cfg)
+	cc2, ok := s.Compaction(cfg)
 	if !ok || cc2.TotalCompacted != cc.TotalCompacted+uint64(cc2.DroppedItems) || !strings.HasPrefix(cc2.Summary, cc.Summary) {
 		t.Fatalf("second compaction = %+v", cc2)
 	}
-	if _, ok := s.compaction(Compaction{TriggerTokens: -1}); ok {
+	if _, ok := s.Compaction(Compaction{TriggerTokens: -1}); ok {
 		t.Error("compacted with compaction off")
 	}
 }
@@ -114,8 +114,8 @@ func TestCompactionPinsTheTurnMessage(t *testing.T) {
 			providers.Item{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}},
 			providers.Item{Kind: providers.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: strings.Repeat("out ", 100)})
 	}
-	s := &AgentState{Conversation: conv, Turn: &TurnState{ID: "turn_1", MessageID: "msg_a"}}
-	cc, ok := s.compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
+	s := &State{Conversation: conv, Turn: &TurnState{ID: "turn_1", MessageID: "msg_a"}}
+	cc, ok := s.Compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
 	if !ok || cc.PinnedMessageID != "msg_a" || cc.TotalCompacted != uint64(cc.DroppedItems-1) || strings.Contains(cc.Summary, "Assignment") {
 		t.Fatalf("compaction = %+v, %v; want msg_a pinned and left out of the summary", cc, ok)
 	}
@@ -125,7 +125,7 @@ func TestCompactionPinsTheTurnMessage(t *testing.T) {
 	}
 	// Compacting again keeps it pinned, once.
 	s.Conversation = append(s.Conversation, conv[4:14]...)
-	cc2, ok := s.compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
+	cc2, ok := s.Compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
 	if !ok || cc2.PinnedMessageID != "msg_a" {
 		t.Fatalf("second compaction = %+v, %v", cc2, ok)
 	}

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 )
 
 // applyAll applies payloads as consecutive events after s.LastSeq.
-func applyAll(t *testing.T, s *AgentState, at time.Time, ps ...messages.Payload) {
+func applyAll(t *testing.T, s *State, at time.Time, ps ...messages.Payload) {
 	t.Helper()
 	for _, p := range ps {
 		ev, err := messages.NewEvent(s.ID, at, p)
@@ -20,7 +20,7 @@ func applyAll(t *testing.T, s *AgentState, at time.Time, ps ...messages.Payload)
 			t.Fatal(err)
 		}
 		ev.Seq = s.LastSeq + 1
-		if err := s.apply(ev); err != nil {
+		if err := s.Apply(ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -41,7 +41,7 @@ func finished(id, status string) messages.TaskFinished {
 // changes nothing.
 func TestTaskRecordLifecycle(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
-	s := &AgentState{ID: "a", Status: messages.StatusAwakeIdle}
+	s := &State{ID: "a", Status: messages.StatusAwakeIdle}
 	applyAll(t, s, t0, started("task_1"))
 	if r := s.Tasks["task_1"]; r == nil || r.Status != task.StatusRunning || r.Command == nil || r.Command.Pgid != 42 {
 		t.Fatalf("record after task_started = %+v", r)
@@ -49,14 +49,14 @@ func TestTaskRecordLifecycle(t *testing.T) {
 	if facts := OpenFacts(s); !slices.Contains(facts, FactActiveTask) {
 		t.Fatalf("open facts = %v, want active_task", facts)
 	}
-	data, err := s.snapshot()
+	data, err := s.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if facts, _ := SnapshotOpenFacts(data); !slices.Contains(facts, FactActiveTask) {
 		t.Fatalf("snapshot open facts = %v, want active_task", facts)
 	}
-	restored, err := restoreState(data)
+	restored, err := RestoreState(data)
 	if err != nil || restored.Tasks["task_1"] == nil || restored.Tasks["task_1"].Command.Token != "tok" {
 		t.Fatalf("restored tasks = %+v, %v", restored.Tasks, err)
 	}
@@ -69,7 +69,7 @@ func TestTaskRecordLifecycle(t *testing.T) {
 	if facts := OpenFacts(s); slices.Contains(facts, FactActiveTask) {
 		t.Fatalf("open facts = %v after the end", facts)
 	}
-	copies := s.copyTasks()
+	copies := s.CopyTasks()
 	copies[0].Command.Token = "changed"
 	if s.Tasks["task_1"].Command.Token != "tok" {
 		t.Fatal("copyTasks shares the command record")
@@ -80,7 +80,7 @@ func TestTaskRecordLifecycle(t *testing.T) {
 // beyond terminalLimit; running ones are always kept.
 func TestTerminalTasksAreBounded(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
-	s := &AgentState{ID: "a"}
+	s := &State{ID: "a"}
 	applyAll(t, s, t0, started("running"))
 	for i := range terminalLimit + 5 {
 		id := messages.NewID("task")

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"encoding/binary"
@@ -14,9 +14,9 @@ import (
 // AgentState is everything an agent knows, rebuilt from its journal. It
 // changes only through apply, with events that are already durable, so the
 // state after a live run, after replaying the journal, and after loading a
-// snapshot and replaying its tail are the same. It is JSON so that it can be
+// Snapshot and replaying its tail are the same. It is JSON so that it can be
 // a snapshot.
-type AgentState struct {
+type State struct {
 	ID            string              `json:"id"`
 	Kind          messages.AgentKind  `json:"kind,omitempty"`
 	Visibility    messages.Visibility `json:"visibility,omitempty"`
@@ -227,7 +227,7 @@ func (q *Queue) Remove(id string) (messages.MessageEnvelope, bool) {
 const recentLimit = 256
 
 // rememberAdmitted keeps id and its admission's seq among the recent ones.
-func (s *AgentState) rememberAdmitted(id string, seq uint64) {
+func (s *State) rememberAdmitted(id string, seq uint64) {
 	s.Recent = append(s.Recent, id)
 	s.RecentSeqs = append(s.RecentSeqs, seq)
 	if len(s.Recent) > recentLimit {
@@ -238,10 +238,10 @@ func (s *AgentState) rememberAdmitted(id string, seq uint64) {
 	}
 }
 
-// admittedSeq is the event_seq of the admission of the recent message id;
+// AdmittedSeq is the event_seq of the admission of the recent message id;
 // ok is false when id is not recent. A message remembered by a snapshot
 // older than RecentSeqs answers the last seq, as before the field.
-func (s *AgentState) admittedSeq(id string) (seq uint64, ok bool) {
+func (s *State) AdmittedSeq(id string) (seq uint64, ok bool) {
 	i := slices.Index(s.Recent, id)
 	if i < 0 {
 		return 0, false
@@ -252,21 +252,21 @@ func (s *AgentState) admittedSeq(id string) (seq uint64, ok bool) {
 	return s.LastSeq, true
 }
 
-// apply changes s by one durable event. It is the only function that
+// Apply changes s by one durable event. It is the only function that
 // changes AgentState, and it must be deterministic: it reads nothing but s
 // and ev. Unknown payloads are an error: the closed event set guarantees
 // this build wrote or understands every event it is given.
-func (s *AgentState) apply(ev messages.Event) error {
+func (s *State) Apply(ev messages.Event) error {
 	p, err := ev.Decode()
 	if err != nil {
 		return fmt.Errorf("apply seq %d: %w", ev.Seq, err)
 	}
-	return s.applyDecoded(ev, p)
+	return s.ApplyDecoded(ev, p)
 }
 
-// applyDecoded is apply with ev's payload already decoded from ev's bytes
+// ApplyDecoded is apply with ev's payload already decoded from ev's bytes
 // (see messages.NewEventDecoded).
-func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
+func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	switch p := p.(type) {
 	case messages.AgentCreated:
 		s.Kind, s.Visibility, s.Ownership = p.Kind, p.Visibility, p.Ownership
@@ -390,7 +390,7 @@ func (s *AgentState) applyDecoded(ev messages.Event, p messages.Payload) error {
 
 // applyProcessingStarted starts a turn, or, when the event names the turn
 // already in flight, splices an interjected message into it.
-func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted, at time.Time) {
+func (s *State) applyProcessingStarted(p messages.MessageProcessingStarted, at time.Time) {
 	env, _ := s.Queue.Remove(p.MessageID)
 	if s.Turn == nil || s.Turn.ID != p.TurnID {
 		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at}
@@ -399,14 +399,14 @@ func (s *AgentState) applyProcessingStarted(p messages.MessageProcessingStarted,
 	}
 	s.Turn.AwaitingModel = true
 	item := messageItem(env)
-	if isCarrierStart(p) {
+	if IsCarrierStart(p) {
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
 	s.Conversation = append(s.Conversation, item)
 }
 
-func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
+func (s *State) applyAssistantRound(p messages.AssistantRoundRecorded) {
 	s.Conversation = append(s.Conversation, providers.Item{
 		Kind: providers.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls,
 	})
@@ -420,7 +420,7 @@ func (s *AgentState) applyAssistantRound(p messages.AssistantRoundRecorded) {
 	s.Turn.AwaitingModel = false
 }
 
-func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
+func (s *State) applyToolExecuted(p messages.ToolExecuted) {
 	item := providers.Item{
 		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
 		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
@@ -436,7 +436,7 @@ func (s *AgentState) applyToolExecuted(p messages.ToolExecuted) {
 	if p.ToolName == RequestInputToolName && p.Status == messages.ToolOK && s.Turn.Ask == nil {
 		s.Turn.Ask, s.Turn.AskCallID = requestArgsOf(p.Envelope), p.CallID
 	}
-	s.Turn.noteRepeat(p)
+	s.Turn.NoteRepeat(p)
 	s.Turn.dropLaunches(p.CallID)
 	s.Turn.Done = append(s.Turn.Done, p.CallID)
 	if len(s.Turn.Done) == len(s.Turn.Calls) {
@@ -462,9 +462,9 @@ func messageItem(env messages.MessageEnvelope) providers.Item {
 	}
 }
 
-// nextCall returns the first call of the last round without a durable
+// NextCall returns the first call of the last round without a durable
 // tool_executed, and whether its tool_call_started is durable.
-func (t *TurnState) nextCall() (call messages.ToolCall, started, ok bool) {
+func (t *TurnState) NextCall() (call messages.ToolCall, started, ok bool) {
 	for _, c := range t.Calls {
 		if !slices.Contains(t.Done, c.ID) {
 			return c, slices.Contains(t.Started, c.ID), true
@@ -531,35 +531,32 @@ type AgentInfo struct {
 
 // resolveLastError marks the standing LastError resolved when turn t
 // completed without a failure.
-func (s *AgentState) resolveLastError(t messages.TurnTerminal, at time.Time) {
+func (s *State) resolveLastError(t messages.TurnTerminal, at time.Time) {
 	if s.LastError == "" || s.LastErrorResolvedAt != nil || t.Kind != messages.TerminalCompleted || t.Closure.Outcome == messages.OutcomeFailed {
 		return
 	}
 	s.LastErrorResolvedAt = &at
 }
 
-// info returns s's AgentInfo.
 // Info is the list-sized projection of s (Active is left false: the
 // caller knows whether the agent's actor runs).
-func (s *AgentState) Info() AgentInfo { return s.info() }
-
-func (s *AgentState) info() AgentInfo {
+func (s *State) Info() AgentInfo {
 	return AgentInfo{ID: s.ID, Kind: s.Kind, Visibility: s.Visibility, Ownership: s.Ownership,
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
-		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.childIDs(), RunningTasks: len(s.openTasks()), TokenBudget: s.budgetInfo(),
+		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.ChildIDs(), RunningTasks: len(s.OpenTasks()), TokenBudget: s.BudgetInfo(),
 		ModelRetry: s.modelRetryInfo()}
 }
 
-// snapshot encodes s for the snapshot store.
-func (s *AgentState) snapshot() ([]byte, error) {
-	return s.snapshotRedacted(func(b []byte) []byte { return b })
+// Snapshot encodes s for the snapshot store.
+func (s *State) Snapshot() ([]byte, error) {
+	return s.SnapshotRedacted(func(b []byte) []byte { return b })
 }
 
-// snapshotRedacted is snapshot with redact applied to the header and the
+// SnapshotRedacted is snapshot with redact applied to the header and the
 // state JSON before they are framed.
-func (s *AgentState) snapshotRedacted(redact func([]byte) []byte) ([]byte, error) {
-	info := s.info()
+func (s *State) SnapshotRedacted(redact func([]byte) []byte) ([]byte, error) {
+	info := s.Info()
 	head, err := json.Marshal(snapshotHeader{OpenFacts: OpenFacts(s), Agent: &info})
 	if err != nil {
 		return nil, err
@@ -598,9 +595,9 @@ func SnapshotOpenFacts(data []byte) ([]OpenFact, error) {
 	return h.OpenFacts, err
 }
 
-// snapshotInfo reads the AgentInfo recorded in a snapshot's header; ok is
+// SnapshotInfo reads the AgentInfo recorded in a snapshot's header; ok is
 // false for a snapshot written before headers carried it.
-func snapshotInfo(data []byte) (info AgentInfo, ok bool, err error) {
+func SnapshotInfo(data []byte) (info AgentInfo, ok bool, err error) {
 	h, _, err := splitSnapshot(data)
 	if err != nil || h.Agent == nil {
 		return AgentInfo{}, false, err
@@ -608,13 +605,13 @@ func snapshotInfo(data []byte) (info AgentInfo, ok bool, err error) {
 	return *h.Agent, true, nil
 }
 
-// restoreState decodes a snapshot.
-func restoreState(data []byte) (*AgentState, error) {
+// RestoreState decodes a snapshot.
+func RestoreState(data []byte) (*State, error) {
 	_, body, err := splitSnapshot(data)
 	if err != nil {
 		return nil, err
 	}
-	var s AgentState
+	var s State
 	if err := json.Unmarshal(body, &s); err != nil {
 		return nil, fmt.Errorf("decode agent snapshot: %w", err)
 	}

@@ -1,0 +1,29 @@
+package agentstate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// CutRunes returns the first n runes of s and whether that is all of s.
+func CutRunes(s string, n int) (string, bool) {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos], false
+		}
+		i++
+	}
+	return s, true
+}
+
+// Digest returns the first 24 hex digits of the SHA-256 of parts, each
+// ended by a NUL byte, so ("ab", "c") and ("a", "bc") differ.
+func Digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24]
+}
