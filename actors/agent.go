@@ -433,7 +433,7 @@ func (a *agent) info() agentstate.AgentInfo {
 		in = a.state.Info()
 	}
 	in.Active = true
-	applyBudgetDefault(&in, a.deps.DefaultTokenBudget)
+	agentstate.ApplyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }
 
@@ -605,7 +605,7 @@ func (a *agent) saveSnapshot() {
 }
 
 func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Payload {
-	return statusChange(a.state, to, reason)
+	return agentstate.StatusChange(a.state, to, reason)
 }
 
 // setStatus persists a status change when the status differs.
@@ -738,10 +738,10 @@ func (a *agent) stopCommands() {
 
 // The failure codes of turns the operator ended (operatorCaused).
 const (
-	codeAgentStopped    = "agent_stopped"
-	codeTurnInterrupted = "turn_interrupted"
+	codeAgentStopped    = agentstate.CodeAgentStopped
+	codeTurnInterrupted = agentstate.CodeTurnInterrupted
 	// codeAgentRestarted ends a turn whose agent panicked during it.
-	codeAgentRestarted = "agent_restarted"
+	codeAgentRestarted = agentstate.CodeAgentRestarted
 )
 
 // abandonStep makes any running step's result stale and cancels it.

@@ -100,42 +100,20 @@ func (a *agent) startTurn() bool {
 		a.watchStall() // settled: is it waiting for something that cannot come?
 		return false
 	}
-	a.mustCommit(turnStart(a.state, a.env(), env))
-	if isLivenessOnly(env) {
+	a.mustCommit(agentstate.TurnStart(a.state, a.env(), env))
+	if agentstate.IsLivenessOnly(env) {
 		a.settleLiveness()
 	}
 	return true
 }
 
 // settleLiveness ends a liveness-only SystemTick without a model call
-// (livenessTurn).
-func (a *agent) settleLiveness() { a.mustCommit(livenessTurn(a.state)) }
-
-func matchesWait(w messages.WaitingReason, t messages.TriggerKind) bool {
-	switch w {
-	case messages.AwaitingOperatorInput:
-		return t == messages.TriggerOperatorInput
-	case messages.AwaitingTaskResult:
-		return t == messages.TriggerTaskResult
-	case messages.AwaitingTimer:
-		return t == messages.TriggerTimerFire
-	case messages.AwaitingExternalChange:
-		return t == messages.TriggerExternalEvent
-	}
-	return false
-}
-
-// isTrustedInterject tells an operator prompt that may join a running turn
-// from a message that only jumps the queue.
-func isTrustedInterject(env messages.MessageEnvelope) bool {
-	return env.Priority == messages.PriorityInterject &&
-		env.Kind == messages.KindOperatorPrompt &&
-		env.AuthorityClass == messages.AuthorityOperatorInstruction
-}
+// (agentstate.LivenessTurn).
+func (a *agent) settleLiveness() { a.mustCommit(agentstate.LivenessTurn(a.state)) }
 
 func (a *agent) hasTrustedInterject() bool {
 	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
-		if isTrustedInterject(env) {
+		if agentstate.IsTrustedInterject(env) {
 			return true
 		}
 	}
@@ -143,8 +121,8 @@ func (a *agent) hasTrustedInterject() bool {
 }
 
 // spliceInterjects moves every queued trusted interject into the running
-// turn (interjectSplice).
-func (a *agent) spliceInterjects() { a.mustCommit(interjectSplice(a.state, a.env())) }
+// turn (agentstate.InterjectSplice).
+func (a *agent) spliceInterjects() { a.mustCommit(agentstate.InterjectSplice(a.state, a.env())) }
 
 // startModel runs one model round in a goroutine the agent owns.
 func (a *agent) startModel(c actor.Context) {
@@ -376,29 +354,19 @@ func (a *agent) recordInterruptedCall(call messages.ToolCall) {
 	})
 }
 
-// finishTurn settles a completed turn (completedTurn) in one atomic
+// finishTurn settles a completed turn (agentstate.CompletedTurn) in one atomic
 // batch, so a crash never leaves a turn half settled.
-func (a *agent) finishTurn() { a.mustCommit(completedTurn(a.state, a.env())) }
-
-// operatorCaused reports a failure code of a turn its operator (or its
-// supervising parent) ended: nobody is notified of those.
-func operatorCaused(code string) bool {
-	switch code {
-	case codeAgentStopped, codeSupervisionStopped, codeTurnInterrupted, codeModelRetryCancelled:
-		return true
-	}
-	return false
-}
+func (a *agent) finishTurn() { a.mustCommit(agentstate.CompletedTurn(a.state, a.env())) }
 
 // failTurn settles the turn in flight as failed by the runtime with code
-// and summary (failedTurn).
+// and summary (agentstate.FailedTurn).
 func (a *agent) failTurn(kind messages.TurnTerminalKind, code, summary string) {
-	a.failTurnWith(kind, runtimeFailure(code, summary))
+	a.failTurnWith(kind, agentstate.RuntimeFailure(code, summary))
 }
 
-// failTurnWith ends the turn with failure f (failedTurn).
+// failTurnWith ends the turn with failure f (agentstate.FailedTurn).
 func (a *agent) failTurnWith(kind messages.TurnTerminalKind, f messages.Failure) {
-	a.mustCommit(failedTurn(a.state, a.env(), kind, f))
+	a.mustCommit(agentstate.FailedTurn(a.state, a.env(), kind, f))
 }
 
 // callSafely runs a tool; a panic in it becomes an error result the model

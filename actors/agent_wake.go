@@ -109,8 +109,3 @@ func (a *agent) takeWakeHint() {
 	}
 	a.mustPersist(payloads...)
 }
-
-// isLivenessOnly reports a SystemTick that only wakes the agent.
-func isLivenessOnly(env messages.MessageEnvelope) bool {
-	return env.Kind == messages.KindSystemTick && env.SourceRefs["liveness_only"] == "true"
-}

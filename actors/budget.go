@@ -31,17 +31,7 @@ import (
 
 // BudgetWarnPercent is the share of its token budget after which an agent
 // warns its operator (and its model) once.
-const BudgetWarnPercent = 80
-
-// applyBudgetDefault gives an agent without a budget of its own the
-// runtime's default limit.
-func applyBudgetDefault(in *agentstate.AgentInfo, def uint64) {
-	b := &in.TokenBudget
-	if b.Source == agentstate.BudgetSourceNone && def > 0 {
-		b.Source, b.LimitTokens = agentstate.BudgetSourceDefault, def
-		b.Exhausted = b.SpentTokens >= def
-	}
-}
+const BudgetWarnPercent = agentstate.BudgetWarnPercent
 
 // SetTokenBudget asks an agent to record a token budget; the reply is
 // *SetTokenBudgetResult. The next model round is checked against it; a
@@ -94,21 +84,21 @@ func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, r
 // default budget applied); Active is left false.
 func (r *Runtime) InfoOf(st *agentstate.State) agentstate.AgentInfo {
 	in := st.Info()
-	applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+	agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 	return in
 }
 
 // The failure codes of the runaway protections.
 const (
-	codeTokenBudget = "token_budget_exhausted"
-	codeLoopBreaker = "loop_breaker_tripped"
+	codeTokenBudget = agentstate.CodeTokenBudget
+	codeLoopBreaker = agentstate.CodeLoopBreaker
 )
 
 // stopRunaway fails the turn in flight instead of starting its next model
-// round when runaway says so, and otherwise journals the budget warning
+// round when agentstate.Runaway says so, and otherwise journals the budget warning
 // due, if any; true when it failed the turn.
 func (a *agent) stopRunaway() bool {
-	f, stop, warn := runaway(a.state, a.env(), a.ancestorOver)
+	f, stop, warn := agentstate.Runaway(a.state, a.env(), a.ancestorOver.of())
 	if stop {
 		a.failTurnWith(messages.TerminalAborted, f)
 		return true
@@ -117,17 +107,6 @@ func (a *agent) stopRunaway() bool {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("budget warning not recorded")
 	}
 	return false
-}
-
-// failureNotice is the operator notification reason of a failed turn.
-func failureNotice(code string) string {
-	switch code {
-	case codeTokenBudget:
-		return messages.NotifyTokenBudget
-	case codeLoopBreaker:
-		return messages.NotifyLoopBreaker
-	}
-	return messages.NotifyTurnFailed
 }
 
 // childUsage is a private child's report of its lifetime token total to
@@ -202,6 +181,14 @@ type ancestorBudget struct {
 // Priority implements mailbox.Prioritized.
 func (*ancestorBudget) Priority() messages.Priority { return messages.PriorityNext }
 
+// of is the ancestor a decision reads; nil when none is over its budget.
+func (m *ancestorBudget) of() *agentstate.Ancestor {
+	if m == nil {
+		return nil
+	}
+	return &agentstate.Ancestor{ID: m.ancestor, Summary: m.summary}
+}
+
 // restrain tells child that this agent's budget, or an ancestor's, is
 // spent.
 func (a *agent) restrain(child string) {
@@ -209,7 +196,7 @@ func (a *agent) restrain(child string) {
 	if rt == nil {
 		return
 	}
-	if f, over := budgetFailure(a.state, a.env()); over {
+	if f, over := agentstate.BudgetFailure(a.state, a.env()); over {
 		rt.forward(child, &ancestorBudget{ancestor: a.id, summary: f.Summary})
 	} else if o := a.ancestorOver; o != nil {
 		rt.forward(child, o)
@@ -237,7 +224,7 @@ func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
 // releaseChildren tells the running children that this agent's budget is
 // no longer spent.
 func (a *agent) releaseChildren() {
-	if _, over := budgetFailure(a.state, a.env()); over || a.deps.rt == nil {
+	if _, over := agentstate.BudgetFailure(a.state, a.env()); over || a.deps.rt == nil {
 		return
 	}
 	for _, id := range a.state.ChildIDs() {

@@ -400,7 +400,7 @@ func (a *agent) archiveNow(c actor.Context, status, reason string, replies []*ac
 
 // codeSupervisionStopped is the failure code of a child's turn cut by
 // its parent; like an operator stop, it notifies nobody.
-const codeSupervisionStopped = "supervision_stopped"
+const codeSupervisionStopped = agentstate.CodeSupervisionStopped
 
 func answerArchived(c actor.Context, replies []*actor.PID, err error) {
 	for _, r := range replies {

@@ -1,5 +1,7 @@
 package actors
 
+import "github.com/holon-actors/holon-actors/actors/agentstate"
+
 // The loop breaker (issue 8). A model that calls the same tool with the
 // same arguments (compared as canonical JSON: key order and spacing do not
 // matter) and gets the same result (status and receipt) again and again is
@@ -12,4 +14,4 @@ package actors
 // operator notification.
 
 // DefaultLoopBreakerRepeats is used when AgentDeps.LoopBreakerRepeats is 0.
-const DefaultLoopBreakerRepeats = 4
+const DefaultLoopBreakerRepeats = agentstate.DefaultLoopBreakerRepeats

@@ -62,7 +62,7 @@ type RetryModelResult struct {
 
 // codeModelRetryCancelled is the failure code of a turn whose retry the
 // operator cancelled.
-const codeModelRetryCancelled = "model_retry_cancelled"
+const codeModelRetryCancelled = agentstate.CodeModelRetryCancelled
 
 // retryModel fires the pending retry now (the timer service's own fire, if
 // it still comes, finds no timer), or cancels it by failing the turn.

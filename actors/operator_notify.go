@@ -35,9 +35,9 @@ func (*childNotification) Priority() messages.Priority { return messages.Priorit
 func (*deliveryReported) Priority() messages.Priority  { return messages.PriorityBackground }
 func (*tailDropped) Priority() messages.Priority       { return messages.PriorityNext }
 
-// operatorNotification builds a notification of this agent (notificationOf).
+// operatorNotification builds a notification of this agent (agentstate.NotificationOf).
 func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
-	return notificationOf(a.state, a.env(), reason, message, suspensionID)
+	return agentstate.NotificationOf(a.state, a.env(), reason, message, suspensionID)
 }
 
 // newNotification is agent id's notification to the primary operator.
@@ -50,8 +50,8 @@ func newNotification(id, reason, message string, at time.Time) messages.Operator
 }
 
 // supervisingParent is the parent whose boundary receives this agent's
-// notifications (parentOf).
-func (a *agent) supervisingParent() string { return parentOf(a.state) }
+// notifications (agentstate.ParentOf).
+func (a *agent) supervisingParent() string { return agentstate.ParentOf(a.state) }
 
 // dispatchNotification sends a recorded notification on its way: to the
 // parent agent for a private child, to the configured notifier otherwise.

@@ -303,7 +303,7 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
 		if err == nil && ok && snap.Seq == high {
 			if in, ok, err := agentstate.SnapshotInfo(snap.Data); err == nil && ok {
-				applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+				agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
 		}

@@ -50,6 +50,6 @@ func runSleep(call messages.ToolCall) tools.Result {
 	return tools.Success(agentstate.SleepToolName, summary, args)
 }
 
-// finishSleep settles a turn whose model asked to sleep (sleptTurn) and
+// finishSleep settles a turn whose model asked to sleep (agentstate.SleptTurn) and
 // arms its timer, if timed.
-func (a *agent) finishSleep() { a.mustCommit(sleptTurn(a.state, a.env())) }
+func (a *agent) finishSleep() { a.mustCommit(agentstate.SleptTurn(a.state, a.env())) }

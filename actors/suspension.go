@@ -1,23 +1,22 @@
 package actors
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
 // finishSuspend settles a turn whose model asked its operator a question
-// (suspendedTurn), then arms the deadline timer and sends the
+// (agentstate.SuspendedTurn), then arms the deadline timer and sends the
 // notification on its way.
-func (a *agent) finishSuspend() { a.mustCommit(suspendedTurn(a.state, a.env())) }
+func (a *agent) finishSuspend() { a.mustCommit(agentstate.SuspendedTurn(a.state, a.env())) }
 
-// respond answers or cancels a suspension (answerSuspension), answering
+// respond answers or cancels a suspension (agentstate.AnswerSuspension), answering
 // once the batch is durable.
 func (a *agent) respond(m *respondSuspension) *suspensionResult {
-	b, resp, err := answerSuspension(a.state, a.env(), m)
+	b, resp, err := agentstate.AnswerSuspension(a.state, a.env(), m.answer, m.cancel, m.reason)
 	if err == nil && b != nil {
 		if err = a.commit(b); err != nil {
 			err = fmt.Errorf("answer %s: %w", resp.SuspensionID, err)
@@ -30,22 +29,10 @@ func (a *agent) respond(m *respondSuspension) *suspensionResult {
 }
 
 // suspensionDeadline handles the fire of a suspension's attempt timer
-// (suspensionFire).
+// (agentstate.SuspensionFire).
 func (a *agent) suspensionDeadline(f timers.Fire, ts TimerState) {
-	a.mustCommit(suspensionFire(a.state, a.env(), f, ts))
+	a.mustCommit(agentstate.SuspensionFire(a.state, a.env(), messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, ts))
 }
 
-// afterResume is the status a resumed agent returns to (resumedStatus).
-func (a *agent) afterResume() messages.AgentStatus { return resumedStatus(a.state) }
-
-func sameJSON(a, b json.RawMessage) bool {
-	return bytes.Equal(compactJSON(a), compactJSON(b))
-}
-
-func compactJSON(v json.RawMessage) json.RawMessage {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, v); err != nil {
-		return v
-	}
-	return buf.Bytes()
-}
+// afterResume is the status a resumed agent returns to (agentstate.ResumedStatus).
+func (a *agent) afterResume() messages.AgentStatus { return agentstate.ResumedStatus(a.state) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -32,8 +33,10 @@ func (a *agent) queueSystem(n messages.SystemNotification) error {
 }
 
 // deliverable is the pending notifications the filter lets through
-// (deliverableOf).
-func (a *agent) deliverable() []messages.SystemNotification { return deliverableOf(a.state, a.env()) }
+// (agentstate.DeliverableOf).
+func (a *agent) deliverable() []messages.SystemNotification {
+	return agentstate.DeliverableOf(a.state, a.env())
+}
 
 // criticalPending reports a deliverable critical notification.
 func (a *agent) criticalPending() bool {

@@ -24,9 +24,6 @@ import (
 //   - request building checks it once more and answers, in the request
 //     only, what a path missed (answeredRequest).
 
-// kindNotRun is the error kind of a call the turn ended before it started.
-const kindNotRun = "not_run"
-
 // dangling is a call without a result: the call and the index of the
 // assistant item that made it.
 type dangling struct {
@@ -55,40 +52,6 @@ func unanswered(conv []providers.Item) []dangling {
 		}
 	}
 	return out
-}
-
-// endReason says in a few words why a turn ended with failure f, for the
-// results of the calls it cut short.
-func endReason(f messages.Failure) string {
-	switch f.Code {
-	case codeTurnInterrupted:
-		return "the operator interrupted the turn"
-	case codeAgentStopped:
-		return "the operator stopped the agent"
-	case codeSupervisionStopped:
-		return "its supervising agent stopped it"
-	case codeAgentRestarted:
-		return "the agent crashed and was restarted"
-	}
-	return "the turn failed: " + f.Code
-}
-
-// unansweredResult is the result recorded for a call the turn ended
-// without: interrupted while it ran (its command, if any, was killed with
-// the turn's context), or not run at all.
-func unansweredResult(call messages.ToolCall, started bool, why string) tools.Result {
-	if started {
-		return tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-			Kind:         tools.KindInterrupted,
-			Message:      "interrupted before this call finished (" + why + "); it was cancelled and any command it ran was killed",
-			RecoveryHint: "check whether its effect happened before repeating it",
-		})
-	}
-	return tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-		Kind:         kindNotRun,
-		Message:      "not run: the turn ended before this call started (" + why + ")",
-		RecoveryHint: "call it again if it is still needed",
-	})
 }
 
 // lostResult is the result recorded for a call of an earlier turn that

@@ -17,7 +17,7 @@ import (
 
 // DefaultRecheckAfter is the recheck deadline given to a blocker set
 // without recheck_after.
-const DefaultRecheckAfter = 30 * time.Minute
+const DefaultRecheckAfter = agentstate.DefaultRecheckAfter
 
 // maxRecheckAfter bounds recheck_after.
 const maxRecheckAfter = 30 * 24 * time.Hour
@@ -331,27 +331,12 @@ func (a *agent) updateWorkItem(args UpdateWorkItemArgs) (tools.Result, []message
 		if args.RecheckAfter != nil {
 			after = time.Duration(*args.RecheckAfter) * time.Millisecond
 		}
-		timer = setBlocker(&rec, *args.BlockedBy, now, after, messages.NewID)
+		timer = agentstate.SetBlocker(&rec, *args.BlockedBy, now, after, messages.NewID)
 	}
 	rec.UpdatedAt = now
 	out := workItemResult{WorkItem: a.viewOf(&rec, a.state.CurrentWorkItemID == rec.ID)}
 	payloads := append([]messages.Payload{messages.WorkItemUpdated{Record: rec, TurnID: a.state.Turn.ID}}, timer...)
 	return tools.Success(agentstate.UpdateWorkItemToolName, fmt.Sprintf("Updated work item %s.", rec.ID), out), payloads
-}
-
-// setBlocker sets (non-empty) or clears (empty) rec's blocker. A set
-// blocker gets a fresh recheck deadline after; the timer that delivers it
-// is returned.
-func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, after time.Duration, newID func(string) string) []messages.Payload {
-	rec.RecheckConsumedAt = nil
-	if rec.BlockedBy = strings.TrimSpace(blocker); rec.BlockedBy == "" {
-		rec.RecheckAt = nil
-		return nil
-	}
-	due := now.Add(after)
-	rec.RecheckAt = &due
-	return []messages.Payload{messages.TimerScheduled{TimerID: newID("tmr"), DueAt: due,
-		Reason: "recheck the blocker of work item " + rec.ID, Purpose: messages.TimerWorkItemRecheck, WorkItemID: rec.ID}}
 }
 
 // completeWorkItem completes an item. The report is the same round's

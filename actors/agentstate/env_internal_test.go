@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"fmt"
@@ -11,19 +11,19 @@ import (
 // testNow is the fixed time of the decisions' table tests.
 var testNow = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// testEnv is a decideEnv for agent "a1" at testNow whose IDs count up
+// testEnv is an Env for agent "a1" at testNow whose IDs count up
 // per prefix ("ntf-1", "ntf-2", "brief-1"), so a decision's output is
 // deterministic.
-func testEnv() decideEnv {
+func testEnv() Env {
 	n := map[string]int{}
-	return decideEnv{AgentID: "a1", Now: testNow, NewID: func(prefix string) string {
+	return Env{AgentID: "a1", Now: testNow, NewID: func(prefix string) string {
 		n[prefix]++
 		return fmt.Sprintf("%s-%d", prefix, n[prefix])
 	}}
 }
 
 // eventTypes is the event types of b, in order.
-func eventTypes(b batch) []string {
+func eventTypes(b Batch) []string {
 	out := make([]string, len(b))
 	for i, p := range b {
 		out[i] = string(p.EventType())
@@ -33,7 +33,7 @@ func eventTypes(b batch) []string {
 
 // only returns the single payload of type T in b, failing the test when
 // there is not exactly one.
-func only[T messages.Payload](t *testing.T, b batch) T {
+func only[T messages.Payload](t *testing.T, b Batch) T {
 	t.Helper()
 	var out []T
 	for _, p := range b {
@@ -43,22 +43,7 @@ func only[T messages.Payload](t *testing.T, b batch) T {
 	}
 	if len(out) != 1 {
 		var zero T
-		t.Fatalf("batch %v has %d %T, want 1", eventTypes(b), len(out), zero)
+		t.Fatalf("Batch %v has %d %T, want 1", eventTypes(b), len(out), zero)
 	}
 	return out[0]
-}
-
-// applyAll applies ps to s as the journal's next events, at at.
-func applyAll(t *testing.T, s *AgentState, at time.Time, ps ...messages.Payload) {
-	t.Helper()
-	for _, p := range ps {
-		ev, err := messages.NewEvent(s.ID, at, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev.Seq = s.LastSeq + 1
-		if err := s.Apply(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"slices"
@@ -37,7 +37,7 @@ func TestContinuationOf(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := continuationOf(&AgentState{LastClosure: c.last}, c.m)
+			got := ContinuationOf(&State{LastClosure: c.last}, c.m)
 			if got.ModelVisible != c.visible || got.MatchedWaitingReason != c.matched || got.PriorClosureOutcome != c.prior ||
 				!slices.Equal(got.Evidence, []string{"message:m9"}) {
 				t.Errorf("continuationOf = %+v, want visible %v, matched %v, prior %s", got, c.visible, c.matched, c.prior)
@@ -64,8 +64,8 @@ func TestCompletedTurn(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := &AgentState{ID: "a1", Turn: turnAt("Done."), Tasks: c.tasks}
-			b := completedTurn(st, testEnv())
+			st := &State{ID: "a1", Turn: turnAt("Done."), Tasks: c.tasks}
+			b := CompletedTurn(st, testEnv())
 			if !slices.Equal(eventTypes(b), []string{"turn_terminal", "brief_recorded"}) {
 				t.Fatalf("completedTurn = %v", eventTypes(b))
 			}
@@ -91,24 +91,24 @@ func TestFailedTurn(t *testing.T) {
 		types  []string
 		notice string // the operator notification's reason; "" for none
 	}{
-		{"awaiting the model", func() *TurnState { tt := turnAt(""); tt.AwaitingModel = true; return tt }, codeLoopBreaker,
+		{"awaiting the model", func() *TurnState { tt := turnAt(""); tt.AwaitingModel = true; return tt }, CodeLoopBreaker,
 			[]string{"runtime_error", "turn_terminal", "brief_recorded", "operator_notification_requested"}, messages.NotifyLoopBreaker},
 		{"calls left unanswered", func() *TurnState {
 			tt := turnAt("")
 			tt.Calls, tt.Started, tt.Done = calls, []string{"c1", "c2"}, []string{"c1"}
 			return tt
-		}, codeTokenBudget,
+		}, CodeTokenBudget,
 			[]string{"tool_executed", "tool_executed", "runtime_error", "turn_terminal", "brief_recorded", "operator_notification_requested"},
 			messages.NotifyTokenBudget},
-		{"the operator stopped it", func() *TurnState { return turnAt("") }, codeAgentStopped,
+		{"the operator stopped it", func() *TurnState { return turnAt("") }, CodeAgentStopped,
 			[]string{"runtime_error", "turn_terminal", "brief_recorded"}, ""},
 		{"any other failure", func() *TurnState { return turnAt("") }, "provider_failed",
 			[]string{"runtime_error", "turn_terminal", "brief_recorded", "operator_notification_requested"}, messages.NotifyTurnFailed},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := &AgentState{ID: "a1", Turn: c.turn(), PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
-			b := failedTurn(st, testEnv(), messages.TerminalAborted, runtimeFailure(c.code, "It failed."))
+			st := &State{ID: "a1", Turn: c.turn(), PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
+			b := FailedTurn(st, testEnv(), messages.TerminalAborted, RuntimeFailure(c.code, "It failed."))
 			if !slices.Equal(eventTypes(b), c.types) {
 				t.Fatalf("failedTurn = %v, want %v", eventTypes(b), c.types)
 			}
@@ -142,7 +142,7 @@ func TestFailedTurn(t *testing.T) {
 
 func TestLivenessTurn(t *testing.T) {
 	for _, last := range []*messages.Closure{nil, {Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTimer}} {
-		b := livenessTurn(&AgentState{Turn: turnAt(""), LastClosure: last})
+		b := LivenessTurn(&State{Turn: turnAt(""), LastClosure: last})
 		term := only[messages.TurnTerminal](t, b)
 		want := messages.Closure{Outcome: messages.OutcomeCompleted}
 		if last != nil {
@@ -170,7 +170,7 @@ func TestSleptTurn(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tt := turnAt("Resting.")
 			tt.Sleep = &c.args
-			b := sleptTurn(&AgentState{Status: messages.StatusAwakeRunning, Turn: tt}, testEnv())
+			b := SleptTurn(&State{Status: messages.StatusAwakeRunning, Turn: tt}, testEnv())
 			if !slices.Equal(eventTypes(b), c.types) {
 				t.Fatalf("sleptTurn = %v, want %v", eventTypes(b), c.types)
 			}
@@ -194,13 +194,13 @@ func TestInterjectSplice(t *testing.T) {
 	interject := func(id string, kind messages.MessageKind, auth messages.AuthorityClass) messages.MessageEnvelope {
 		return messages.MessageEnvelope{ID: id, Kind: kind, Priority: messages.PriorityInterject, AuthorityClass: auth}
 	}
-	st := &AgentState{Turn: turnAt(""), PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
+	st := &State{Turn: turnAt(""), PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
 	st.Queue.Bands[messages.PriorityInterject.Rank()] = []messages.MessageEnvelope{
 		interject("i1", messages.KindOperatorPrompt, messages.AuthorityOperatorInstruction),
 		interject("i2", messages.KindWebhookEvent, messages.AuthorityExternalEvidence),
 		interject("i3", messages.KindOperatorPrompt, messages.AuthorityOperatorInstruction),
 	}
-	b := interjectSplice(st, testEnv())
+	b := InterjectSplice(st, testEnv())
 	var ids []string
 	for i, p := range b {
 		s := p.(messages.MessageProcessingStarted)
@@ -212,7 +212,7 @@ func TestInterjectSplice(t *testing.T) {
 	if !slices.Equal(ids, []string{"i1", "i3"}) {
 		t.Errorf("spliced %v, want the trusted interjects i1, i3", ids)
 	}
-	if b := interjectSplice(&AgentState{Turn: turnAt("")}, testEnv()); b != nil {
+	if b := InterjectSplice(&State{Turn: turnAt("")}, testEnv()); b != nil {
 		t.Errorf("interjectSplice with none queued = %v, want nil", eventTypes(b))
 	}
 }
@@ -229,8 +229,8 @@ func TestTurnStart(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st := &AgentState{Status: c.status, TurnIndex: 4, PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
-			b := turnStart(st, testEnv(), m)
+			st := &State{Status: c.status, TurnIndex: 4, PendingNotifications: []messages.SystemNotification{{Kind: "k", Message: "m"}}}
+			b := TurnStart(st, testEnv(), m)
 			if !slices.Equal(eventTypes(b), c.types) {
 				t.Fatalf("turnStart = %v, want %v", eventTypes(b), c.types)
 			}

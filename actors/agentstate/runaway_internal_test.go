@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"slices"
@@ -9,16 +9,16 @@ import (
 )
 
 func TestLoopFailure(t *testing.T) {
-	looping := func(n int) *AgentState {
-		return &AgentState{Turn: &TurnState{ID: "t1", Loop: LoopState{Tool: "fetch", Repeats: n}}}
+	looping := func(n int) *State {
+		return &State{Turn: &TurnState{ID: "t1", Loop: LoopState{Tool: "fetch", Repeats: n}}}
 	}
 	cases := []struct {
 		name    string
-		st      *AgentState
+		st      *State
 		repeats int // LoopBreakerRepeats
 		stop    bool
 	}{
-		{"no turn", &AgentState{}, 0, false},
+		{"no turn", &State{}, 0, false},
 		{"below the default", looping(DefaultLoopBreakerRepeats - 1), 0, false},
 		{"at the default", looping(DefaultLoopBreakerRepeats), 0, true},
 		{"at a configured limit", looping(2), 2, true},
@@ -29,24 +29,24 @@ func TestLoopFailure(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			env := testEnv()
 			env.Cfg.LoopBreakerRepeats = c.repeats
-			f, stop := loopFailure(c.st, env)
+			f, stop := LoopFailure(c.st, env)
 			if stop != c.stop {
 				t.Fatalf("loopFailure stop = %v, want %v", stop, c.stop)
 			}
-			if stop && (f.Code != codeLoopBreaker || f.Category != messages.FailureRuntime || !strings.Contains(f.Summary, "called fetch")) {
-				t.Errorf("loopFailure = %+v, want a runtime %s naming fetch", f, codeLoopBreaker)
+			if stop && (f.Code != CodeLoopBreaker || f.Category != messages.FailureRuntime || !strings.Contains(f.Summary, "called fetch")) {
+				t.Errorf("loopFailure = %+v, want a runtime %s naming fetch", f, CodeLoopBreaker)
 			}
 		})
 	}
 }
 
 func TestBudgetFailure(t *testing.T) {
-	spent := func(tokens uint64, b TokenBudgetState) *AgentState {
-		return &AgentState{TotalInputTokens: tokens / 2, TotalOutputTokens: tokens - tokens/2, Budget: b}
+	spent := func(tokens uint64, b TokenBudgetState) *State {
+		return &State{TotalInputTokens: tokens / 2, TotalOutputTokens: tokens - tokens/2, Budget: b}
 	}
 	cases := []struct {
 		name   string
-		st     *AgentState
+		st     *State
 		def    uint64
 		stop   bool
 		source string // in the summary
@@ -54,7 +54,7 @@ func TestBudgetFailure(t *testing.T) {
 		{"unlimited", spent(1_000_000, TokenBudgetState{}), 0, false, ""},
 		{"own budget left", spent(99, TokenBudgetState{Set: true, LimitTokens: 100}), 0, false, ""},
 		{"own budget spent", spent(100, TokenBudgetState{Set: true, LimitTokens: 100}), 0, true, "its token budget of 100"},
-		{"descendants count", &AgentState{TotalInputTokens: 50, Budget: TokenBudgetState{Set: true, LimitTokens: 100, DescendantTokens: 50}}, 0, true, "its token budget of 100"},
+		{"descendants count", &State{TotalInputTokens: 50, Budget: TokenBudgetState{Set: true, LimitTokens: 100, DescendantTokens: 50}}, 0, true, "its token budget of 100"},
 		{"spend reset", spent(150, TokenBudgetState{Set: true, LimitTokens: 100, SpendBase: 100}), 0, false, ""},
 		{"default spent", spent(10, TokenBudgetState{}), 10, true, "default token budget of 10"},
 		{"own unlimited beats the default", spent(10, TokenBudgetState{Set: true}), 10, false, ""},
@@ -63,12 +63,12 @@ func TestBudgetFailure(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			env := testEnv()
 			env.Cfg.DefaultTokenBudget = c.def
-			f, stop := budgetFailure(c.st, env)
+			f, stop := BudgetFailure(c.st, env)
 			if stop != c.stop {
 				t.Fatalf("budgetFailure stop = %v, want %v", stop, c.stop)
 			}
-			if stop && (f.Code != codeTokenBudget || !strings.Contains(f.Summary, c.source) || !strings.Contains(f.Summary, "agents budget a1")) {
-				t.Errorf("budgetFailure summary = %q, want %s naming %q and the command", f.Summary, codeTokenBudget, c.source)
+			if stop && (f.Code != CodeTokenBudget || !strings.Contains(f.Summary, c.source) || !strings.Contains(f.Summary, "agents budget a1")) {
+				t.Errorf("budgetFailure summary = %q, want %s naming %q and the command", f.Summary, CodeTokenBudget, c.source)
 			}
 		})
 	}
@@ -76,33 +76,33 @@ func TestBudgetFailure(t *testing.T) {
 
 func TestRunaway(t *testing.T) {
 	loop := &TurnState{ID: "t1", MessageID: "m1", Loop: LoopState{Tool: "fetch", Repeats: DefaultLoopBreakerRepeats}}
-	over := &ancestorBudget{ancestor: "boss", summary: "Boss is over."}
+	over := &Ancestor{ID: "boss", Summary: "Boss is over."}
 	cases := []struct {
 		name     string
-		st       *AgentState
-		over     *ancestorBudget
+		st       *State
+		over     *Ancestor
 		stop     bool
 		code     string
 		warnings int // operator notifications in warn
 	}{
-		{"nothing", &AgentState{Turn: &TurnState{ID: "t1"}}, nil, false, "", 0},
-		{"the loop first", &AgentState{Turn: loop, TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, codeLoopBreaker, 0},
-		{"own budget before the ancestor's", &AgentState{TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, codeTokenBudget, 0},
-		{"the ancestor's budget", &AgentState{}, over, true, codeTokenBudget, 0},
-		{"warn at 80%", &AgentState{TotalInputTokens: 80, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 1},
-		{"no warning below 80%", &AgentState{TotalInputTokens: 79, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 0},
-		{"warned once", &AgentState{TotalInputTokens: 90, Budget: TokenBudgetState{Set: true, LimitTokens: 100, Warned: true}}, nil, false, "", 0},
+		{"nothing", &State{Turn: &TurnState{ID: "t1"}}, nil, false, "", 0},
+		{"the loop first", &State{Turn: loop, TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, CodeLoopBreaker, 0},
+		{"own budget before the ancestor's", &State{TotalInputTokens: 100, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, over, true, CodeTokenBudget, 0},
+		{"the ancestor's budget", &State{}, over, true, CodeTokenBudget, 0},
+		{"warn at 80%", &State{TotalInputTokens: 80, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 1},
+		{"no warning below 80%", &State{TotalInputTokens: 79, Budget: TokenBudgetState{Set: true, LimitTokens: 100}}, nil, false, "", 0},
+		{"warned once", &State{TotalInputTokens: 90, Budget: TokenBudgetState{Set: true, LimitTokens: 100, Warned: true}}, nil, false, "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, stop, warn := runaway(c.st, testEnv(), c.over)
+			f, stop, warn := Runaway(c.st, testEnv(), c.over)
 			if stop != c.stop || f.Code != c.code {
 				t.Fatalf("runaway = %q, %v, want %q, %v", f.Code, stop, c.code, c.stop)
 			}
 			if got := len(warn) / 2; got != c.warnings {
 				t.Fatalf("runaway warn = %v, want %d warning(s)", eventTypes(warn), c.warnings)
 			}
-			if c.over != nil && c.code == codeTokenBudget && c.st.Budget.LimitTokens == 0 && !strings.Contains(f.Summary, "supervising agent boss") {
+			if c.over != nil && c.code == CodeTokenBudget && c.st.Budget.LimitTokens == 0 && !strings.Contains(f.Summary, "supervising agent boss") {
 				t.Errorf("ancestor failure summary = %q, want it to name boss", f.Summary)
 			}
 		})
@@ -110,9 +110,9 @@ func TestRunaway(t *testing.T) {
 }
 
 func TestBudgetWarning(t *testing.T) {
-	st := &AgentState{ID: "a1", TotalInputTokens: 85, Visibility: messages.VisibilityPrivate, ParentAgentID: "boss",
+	st := &State{ID: "a1", TotalInputTokens: 85, Visibility: messages.VisibilityPrivate, ParentAgentID: "boss",
 		Budget: TokenBudgetState{Set: true, LimitTokens: 100}, Turn: &TurnState{ID: "t1", MessageID: "m1"}}
-	b := budgetWarning(st, testEnv())
+	b := BudgetWarning(st, testEnv())
 	if !slices.Equal(eventTypes(b), []string{"operator_notification_requested", "system_notification_queued"}) {
 		t.Fatalf("budgetWarning = %v", eventTypes(b))
 	}
@@ -127,9 +127,9 @@ func TestBudgetWarning(t *testing.T) {
 	if s := only[messages.SystemNotificationQueued](t, b).Notification; s.Kind != "budget.warning" || s.Level != messages.LevelWarning {
 		t.Errorf("model warning = %+v", s)
 	}
-	// Applying the batch marks the budget warned: the next check is silent.
+	// Applying the Batch marks the budget warned: the next check is silent.
 	applyAll(t, st, testNow, b...)
-	if again := budgetWarning(st, testEnv()); again != nil {
-		t.Errorf("budgetWarning after its batch applied = %v, want nothing", eventTypes(again))
+	if again := BudgetWarning(st, testEnv()); again != nil {
+		t.Errorf("budgetWarning after its Batch applied = %v, want nothing", eventTypes(again))
 	}
 }

@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"encoding/json"
@@ -7,25 +7,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
 // asking is a running agent whose turn's model asked args.
-func asking(args RequestInputArgs) *AgentState {
+func asking(args RequestInputArgs) *State {
 	tt := turnAt("I need a decision.")
 	tt.Ask, tt.AskCallID = &args, "ask1"
-	return &AgentState{ID: "a1", Status: messages.StatusAwakeRunning, Turn: tt}
+	return &State{ID: "a1", Status: messages.StatusAwakeRunning, Turn: tt}
 }
 
 var refund = RequestInputArgs{Question: "Refund order #12345?", Choices: []ChoiceArg{{Value: "approve", Label: "Approve"}, {Value: "deny", Label: "Deny"}}}
 
 // suspendedOn applies the suspension of args to a fresh agent and returns
 // it with its open suspension.
-func suspendedOn(t *testing.T, args RequestInputArgs) (*AgentState, *messages.SuspensionRecord) {
+func suspendedOn(t *testing.T, args RequestInputArgs) (*State, *messages.SuspensionRecord) {
 	t.Helper()
 	st := asking(args)
-	applyAll(t, st, testNow, suspendedTurn(st, testEnv())...)
+	applyAll(t, st, testNow, SuspendedTurn(st, testEnv())...)
 	rec := st.OpenSuspension()
 	if rec == nil || st.Status != messages.StatusSuspended {
 		t.Fatalf("after suspendedTurn: status %s, open %v; want suspended on a question", st.Status, rec)
@@ -50,7 +49,7 @@ func TestSuspendedTurn(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := suspendedTurn(asking(c.args), testEnv())
+			b := SuspendedTurn(asking(c.args), testEnv())
 			if !slices.Equal(eventTypes(b), c.types) {
 				t.Fatalf("suspendedTurn = %v, want %v", eventTypes(b), c.types)
 			}
@@ -78,22 +77,28 @@ func TestSuspendedTurn(t *testing.T) {
 }
 
 func TestAnswerSuspension(t *testing.T) {
-	answer := func(id, value string) *respondSuspension {
-		return &respondSuspension{answer: Answer{SuspensionID: id, Value: json.RawMessage(value), RespondedBy: "ops"}}
+	// respond is an answer, or with cancel a cancellation with its reason.
+	type respond struct {
+		a      Answer
+		cancel bool
+		reason string
+	}
+	answer := func(id, value string) *respond {
+		return &respond{a: Answer{SuspensionID: id, Value: json.RawMessage(value), RespondedBy: "ops"}}
 	}
 	invalid := new(*messages.InvalidAnswerError)
 	cases := []struct {
 		name    string
-		prior   *respondSuspension // accepted before m
+		prior   *respond // accepted before m
 		status  messages.AgentStatus
-		m       *respondSuspension
+		m       *respond
 		err     any // a sentinel (errors.Is) or a target (errors.As)
 		types   []string
 		resolve messages.SuspensionResolution
 	}{
 		{"accepted", nil, "", answer("susp-1", `"approve"`), nil,
 			[]string{"suspension_resumed", "message_admitted", "agent_state_changed"}, messages.ResolutionResponded},
-		{"cancelled", nil, "", &respondSuspension{answer: Answer{SuspensionID: "susp-1"}, cancel: true, reason: "moot"}, nil,
+		{"cancelled", nil, "", &respond{a: Answer{SuspensionID: "susp-1"}, cancel: true, reason: "moot"}, nil,
 			[]string{"suspension_resumed", "message_admitted", "agent_state_changed"}, messages.ResolutionCancelled},
 		{"unknown id", nil, "", answer("susp-9", `"approve"`), ErrSuspensionNotFound, nil, ""},
 		{"not a choice", nil, "", answer("susp-1", `"maybe"`), invalid, nil, ""},
@@ -105,7 +110,7 @@ func TestAnswerSuspension(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st, _ := suspendedOn(t, refund)
 			if c.prior != nil {
-				b, _, err := answerSuspension(st, testEnv(), c.prior)
+				b, _, err := AnswerSuspension(st, testEnv(), c.prior.a, c.prior.cancel, c.prior.reason)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,7 +119,7 @@ func TestAnswerSuspension(t *testing.T) {
 			if c.status != "" {
 				st.Status = c.status
 			}
-			b, resp, err := answerSuspension(st, testEnv(), c.m)
+			b, resp, err := AnswerSuspension(st, testEnv(), c.m.a, c.m.cancel, c.m.reason)
 			switch want := c.err.(type) {
 			case nil:
 				if err != nil {
@@ -179,13 +184,13 @@ func TestSuspensionFire(t *testing.T) {
 				id, ts = tid, v
 			}
 			if c.settle {
-				b, _, err := answerSuspension(st, testEnv(), &respondSuspension{answer: Answer{SuspensionID: rec.ID, Value: json.RawMessage(`"approve"`)}})
+				b, _, err := AnswerSuspension(st, testEnv(), Answer{SuspensionID: rec.ID, Value: json.RawMessage(`"approve"`)}, false, "")
 				if err != nil {
 					t.Fatal(err)
 				}
 				applyAll(t, st, testNow, b...)
 			}
-			b := suspensionFire(st, testEnv(), timers.Fire{TimerID: id, FireID: timers.FireID(id, ts.DueAt)}, ts)
+			b := SuspensionFire(st, testEnv(), messages.TimerFired{TimerID: id, FireID: "fire-1"}, ts)
 			if !slices.Equal(eventTypes(b), c.types) {
 				t.Fatalf("suspensionFire = %v, want %v", eventTypes(b), c.types)
 			}
@@ -206,15 +211,15 @@ func TestResumedStatus(t *testing.T) {
 	st, _ := suspendedOn(t, refund)
 	cases := []struct {
 		name string
-		st   *AgentState
+		st   *State
 		want messages.AgentStatus
 	}{
 		{"a question open", st, messages.StatusSuspended},
-		{"mid-turn", &AgentState{Turn: turnAt("")}, messages.StatusAwakeRunning},
-		{"nothing", &AgentState{}, messages.StatusAwakeIdle},
+		{"mid-turn", &State{Turn: turnAt("")}, messages.StatusAwakeRunning},
+		{"nothing", &State{}, messages.StatusAwakeIdle},
 	}
 	for _, c := range cases {
-		if got := resumedStatus(c.st); got != c.want {
+		if got := ResumedStatus(c.st); got != c.want {
 			t.Errorf("%s: resumedStatus = %s, want %s", c.name, got, c.want)
 		}
 	}

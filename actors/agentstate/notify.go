@@ -1,4 +1,4 @@
-package actors
+package agentstate
 
 import (
 	"github.com/holon-actors/holon-actors/messages"
@@ -7,8 +7,8 @@ import (
 // notificationOf is the deciding agent's operator notification, addressed
 // to its boundary: its parent's for a private child, the primary
 // operator's otherwise, and correlated with the turn in flight. A decision
-// records it in its batch; commit then sends it on its way.
-func notificationOf(st *AgentState, env decideEnv, reason, message, suspensionID string) messages.OperatorNotification {
+// records it in its Batch; commit then sends it on its way.
+func NotificationOf(st *State, env Env, reason, message, suspensionID string) messages.OperatorNotification {
 	n := messages.OperatorNotification{
 		NotificationID: env.NewID("ntf"), AgentID: env.AgentID, RequestedByAgentID: env.AgentID,
 		TargetOperatorBoundary: messages.BoundaryPrimaryOperator, Message: message,
@@ -18,7 +18,7 @@ func notificationOf(st *AgentState, env decideEnv, reason, message, suspensionID
 	if t := st.Turn; t != nil {
 		n.CorrelationID, n.CausationID = t.ID, t.MessageID
 	}
-	if parent := parentOf(st); parent != "" {
+	if parent := ParentOf(st); parent != "" {
 		n.TargetOperatorBoundary, n.BoundaryAgentID = messages.BoundaryParentSupervisor, parent
 	}
 	return n
@@ -26,7 +26,7 @@ func notificationOf(st *AgentState, env decideEnv, reason, message, suspensionID
 
 // parentOf is the parent whose boundary receives the agent's
 // notifications: set for a private child only.
-func parentOf(st *AgentState) string {
+func ParentOf(st *State) string {
 	if st.Visibility == messages.VisibilityPrivate && st.ParentAgentID != "" {
 		return st.ParentAgentID
 	}
@@ -34,15 +34,15 @@ func parentOf(st *AgentState) string {
 }
 
 // notifyBoth is a notification for the operator and one for the model at
-// its next carrier, in one batch.
-func notifyBoth(n messages.OperatorNotification, sys messages.SystemNotification) batch {
-	return batch{messages.OperatorNotificationRequested{Notification: n}, messages.SystemNotificationQueued{Notification: sys}}
+// its next carrier, in one Batch.
+func notifyBoth(n messages.OperatorNotification, sys messages.SystemNotification) Batch {
+	return Batch{messages.OperatorNotificationRequested{Notification: n}, messages.SystemNotificationQueued{Notification: sys}}
 }
 
 // deliverableOf is the pending system notifications the configured filter
 // lets through; a carrier records them, and applying the carrier drains
 // the pending set.
-func deliverableOf(st *AgentState, env decideEnv) []messages.SystemNotification {
+func DeliverableOf(st *State, env Env) []messages.SystemNotification {
 	var out []messages.SystemNotification
 	for _, n := range st.PendingNotifications {
 		if env.Cfg.NotificationFilter.Allows(n.Kind) {
