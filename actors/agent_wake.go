@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -54,17 +55,11 @@ func (a *agent) timerFired(f timers.Fire) {
 	a.mustPersist(payloads...)
 }
 
-// runtimeEnvelope builds a runtime-owned message for this agent.
+// runtimeEnvelope builds a runtime-owned message for this agent
+// (agentstate.RuntimeEnvelope).
 func (a *agent) runtimeEnvelope(kind messages.MessageKind, origin messages.Origin, surface messages.MessageDeliverySurface,
 	p messages.Priority, text string, refs map[string]string) messages.MessageEnvelope {
-	env := messages.MessageEnvelope{
-		ID: messages.NewID("msg"), AgentID: a.id, CreatedAt: a.deps.Clock.Now(), Kind: kind, Origin: origin,
-		Priority: p, Body: messages.TextBody(text), SourceRefs: refs,
-		DeliverySurface: surface, AdmissionContext: messages.AdmissionRuntimeOwned,
-	}
-	env.Normalize()
-	env.AuthorityClass = messages.DeriveAuthority(origin.Kind, surface, env.AdmissionContext)
-	return env
+	return agentstate.RuntimeEnvelope(a.env(), kind, origin, surface, p, text, refs)
 }
 
 // WakeDisposition says what a wake hint did.
