@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -45,14 +44,7 @@ func (a *agent) timerFired(f timers.Fire) {
 		a.workItemTimerFired(f, ts)
 		return
 	}
-	env := a.runtimeEnvelope(messages.KindTimerTick, messages.TimerOrigin(f.TimerID), messages.SurfaceTimerScheduler,
-		messages.PriorityNext, fmt.Sprintf("Timer %s fired (%s).", f.TimerID, ts.Reason),
-		map[string]string{"timer_id": f.TimerID, "fire_id": f.FireID})
-	payloads := []messages.Payload{messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, messages.MessageAdmitted{Envelope: env}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "timer fired"))
-	}
-	a.mustPersist(payloads...)
+	a.mustCommit(agentstate.TimerTick(a.state, a.env(), messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, ts))
 }
 
 // runtimeEnvelope builds a runtime-owned message for this agent
@@ -86,21 +78,6 @@ func (a *agent) wakeHint(m *WakeHintRequest) *WakeHintResult {
 	return &WakeHintResult{Disposition: WakeCoalesced}
 }
 
-// takeWakeHint turns the pending wake hint into a SystemTick. A contentful
-// hint becomes a model-visible turn; a plain one only wakes the agent
-// (liveness), which settles without a model call.
-func (a *agent) takeWakeHint() {
-	h := a.state.PendingWakeHint
-	text := fmt.Sprintf("Wake hint from %s: %s", h.Source, h.Reason)
-	refs := map[string]string{"wake_hint": h.Source}
-	if !h.Contentful {
-		refs["liveness_only"] = "true"
-	}
-	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("wake_hint"), messages.SurfaceRuntimeSystem,
-		messages.PriorityNext, text, refs)
-	payloads := []messages.Payload{messages.MessageAdmitted{Envelope: env}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "wake hint"))
-	}
-	a.mustPersist(payloads...)
-}
+// takeWakeHint turns the pending wake hint into a SystemTick
+// (agentstate.TakeWakeHint).
+func (a *agent) takeWakeHint() { a.mustCommit(agentstate.TakeWakeHint(a.state, a.env())) }

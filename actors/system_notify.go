@@ -60,11 +60,8 @@ func (a *agent) forceIdleDelivery() bool {
 	if a.state.Queue.Len() > 0 || !a.criticalPending() {
 		return false
 	}
-	payloads := []messages.Payload{messages.MessageAdmitted{Envelope: a.systemEnvelope()}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "critical system notification"))
-	}
-	a.mustPersist(payloads...)
+	a.mustCommit(append(agentstate.Batch{messages.MessageAdmitted{Envelope: a.systemEnvelope()}},
+		agentstate.WakeOnAdmit(a.state, "critical system notification")...))
 	return true
 }
 

@@ -88,9 +88,7 @@ func (a *agent) finishTask(end taskEnd) error {
 			messages.PriorityNormal, end.text, map[string]string{"task_id": f.TaskID, "task_status": f.Status})
 		env.TaskID = f.TaskID
 		payloads = append(payloads, messages.MessageAdmitted{Envelope: env})
-		if a.state.Status == messages.StatusAsleep {
-			payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "task finished"))
-		}
+		payloads = append(payloads, agentstate.WakeOnAdmit(a.state, "task finished")...)
 		if a.state.Turn != nil {
 			// The agent is busy: its model learns now, at the next carrier,
 			// rather than only when the task_result's turn comes.
