@@ -15,6 +15,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/mailbox"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -102,8 +103,8 @@ type AgentDeps struct {
 	sys    *actor.ActorSystem
 	timers *actor.PID
 	rt     *Runtime
-	// opTools are the runtime-owned operator tools (operatorTools) and
-	// SpawnAgent.
+	// opTools are the runtime-owned tools (runtimetools.Tools), which the
+	// agent runs itself (runtime_tools.go).
 	opTools []tools.Tool
 	// childStrategy supervises the actors of an agent's private children.
 	childStrategy actor.SupervisorStrategy
@@ -138,7 +139,7 @@ func (d AgentDeps) withDefaults() AgentDeps {
 		d.DefaultAgentID = DefaultAgentID
 	}
 	if d.opTools == nil {
-		d.opTools = append(append(operatorTools(d.NotifyOperatorTool), spawnTool()), workItemToolset...)
+		d.opTools = runtimetools.Tools(d.NotifyOperatorTool)
 	}
 	return d
 }

@@ -5,16 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // advance takes the next step of the agent's work, if any and if no step is
@@ -148,15 +149,15 @@ func (a *agent) startModel(c actor.Context) {
 
 // request builds the provider-neutral request of the next round.
 func (a *agent) request() providers.Request {
-	toolSpecs := []providers.ToolSpec{sleepSpec()}
-	names := []string{agentstate.SleepToolName}
+	var toolSpecs []providers.ToolSpec
+	var names []string
 	for _, t := range a.deps.opTools {
 		s := t.Spec()
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		names = append(names, s.Name)
 	}
 	for _, s := range a.deps.Tools.Specs() {
-		if isRuntimeTool(s.Name) {
+		if runtimetools.Is(s.Name) {
 			continue // the runtime's own tools win
 		}
 		toolSpecs = append(toolSpecs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
@@ -222,8 +223,7 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 	case stepModel:
 		a.modelFinished(m)
 	case stepTool:
-		a.toolFinished(m)
-		if m.call.Name == SpawnAgentToolName {
+		if a.toolFinished(m) {
 			a.ensureChildren(c)
 		}
 	}
@@ -282,12 +282,8 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
-	if res, extra, ok := a.runWorkItemTool(call); ok {
+	if res, extra, ok := a.runRuntimeTool(call); ok {
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
-		return
-	}
-	if res, ok := a.runRuntimeTool(call); ok {
-		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res})
 		return
 	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)
@@ -398,61 +394,28 @@ func timelineJSON(tl *providers.ProviderAttemptTimeline) json.RawMessage {
 
 // toolFinished journals a tool's result, with the pending notifications
 // when it ends its batch, and what a runtime-owned tool's success records
-// besides (an engagement decision, an operator notification).
-func (a *agent) toolFinished(m *stepDone) {
+// besides (m.extra: an engagement decision, an operator notification, a
+// child's task, a work item's events). It reports whether a child's
+// supervision task started, whose actor the caller then ensures.
+func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 	t := a.state.Turn
 	payloads := []messages.Payload{messages.ToolExecuted{
 		TurnID: t.ID, CallID: m.call.ID, ToolName: m.call.Name,
 		Status: m.result.Status, Envelope: m.result.Envelope, Receipt: m.result.Receipt,
 		DurationMS: m.duration, Notifications: a.batchCarrier(m.call),
 	}}
-	if started := a.spawnStarted(m.call, m.result); started != nil {
-		payloads = append(payloads, *started)
-	}
-	var notice *messages.OperatorNotification
-	if m.result.Status == messages.ToolOK {
-		switch m.call.Name {
-		case agentstate.ShouldAskToolName:
-			var env struct {
-				Result messages.EngagementDecision `json:"result"`
-			}
-			if json.Unmarshal(m.result.Envelope, &env) == nil {
-				payloads = append(payloads, messages.EngagementDecisionRecorded{Decision: env.Result, TurnID: t.ID, CallID: m.call.ID})
-			}
-		case agentstate.NotifyToolName:
-			var args NotifyArgs
-			if json.Unmarshal(m.call.Arguments, &args) == nil {
-				n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
-				notice = &n
-				payloads = append(payloads, messages.OperatorNotificationRequested{Notification: n})
-			}
-		}
-	}
 	if m.result.Status == messages.ToolOK {
 		payloads = append(payloads, m.extra...)
 	}
 	a.mustPersist(payloads...)
 	a.armScheduled(m.extra)
-	if notice != nil {
-		a.dispatchNotification(*notice)
+	for _, p := range payloads[1:] {
+		switch p := p.(type) {
+		case messages.OperatorNotificationRequested:
+			a.dispatchNotification(p.Notification)
+		case messages.TaskStarted:
+			childStarted = childStarted || p.Kind == task.KindChildAgent
+		}
 	}
-}
-
-// runRuntimeTool runs a tool the agent owns (Sleep, the operator tools)
-// at once; false for any other tool.
-func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, bool) {
-	if call.Name == agentstate.SleepToolName {
-		return runSleep(call), true
-	}
-	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
-	if i < 0 {
-		return tools.Result{}, false
-	}
-	if call.Name == agentstate.RequestInputToolName && a.state.Turn.Ask != nil {
-		return tools.Failure(call.Name, messages.ToolError, tools.ToolError{
-			Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
-			RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
-		}), true
-	}
-	return callSafely(context.WithValue(a.ctx, agentKey{}, a), a.deps.opTools[i], call), true
+	return childStarted
 }

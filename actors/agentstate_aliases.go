@@ -1,6 +1,9 @@
 package actors
 
-import "github.com/holon-actors/holon-actors/actors/agentstate"
+import (
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
+)
 
 // The agent's state moved to actors/agentstate; these names stay for one
 // release (STYLE §8).
@@ -60,30 +63,30 @@ type NotificationView = agentstate.NotificationView
 // Deprecated: use agentstate.NotificationDelivery.
 type NotificationDelivery = agentstate.NotificationDelivery
 
-// ChoiceArg is agentstate.ChoiceArg.
+// ChoiceArg is runtimetools.ChoiceArg.
 //
-// Deprecated: use agentstate.ChoiceArg.
-type ChoiceArg = agentstate.ChoiceArg
+// Deprecated: use runtimetools.ChoiceArg.
+type ChoiceArg = runtimetools.ChoiceArg
 
-// RetryPolicyArg is agentstate.RetryPolicyArg.
+// RetryPolicyArg is runtimetools.RetryPolicyArg.
 //
-// Deprecated: use agentstate.RetryPolicyArg.
-type RetryPolicyArg = agentstate.RetryPolicyArg
+// Deprecated: use runtimetools.RetryPolicyArg.
+type RetryPolicyArg = runtimetools.RetryPolicyArg
 
-// RequestInputArgs is agentstate.RequestInputArgs.
+// RequestInputArgs is runtimetools.RequestInputArgs.
 //
-// Deprecated: use agentstate.RequestInputArgs.
-type RequestInputArgs = agentstate.RequestInputArgs
+// Deprecated: use runtimetools.RequestInputArgs.
+type RequestInputArgs = runtimetools.RequestInputArgs
 
 // OpenFact is agentstate.OpenFact.
 //
 // Deprecated: use agentstate.OpenFact.
 type OpenFact = agentstate.OpenFact
 
-// SleepArgs is agentstate.SleepArgs.
+// SleepArgs is runtimetools.SleepArgs.
 //
-// Deprecated: use agentstate.SleepArgs.
-type SleepArgs = agentstate.SleepArgs
+// Deprecated: use runtimetools.SleepArgs.
+type SleepArgs = runtimetools.SleepArgs
 
 // ChildTaskRecord is agentstate.ChildTaskRecord.
 //

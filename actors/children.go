@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
@@ -100,7 +101,7 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 		return pid, nil
 	}
 	created := messages.AgentCreated{AgentID: id, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
-		Ownership: messages.OwnershipParentSupervised, ProfilePreset: PresetPrivateChild, ParentAgentID: a.id}
+		Ownership: messages.OwnershipParentSupervised, ProfilePreset: runtimetools.PresetPrivateChild, ParentAgentID: a.id}
 	created.ExecutionRoot = a.state.ExecutionRoot // inherit: where this agent works
 	if wt := rec.Child.Worktree; wt != nil {
 		if err := a.makeChildWorktree(rec, *wt); err != nil {

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
@@ -19,117 +18,9 @@ import (
 	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
-// SpawnAgentToolName is the runtime-owned delegation tool. The agent runs
-// it itself: a private child is its own child actor and its supervision
-// task is a record in its own journal.
-const SpawnAgentToolName = "SpawnAgent"
-
-// The SpawnAgent presets.
-const (
-	PresetPrivateChild = "private_child"
-	PresetPublicNamed  = "public_named"
-)
-
 // DefaultMaxActiveChildren bounds the private children an agent supervises
 // at once when AgentDeps leaves MaxActiveChildren zero.
 const DefaultMaxActiveChildren = 64
-
-// maxInitialMessage bounds SpawnAgent's initial_message.
-const maxInitialMessage = 64 << 10
-
-// SpawnAgentArgs are SpawnAgent's arguments. initial_message is the only
-// spawn text field.
-type SpawnAgentArgs struct {
-	Preset         string `json:"preset,omitempty" jsonschema:"private_child (default): a private child agent you supervise through the returned task handle (TaskStatus, TaskOutput, TaskInput for follow-ups, TaskStop); public_named: a new self-owned public agent named agent_id."`
-	InitialMessage string `json:"initial_message,omitempty" jsonschema:"The child's first message: the whole delegated assignment, with what to return. Required for private_child; optional bootstrap input for public_named."`
-	AgentID        string `json:"agent_id,omitempty" jsonschema:"The new agent's id; required for public_named, refused for private_child (the runtime names private children)."`
-	WorkspaceMode  string `json:"workspace_mode,omitempty" jsonschema:"inherit (default): the child works in your workspace. worktree (private_child only): the child works in its own git worktree on a new branch made from your repository's HEAD (uncommitted changes are not in it); when its task ends the worktree is removed if untouched, else kept for you to review, merge or discard."`
-}
-
-// AdjustSchema adds the enums.
-func (SpawnAgentArgs) AdjustSchema(s *jsonschema.Schema) {
-	s.Properties["preset"].Enum = []any{PresetPrivateChild, PresetPublicNamed}
-	s.Properties["workspace_mode"].Enum = []any{WorkspaceInherit, WorkspaceWorktree}
-}
-
-// The SpawnAgent workspace modes.
-const (
-	WorkspaceInherit  = "inherit"
-	WorkspaceWorktree = "worktree"
-)
-
-// Validate checks what the schema cannot.
-func (a *SpawnAgentArgs) Validate() error {
-	if a.Preset == "" {
-		a.Preset = PresetPrivateChild
-	}
-	if a.WorkspaceMode == "" {
-		a.WorkspaceMode = WorkspaceInherit
-	}
-	if a.WorkspaceMode == WorkspaceWorktree && a.Preset != PresetPrivateChild {
-		return &tools.FieldError{Field: "workspace_mode", Problem: "worktree is only for a private_child",
-			Hint: "omit workspace_mode for public_named, or use preset private_child for isolated work"}
-	}
-	if len(a.InitialMessage) > maxInitialMessage {
-		return &tools.FieldError{Field: "initial_message", Problem: fmt.Sprintf("is %d bytes, over the %d-byte limit", len(a.InitialMessage), maxInitialMessage),
-			Hint: "put long material in a file and name its path in initial_message"}
-	}
-	switch a.Preset {
-	case PresetPrivateChild:
-		if strings.TrimSpace(a.InitialMessage) == "" {
-			return &tools.FieldError{Field: "initial_message", Problem: "is required for a private_child",
-				Hint: "write the whole assignment: what to do, and what to report back"}
-		}
-		if a.AgentID != "" {
-			return &tools.FieldError{Field: "agent_id", Problem: "is not accepted for a private_child: the runtime names it",
-				Hint: "omit agent_id, or use preset public_named for a named public agent"}
-		}
-	case PresetPublicNamed:
-		if err := ValidateAgentID(a.AgentID); err != nil {
-			return &tools.FieldError{Field: "agent_id", Problem: err.Error(), Hint: "give public_named a plain agent id such as \"researcher\""}
-		}
-	}
-	return nil
-}
-
-// SpawnResult is SpawnAgent's result: agent_id only for public_named; the
-// supervision handle and projection for private_child.
-type SpawnResult struct {
-	AgentID           string                 `json:"agent_id"`
-	ChildAgentID      string                 `json:"child_agent_id,omitempty"`
-	SupervisionTaskID string                 `json:"supervision_task_id,omitempty"`
-	TaskHandle        *SpawnTaskHandle       `json:"task_handle,omitempty"`
-	ChildSupervision  *task.ChildSupervision `json:"child_supervision,omitempty"`
-}
-
-// SpawnTaskHandle is the parent-visible handle of a private child.
-type SpawnTaskHandle struct {
-	TaskID     string `json:"task_id"`
-	Kind       string `json:"kind"`
-	WaitPolicy string `json:"wait_policy"`
-	Summary    string `json:"summary"`
-}
-
-// spawnTool is SpawnAgent. Its run reaches the calling agent through the
-// context (runRuntimeTool runs it inside the agent's Receive).
-func spawnTool() tools.Tool {
-	return tools.Typed(SpawnAgentToolName,
-		"Delegate to another agent. preset private_child (default) starts a private child agent with initial_message "+
-			"as its assignment and returns a background task handle: watch it with TaskStatus/TaskOutput, send follow-ups "+
-			"with TaskInput, stop it (and its own children) with TaskStop; its final result comes back to you as a "+
-			"task_result message. preset public_named creates a separate public agent named agent_id.",
-		func(ctx context.Context, args SpawnAgentArgs) tools.Result {
-			a, _ := ctx.Value(agentKey{}).(*agent)
-			if a == nil {
-				return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "runtime_misconfigured",
-					Message: "SpawnAgent runs inside an agent", RecoveryHint: "this is a runtime problem; tell the operator"})
-			}
-			return a.spawn(ctx, args)
-		})
-}
-
-// agentKey carries the calling agent to its runtime-owned tools.
-type agentKey struct{}
 
 // ErrAgentExists is wrapped when SpawnAgent public_named names an agent
 // that already exists.
@@ -139,8 +30,8 @@ var ErrAgentExists = errors.New("agent already exists")
 // here: its task_started is journaled with the result (toolFinished) and
 // the child is created and started after that (ensureChildren). A public
 // named agent is created now.
-func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
-	if args.Preset == PresetPublicNamed {
+func (a *agent) spawn(ctx context.Context, args runtimetools.SpawnAgentArgs) tools.Result {
+	if args.Preset == runtimetools.PresetPublicNamed {
 		return a.spawnPublic(ctx, args)
 	}
 	max := a.deps.MaxActiveChildren
@@ -148,7 +39,7 @@ func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
 		max = DefaultMaxActiveChildren
 	}
 	if n := len(a.state.RunningChildTasks()); n >= max {
-		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
+		return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
 			Message:      fmt.Sprintf("you already supervise %d running children, the limit", n),
 			RecoveryHint: "wait for a child's task_result, or stop one with TaskStop, before spawning another"})
 	}
@@ -156,24 +47,24 @@ func (a *agent) spawn(ctx context.Context, args SpawnAgentArgs) tools.Result {
 	label := oneLine(args.InitialMessage, 80)
 	sup := childSupervision(a.id, childID, taskID)
 	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
-	if args.WorkspaceMode == WorkspaceWorktree {
+	if args.WorkspaceMode == runtimetools.WorkspaceWorktree {
 		wt, fail := a.makeWorktree(ctx, taskID)
 		if fail != nil {
 			return *fail
 		}
-		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, &wt
 		text += fmt.Sprintf(" It works in the git worktree %s on branch %s, made from commit %s.", wt.ExecRoot(), wt.Branch, shortCommit(wt.BaseCommit))
 	}
-	return tools.Success(SpawnAgentToolName, text, SpawnResult{
+	return tools.Success(runtimetools.SpawnAgentToolName, text, runtimetools.SpawnResult{
 		AgentID: childID, ChildAgentID: childID, SupervisionTaskID: taskID,
-		TaskHandle:       &SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
+		TaskHandle:       &runtimetools.SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
 		ChildSupervision: &sup,
 	})
 }
 
 func childSupervision(parent, child, taskID string) task.ChildSupervision {
 	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
-		WorkspaceMode: WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
+		WorkspaceMode: runtimetools.WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
 }
 
 // supervisionOf is the supervision projection of child task r: as its
@@ -189,7 +80,7 @@ func supervisionOf(parent string, r agentstate.TaskRecord) task.ChildSupervision
 	sup := childSupervision(parent, r.Child.ChildAgentID, r.TaskID)
 	if r.Child.Worktree != nil {
 		wt := *r.Child.Worktree
-		sup.WorkspaceMode, sup.Worktree = WorkspaceWorktree, &wt
+		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, &wt
 	}
 	return sup
 }
@@ -200,7 +91,7 @@ func supervisionOf(parent string, r agentstate.TaskRecord) task.ChildSupervision
 // journaled, so a crash in between leaves no worktree nobody owns.
 func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info, *tools.Result) {
 	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
-		r := tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
+		r := tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
 		return worktree.Info{}, &r
 	}
 	env := a.deps.ToolEnv
@@ -239,10 +130,10 @@ func shortCommit(c string) string { return c[:min(len(c), 12)] }
 // spawnPublic creates a self-owned public agent with lineage provenance
 // and, when given, its bootstrap message; the new journal is written only
 // if the agent does not exist (the append is fenced at an empty stream).
-func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Result {
+func (a *agent) spawnPublic(ctx context.Context, args runtimetools.SpawnAgentArgs) tools.Result {
 	payloads := []messages.Payload{
 		messages.AgentCreated{AgentID: args.AgentID, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
-			Ownership: messages.OwnershipSelfOwned, ProfilePreset: PresetPublicNamed, ParentAgentID: a.id},
+			Ownership: messages.OwnershipSelfOwned, ProfilePreset: runtimetools.PresetPublicNamed, ParentAgentID: a.id},
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + a.id},
 	}
 	payloads = a.withCreatorPolicy(payloads)
@@ -253,18 +144,18 @@ func (a *agent) spawnPublic(ctx context.Context, args SpawnAgentArgs) tools.Resu
 	}
 	if err := a.createStream(ctx, args.AgentID, payloads); err != nil {
 		if errors.Is(err, ErrAgentExists) {
-			return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "agent_exists",
+			return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "agent_exists",
 				Message:      fmt.Sprintf("agent %q already exists", args.AgentID),
 				RecoveryHint: "pick another agent_id, or talk to the existing agent through its operator"})
 		}
-		return tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "spawn_failed",
+		return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "spawn_failed",
 			Message: fmt.Sprintf("agent %q could not be created: %v", args.AgentID, err), Retryable: true,
 			RecoveryHint: "retry in a moment"})
 	}
 	if rt := a.deps.rt; rt != nil {
 		rt.forward(args.AgentID, &kick{}) // start its bootstrap turn
 	}
-	return tools.Success(SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), SpawnResult{AgentID: args.AgentID})
+	return tools.Success(runtimetools.SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), runtimetools.SpawnResult{AgentID: args.AgentID})
 }
 
 // createStream writes the first events of a new agent's journal, only if
@@ -302,20 +193,20 @@ func delegationEnvelope(id string, now time.Time, text string, refs map[string]s
 // spawnStarted is the task_started of a successful private SpawnAgent
 // call, journaled in the same batch as its result; nil for anything else.
 func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages.TaskStarted {
-	if call.Name != SpawnAgentToolName || res.Status != messages.ToolOK {
+	if call.Name != runtimetools.SpawnAgentToolName || res.Status != messages.ToolOK {
 		return nil
 	}
 	var env struct {
-		Result SpawnResult `json:"result"`
+		Result runtimetools.SpawnResult `json:"result"`
 	}
-	var args SpawnAgentArgs
+	var args runtimetools.SpawnAgentArgs
 	if json.Unmarshal(res.Envelope, &env) != nil || env.Result.SupervisionTaskID == "" || json.Unmarshal(call.Arguments, &args) != nil {
 		return nil
 	}
 	cr := agentstate.ChildTaskRecord{ChildAgentID: env.Result.ChildAgentID, Summary: env.Result.TaskHandle.Summary,
-		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: WorkspaceInherit}
+		Prompt: args.InitialMessage, Trust: messages.TrustedSystem, WorkspaceMode: runtimetools.WorkspaceInherit}
 	if sup := env.Result.ChildSupervision; sup != nil && sup.Worktree != nil {
-		cr.WorkspaceMode, cr.Worktree = WorkspaceWorktree, sup.Worktree
+		cr.WorkspaceMode, cr.Worktree = runtimetools.WorkspaceWorktree, sup.Worktree
 	}
 	rec, err := json.Marshal(cr)
 	if err != nil {

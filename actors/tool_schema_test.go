@@ -41,9 +41,7 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
-	sleep := sleepSpec()
-	specs = append(specs, sleep)
-	for _, tool := range (AgentDeps{NotifyOperatorTool: true}).withDefaults().opTools { // every runtime-owned tool
+	for _, tool := range (AgentDeps{NotifyOperatorTool: true}).withDefaults().opTools { // every runtime-owned tool, Sleep first
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}

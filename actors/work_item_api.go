@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -73,7 +74,7 @@ func (a *agent) workItemViews() []WorkItemView {
 var ErrInvalidObjective = errors.New("invalid work item objective")
 
 // MaxObjectiveChars bounds a work item's objective.
-const MaxObjectiveChars = maxObjectiveChars
+const MaxObjectiveChars = runtimetools.MaxObjectiveChars
 
 // enqueueWorkItem asks an agent to create a queued work item; the reply is
 // *workItemEnqueued.
@@ -104,8 +105,8 @@ func (r *Runtime) EnqueueWorkItem(ctx context.Context, id, objective string) (Wo
 	switch {
 	case objective == "":
 		return WorkItemView{}, fmt.Errorf("%w: the objective is empty", ErrInvalidObjective)
-	case len(objective) > maxObjectiveChars:
-		return WorkItemView{}, fmt.Errorf("%w: the objective is longer than %d characters", ErrInvalidObjective, maxObjectiveChars)
+	case len(objective) > runtimetools.MaxObjectiveChars:
+		return WorkItemView{}, fmt.Errorf("%w: the objective is longer than %d characters", ErrInvalidObjective, runtimetools.MaxObjectiveChars)
 	}
 	res, err := r.ask(ctx, id, &enqueueWorkItem{objective: objective})
 	if err != nil {

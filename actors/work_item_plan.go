@@ -18,9 +18,6 @@ import (
 // and in the prompt projection.
 const planPreviewChars = 1200
 
-// maxPlanBytes bounds the plan a CreateWorkItem call may seed.
-const maxPlanBytes = 256 << 10
-
 // PlanArtifact describes a work item's plan file: agents read, grep or
 // edit Path directly when the preview is incomplete.
 type PlanArtifact struct {

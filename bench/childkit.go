@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
@@ -105,13 +105,13 @@ func spawnCalls(prompt, id string) ([]messages.ToolCall, error) {
 	if !ok || err != nil || k < 1 {
 		return nil, fmt.Errorf("bench parent prompt %q: want %q", prompt, spawnPrompt(1, answerTask))
 	}
-	args, err := json.Marshal(actors.SpawnAgentArgs{InitialMessage: task})
+	args, err := json.Marshal(runtimetools.SpawnAgentArgs{InitialMessage: task})
 	if err != nil {
 		return nil, err
 	}
 	calls := make([]messages.ToolCall, k)
 	for i := range calls {
-		calls[i] = messages.ToolCall{ID: "call_" + id + "_" + strconv.Itoa(i), Name: actors.SpawnAgentToolName, Arguments: args}
+		calls[i] = messages.ToolCall{ID: "call_" + id + "_" + strconv.Itoa(i), Name: runtimetools.SpawnAgentToolName, Arguments: args}
 	}
 	return calls, nil
 }

@@ -11,17 +11,17 @@ import (
 )
 
 // asking is a running agent whose turn's model asked args.
-func asking(args RequestInputArgs) *State {
+func asking(args AskState) *State {
 	tt := turnAt("I need a decision.")
 	tt.Ask, tt.AskCallID = &args, "ask1"
 	return &State{ID: "a1", Status: messages.StatusAwakeRunning, Turn: tt}
 }
 
-var refund = RequestInputArgs{Question: "Refund order #12345?", Choices: []ChoiceArg{{Value: "approve", Label: "Approve"}, {Value: "deny", Label: "Deny"}}}
+var refund = AskState{Question: "Refund order #12345?", Choices: []AskChoice{{Value: "approve", Label: "Approve"}, {Value: "deny", Label: "Deny"}}}
 
 // suspendedOn applies the suspension of args to a fresh agent and returns
 // it with its open suspension.
-func suspendedOn(t *testing.T, args RequestInputArgs) (*State, *messages.SuspensionRecord) {
+func suspendedOn(t *testing.T, args AskState) (*State, *messages.SuspensionRecord) {
 	t.Helper()
 	st := asking(args)
 	applyAll(t, st, testNow, SuspendedTurn(st, testEnv())...)
@@ -39,7 +39,7 @@ func TestSuspendedTurn(t *testing.T) {
 	bad.ResponseType = "poll"
 	cases := []struct {
 		name  string
-		args  RequestInputArgs
+		args  AskState
 		types []string
 	}{
 		{"untimed", refund, []string{"turn_terminal", "brief_recorded", "suspension_requested", "operator_notification_requested", "agent_state_changed"}},
@@ -151,15 +151,15 @@ func TestAnswerSuspension(t *testing.T) {
 }
 
 func TestSuspensionFire(t *testing.T) {
-	withPolicy := func(attempts int, final, fallback string) RequestInputArgs {
+	withPolicy := func(attempts int, final, fallback string) AskState {
 		a := refund
 		a.TimeoutSeconds, a.FallbackValue = 60, fallback
-		a.RetryPolicy = &RetryPolicyArg{IntervalSeconds: 60, MaxAttempts: attempts, FinalFallbackPolicy: final}
+		a.RetryPolicy = &AskRetry{IntervalSeconds: 60, MaxAttempts: attempts, FinalFallbackPolicy: final}
 		return a
 	}
 	cases := []struct {
 		name    string
-		args    RequestInputArgs
+		args    AskState
 		settle  bool // answered before the fire
 		types   []string
 		reason  string

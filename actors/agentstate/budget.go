@@ -4,25 +4,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// TokenBudgetState is an agent's token budget and what counts against it,
-// all derived from the journal.
-type TokenBudgetState struct {
-	// Set is true once an operator set a budget (even 0, unlimited): the
-	// runtime's default no longer applies to the agent.
-	Set         bool   `json:"set,omitempty"`
-	LimitTokens uint64 `json:"limit_tokens,omitempty"`
-	// SpendBase is the lifetime total at the last reset of the spend.
-	SpendBase uint64 `json:"spend_base,omitempty"`
-	// ChildTokens is each direct private child's last reported lifetime
-	// total (its own rounds and its descendants').
-	ChildTokens map[string]uint64 `json:"child_tokens,omitempty"`
-	// DescendantTokens is the sum of ChildTokens.
-	DescendantTokens uint64 `json:"descendant_tokens,omitempty"`
-	// Warned is true once the spend passed BudgetWarnPercent of the limit
-	// and the operator was told; a new budget (token_budget_set) clears it.
-	Warned bool `json:"warned,omitempty"`
-}
-
 // TokenBudgetInfo is the budget as status and list show it.
 type TokenBudgetInfo struct {
 	// LimitTokens is the limit in force; 0 means unlimited.

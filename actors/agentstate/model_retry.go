@@ -7,17 +7,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// ModelRetryState is a turn's run of durable model retries: how many
-// rounds failed, since when, the last failure, and the timer the next try
-// waits on ("" once it fired: the round is being tried again).
-type ModelRetryState struct {
-	Attempt       int              `json:"attempt"`
-	FirstFailedAt time.Time        `json:"first_failed_at"`
-	DueAt         time.Time        `json:"due_at"`
-	TimerID       string           `json:"timer_id,omitempty"`
-	Failure       messages.Failure `json:"failure"`
-}
-
 // Pending reports a retry waiting on its timer.
 func (r *ModelRetryState) Pending() bool { return r != nil && r.TimerID != "" }
 

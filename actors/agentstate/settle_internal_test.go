@@ -157,13 +157,13 @@ func TestLivenessTurn(t *testing.T) {
 func TestSleptTurn(t *testing.T) {
 	cases := []struct {
 		name  string
-		args  SleepArgs
+		args  SleepState
 		types []string
 		wait  messages.WaitingReason
 	}{
-		{"until woken", SleepArgs{Reason: "nothing to do"},
+		{"until woken", SleepState{Reason: "nothing to do"},
 			[]string{"turn_terminal", "brief_recorded", "agent_slept", "agent_state_changed"}, messages.AwaitingExternalChange},
-		{"timed", SleepArgs{DurationMS: 60_000, Reason: "later"},
+		{"timed", SleepState{DurationMS: 60_000, Reason: "later"},
 			[]string{"turn_terminal", "brief_recorded", "timer_scheduled", "agent_slept", "agent_state_changed"}, messages.AwaitingTimer},
 	}
 	for _, c := range cases {

@@ -4,12 +4,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// WatchdogState remembers the impossible wait last reported.
-type WatchdogState struct {
-	// ReportedTurn is the turn index whose closure was reported stalled.
-	ReportedTurn uint64 `json:"reported_turn,omitempty"`
-}
-
 // ImpossibleWait returns what the last closure waits for when nothing can
 // bring it; "" when the wait can end (or the agent is not waiting).
 func (s *State) ImpossibleWait() string {

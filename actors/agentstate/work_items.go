@@ -12,27 +12,6 @@ import (
 // state (the journal keeps them all).
 const deliverySummaryLimit = 32
 
-// WorkQueueState is the work-item part of AgentState: the durable work
-// queue that drives continuation. It changes only through apply.
-type WorkQueueState struct {
-	// WorkItems are the agent's work items by id, open and completed.
-	WorkItems map[string]*messages.WorkItemRecord `json:"work_items,omitempty"`
-	// CurrentWorkItemID is the selected open work item, "" for none.
-	CurrentWorkItemID string `json:"current_work_item_id,omitempty"`
-	// DeliverySummaries are the latest completion reports, oldest first.
-	DeliverySummaries []messages.DeliverySummaryRecord `json:"delivery_summaries,omitempty"`
-	// WorkTick is the activation tick being processed, to judge whether
-	// its turn made progress.
-	WorkTick *WorkTick `json:"work_tick,omitempty"`
-	// WorkBackoff holds, by work item id, the backoff of items whose last
-	// activations made no progress.
-	WorkBackoff map[string]WorkBackoff `json:"work_backoff,omitempty"`
-	// WorkTrace is, by open work item id, the recent process trace of the
-	// turns bound to it (assistant text and tool results, one bounded line
-	// each, oldest first), for the prompt projection.
-	WorkTrace map[string][]string `json:"work_trace,omitempty"`
-}
-
 // Bounds of a work item's process trace.
 const (
 	workTraceLines = 6
@@ -64,32 +43,6 @@ func (s *State) traceWork(line string) {
 		t = slices.Clone(t[len(t)-workTraceLines:])
 	}
 	s.WorkTrace[id] = t
-}
-
-// WorkTick is a work-queue SystemTick whose turn is running.
-type WorkTick struct {
-	MessageID  string `json:"message_id"`
-	WorkItemID string `json:"work_item_id"`
-	// Progress is set by a successful work-item mutation or a successful
-	// tool call of substance during the tick's turn.
-	Progress bool `json:"progress"`
-}
-
-// WorkBackoff is the no-progress streak of one work item's activations
-// and when the last of them ended.
-type WorkBackoff struct {
-	Streak int       `json:"streak"`
-	Since  time.Time `json:"since"`
-}
-
-// TurnWork is the work-item part of a turn in flight.
-type TurnWork struct {
-	// BoundItemID is the open work item the turn was bound to when it
-	// started; the turn-end commit applies to it only.
-	BoundItemID string `json:"bound_item_id,omitempty"`
-	// LastMutationRound is the round of the turn's latest successful
-	// work-item mutation (0: none yet).
-	LastMutationRound uint32 `json:"last_mutation_round,omitempty"`
 }
 
 // The scheduling states of a work item, derived from its lifecycle, plan
@@ -332,3 +285,31 @@ func (s *State) noteWorkTurnEnd(p messages.TurnTerminal, at time.Time) {
 	b := s.WorkBackoff[w.WorkItemID]
 	s.WorkBackoff[w.WorkItemID] = WorkBackoff{Streak: b.Streak + 1, Since: at}
 }
+
+// The runtime-owned work-item tools. Like Sleep, the agent runs them
+// itself: they change its own journal (its work queue).
+const (
+	CreateWorkItemToolName   = "CreateWorkItem"
+	PickWorkItemToolName     = "PickWorkItem"
+	UpdateWorkItemToolName   = "UpdateWorkItem"
+	CompleteWorkItemToolName = "CompleteWorkItem"
+)
+
+// IsWorkItemTool reports one of the work-item tools.
+func IsWorkItemTool(name string) bool {
+	switch name {
+	case CreateWorkItemToolName, PickWorkItemToolName, UpdateWorkItemToolName, CompleteWorkItemToolName:
+		return true
+	}
+	return false
+}
+
+// The source refs of a work-queue SystemTick: WorkTickRef says why it was
+// queued (TickContinue, TickPick, TickRecheck), WorkItemRef names the item.
+const (
+	WorkTickRef  = "work_queue"
+	WorkItemRef  = "work_item_id"
+	TickContinue = "continue"
+	TickPick     = "pick"
+	TickRecheck  = "recheck"
+)

@@ -7,11 +7,6 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 )
 
-// hasCall reports whether c is a call of the turn's last round.
-func (t *TurnState) hasCall(c messages.ToolCall) bool {
-	return slices.ContainsFunc(t.Calls, func(x messages.ToolCall) bool { return x.ID == c.ID })
-}
-
 // insertResult puts a tool result right after the results already given
 // to the latest round that made its call, and at the end when no item of
 // conv made it (a round compacted away, or none).
@@ -32,4 +27,18 @@ func InsertAfterRound(conv []providers.Item, round int, res providers.Item) []pr
 		j++
 	}
 	return slices.Insert(conv, j, res)
+}
+
+// messageItem renders an admitted envelope for the conversation, keeping
+// its provenance labels.
+func messageItem(env messages.MessageEnvelope) providers.Item {
+	origin := env.Origin
+	text := env.Body.Text
+	if env.Body.Type == messages.BodyJSON {
+		text = string(env.Body.Value)
+	}
+	return providers.Item{
+		Kind: providers.ItemMessage, MessageID: env.ID, Origin: &origin,
+		Authority: env.AuthorityClass, Text: text,
+	}
 }

@@ -5,35 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
-
-// TaskRecord is the durable record of one background task of an agent,
-// rebuilt from its task_started and task_finished events. It is the
-// authority for the task's terminal state: once Status is terminal, a
-// stale "running" answer from anywhere else is ignored.
-type TaskRecord struct {
-	TaskID  string `json:"task_id"`
-	Kind    string `json:"kind"`
-	Summary string `json:"summary,omitempty"`
-	// ParentMessageID is the message whose turn started the task.
-	ParentMessageID string    `json:"parent_message_id,omitempty"`
-	Status          string    `json:"status"` // running, then completed, failed, cancelled or interrupted
-	CreatedAt       time.Time `json:"created_at"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	// Command is the command_task's record: identity, process group and
-	// token (for orphan recovery) and output files.
-	Command *task.CommandRecord `json:"command,omitempty"`
-	// Child is the child_agent_task's record: the child and its recovery
-	// spec.
-	Child      *ChildTaskRecord `json:"child,omitempty"`
-	ExitStatus *int             `json:"exit_status,omitempty"`
-	// Result is the terminal task result (task.OutputTask) as journaled.
-	Result json.RawMessage `json:"result,omitempty"`
-}
 
 // Terminal reports whether the task has ended.
 func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }

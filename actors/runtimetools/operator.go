@@ -1,14 +1,12 @@
-package actors
+package runtimetools
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
@@ -25,7 +23,7 @@ type ShouldAskArgs struct {
 // AdjustSchema bounds the signals to 0..1.
 func (ShouldAskArgs) AdjustSchema(s *jsonschema.Schema) {
 	for _, k := range []string{"confidence", "risk", "reversibility"} {
-		s.Properties[k].Minimum, s.Properties[k].Maximum = agentstate.Ptr(0.0), agentstate.Ptr(1.0)
+		s.Properties[k].Minimum, s.Properties[k].Maximum = Ptr(0.0), Ptr(1.0)
 	}
 }
 
@@ -53,7 +51,7 @@ func operatorTools(notify bool) []tools.Tool {
 				"times out or they cancel it; the answer comes back to you as an input_response message. Use it for "+
 				"decisions you must not take alone (irreversible, risky, or outside your instructions); call "+
 				agentstate.ShouldAskToolName+" first when unsure whether to ask.",
-			func(_ context.Context, a agentstate.RequestInputArgs) tools.Result {
+			func(_ context.Context, a RequestInputArgs) tools.Result {
 				return tools.Success(agentstate.RequestInputToolName, "Question recorded; this turn ends and you wait for the operator's answer.", a)
 			}),
 		tools.Typed(agentstate.ShouldAskToolName,
@@ -82,10 +80,4 @@ func engagementSignals(a ShouldAskArgs) messages.EngagementSignals {
 		s.Context, _ = json.Marshal(a.Context)
 	}
 	return s
-}
-
-// isRuntimeTool reports a tool the agent runs itself.
-func isRuntimeTool(name string) bool {
-	return slices.Contains([]string{agentstate.SleepToolName, agentstate.RequestInputToolName, agentstate.ShouldAskToolName, agentstate.NotifyToolName, SpawnAgentToolName}, name) ||
-		agentstate.IsWorkItemTool(name)
 }

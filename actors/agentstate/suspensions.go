@@ -1,8 +1,11 @@
 package agentstate
 
 import (
+	"encoding/json"
+	"github.com/holon-actors/holon-actors/tools"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
@@ -11,10 +14,6 @@ import (
 // closedSuspensionLimit bounds the settled suspensions an agent keeps
 // (to answer a repeated answer the same way, and to list them).
 const closedSuspensionLimit = 64
-
-// notificationLimit bounds the operator notifications an agent keeps in
-// its state; the journal keeps them all.
-const notificationLimit = 200
 
 // applySuspensionRequested records a new open suspension.
 func (s *State) applySuspensionRequested(p messages.SuspensionRequested) {
@@ -70,31 +69,6 @@ func (s *State) applySuspensionExpired(p messages.SuspensionExpired, at time.Tim
 	}
 }
 
-// applyOperatorNotification keeps the notification, and counts a
-// suspension's attempts.
-func (s *State) applyOperatorNotification(n messages.OperatorNotification) {
-	if r, ok := s.Suspensions[n.SuspensionID]; ok && r.Open() &&
-		(n.Reason == messages.NotifySuspensionRequested || n.Reason == messages.NotifySuspensionReminder) {
-		r.Attempts++
-	}
-	s.Notifications = append(s.Notifications, NotificationView{OperatorNotification: n})
-	if len(s.Notifications) > notificationLimit {
-		s.Notifications = slices.Clone(s.Notifications[len(s.Notifications)-notificationLimit:])
-	}
-}
-
-func (s *State) applyNotificationDelivery(p messages.OperatorNotificationDelivery) {
-	for i := len(s.Notifications) - 1; i >= 0; i-- {
-		n := &s.Notifications[i]
-		if n.NotificationID != p.NotificationID {
-			continue
-		}
-		n.Delivery = &NotificationDelivery{Status: p.Status, Attempts: p.Attempt, HTTPStatus: p.HTTPStatus,
-			Error: p.Error, UpdatedAt: p.At.UTC().Format(time.RFC3339Nano)}
-		return
-	}
-}
-
 // OpenSuspension returns the agent's open suspension, if any (there is at
 // most one: a suspended agent runs no turn that could ask another).
 func (s *State) OpenSuspension() *messages.SuspensionRecord {
@@ -133,14 +107,52 @@ func (s *State) SuspensionList() []messages.SuspensionRecord {
 	return out
 }
 
-// NotificationList is the kept operator notifications, newest first.
-func (s *State) NotificationList() []NotificationView {
-	out := slices.Clone(s.Notifications)
-	slices.Reverse(out)
-	return out
+// Record turns the question into the parts of a SuspensionRecord it
+// decides.
+func (a *AskState) Record() (messages.SuspensionRecord, error) {
+	r := messages.SuspensionRecord{Question: strings.TrimSpace(a.Question), ResponseType: messages.ResponseChoice,
+		FallbackPolicy: messages.FallbackFail, ChannelHint: a.ChannelHint, TimeoutSeconds: a.TimeoutSeconds,
+		ConfidenceAtSuspension: a.Confidence}
+	if a.ResponseType != "" {
+		r.ResponseType = messages.ResponseType(a.ResponseType)
+	}
+	if a.FallbackPolicy != "" {
+		r.FallbackPolicy = messages.FallbackPolicy(a.FallbackPolicy)
+	}
+	if !r.ResponseType.Valid() || !r.FallbackPolicy.Valid() {
+		return r, &tools.FieldError{Field: "response_type", Problem: "unknown response type or fallback policy"}
+	}
+	for _, c := range a.Choices {
+		r.Choices = append(r.Choices, messages.SuspensionChoice{Value: c.Value, Label: c.Label, Description: c.Description, Style: c.Style})
+	}
+	if len(a.Context) > 0 {
+		r.Context, _ = json.Marshal(a.Context)
+	}
+	if a.FallbackValue != "" {
+		r.FallbackValue = AnswerJSON(r.ResponseType, a.FallbackValue)
+	}
+	if p := a.RetryPolicy; p != nil {
+		r.RetryPolicy = &messages.HumanRetryPolicy{IntervalSeconds: p.IntervalSeconds, MaxAttempts: p.MaxAttempts,
+			FinalFallbackPolicy: messages.FallbackPolicy(p.FinalFallbackPolicy)}
+		if p.FinalFallbackPolicy != "" && !r.RetryPolicy.FinalFallbackPolicy.Valid() {
+			return r, &tools.FieldError{Field: "retry_policy.final_fallback_policy", Problem: "is not a fallback policy"}
+		}
+	}
+	return r, nil
 }
 
-// queueSystemNotification adds a notification to the pending set.
-func (s *State) queueSystemNotification(n messages.SystemNotification) {
-	s.PendingNotifications = append(s.PendingNotifications, n)
+// Signals are the engagement signals the question carries, if any.
+func (a *AskState) Signals() (messages.EngagementSignals, bool) {
+	s := messages.EngagementSignals{Confidence: a.Confidence, Risk: a.Risk, Reversibility: a.Reversibility}
+	return s, a.Confidence != nil || a.Risk != nil || a.Reversibility != nil
+}
+
+// AnswerJSON is the JSON of a textual answer: a form's JSON object as is,
+// anything else as a JSON string.
+func AnswerJSON(t messages.ResponseType, v string) json.RawMessage {
+	if t == messages.ResponseForm && json.Valid([]byte(v)) {
+		return json.RawMessage(v)
+	}
+	b, _ := json.Marshal(v)
+	return b
 }

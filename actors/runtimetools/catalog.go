@@ -1,0 +1,28 @@
+package runtimetools
+
+import (
+	"slices"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// Tools are the runtime-owned tools, in the order the model sees them:
+// Sleep, RequestOperatorInput, ShouldRequestInput, NotifyOperator when
+// notify is set, SpawnAgent and the work-item tools. Each one's Call only
+// validates the arguments (and answers what needs no state); the agent
+// decides the rest.
+func Tools(notify bool) []tools.Tool {
+	ts := append([]tools.Tool{sleepTool{}}, operatorTools(notify)...)
+	ts = append(ts, spawnTool())
+	return append(ts, workItemToolset...)
+}
+
+// names are the names of every runtime-owned tool.
+var names = []string{agentstate.SleepToolName, agentstate.RequestInputToolName, agentstate.ShouldAskToolName,
+	agentstate.NotifyToolName, SpawnAgentToolName, agentstate.CreateWorkItemToolName, agentstate.PickWorkItemToolName,
+	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName}
+
+// Is reports a runtime-owned tool: the agent runs it itself, and no tool
+// of the registry may take its name.
+func Is(name string) bool { return slices.Contains(names, name) }

@@ -1,0 +1,12 @@
+// Package runtimetools holds the tools an agent runs itself instead of
+// through the tool registry: Sleep, RequestOperatorInput,
+// ShouldRequestInput, NotifyOperator, SpawnAgent and the work-item tools.
+// For each one it has the spec the model sees, the argument types and
+// their validation (Tools, Is). A tool's Call only validates its arguments
+// and echoes them, or answers what needs no state (ShouldRequestInput);
+// what the call does to the agent is decided by the agent (actors'
+// runtime_tools.go) and journaled with the result.
+//
+// Like agentstate, it is pure: no actor system, storage, logging, clock,
+// process or network (boundary_test.go).
+package runtimetools
