@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -616,91 +615,46 @@ func (a *agent) setStatus(to messages.AgentStatus, reason string) {
 	}
 }
 
-// admit validates, normalizes and journals env, and answers only once the
-// message_admitted event is durable. Nothing is written for a refusal.
+// admit journals env when agentstate.Admit admits it, and answers only
+// once the message_admitted event is durable. Nothing is written for a
+// refusal or a duplicate.
 func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	res := &Admitted{MessageID: env.ID}
+	ad, err := agentstate.Admit(a.state, a.env(), env, a.deps.QueueLimit)
 	switch {
-	case env.AgentID != a.id:
-		res.Err = fmt.Errorf("%w: %q sent to %q", ErrWrongAgent, env.AgentID, a.id)
-		return res
-	case slices.Contains(a.state.Recent, env.ID):
-		res.Seq, res.Duplicate = a.state.AdmittedSeq(env.ID)
-		return res
-	case a.state.Status == messages.StatusStopped:
-		res.Err = ErrAgentStopped
-		return res
-	case a.state.Status == messages.StatusArchived:
-		res.Err = ErrAgentArchived
-		return res
-	case a.state.Queue.Len() >= a.deps.QueueLimit:
-		res.Err = fmt.Errorf("%w (%d queued)", ErrQueueFull, a.state.Queue.Len())
-		return res
-	}
-	if err := messages.ValidateMessageID(env.ID); err != nil {
+	case err != nil:
 		res.Err = err
-		return res
+	case ad.Batch == nil:
+		res.Seq, res.Duplicate = ad.Seq, ad.Duplicate
+	default:
+		if err := a.commit(ad.Batch); err != nil {
+			res.Err = fmt.Errorf("admit %s: %w", env.ID, err)
+			return res
+		}
+		res.Seq = a.state.LastSeq
 	}
-	env.Normalize()
-	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
-	if err := env.Validate(); err != nil {
-		res.Err = err
-		return res
-	}
-	if err := a.persist(messages.MessageAdmitted{Envelope: env}); err != nil {
-		res.Err = fmt.Errorf("admit %s: %w", env.ID, err)
-		return res
-	}
-	res.Seq = a.state.LastSeq
 	return res
 }
 
-// control applies a lifecycle command. stopped is durable; resume restarts
-// processing; a running turn is cut at once by stop and at its next safe
-// point by pause.
+// control applies a lifecycle command (agentstate.Control): the running
+// step is abandoned first when the command cuts the turn, then its batch
+// is journaled, then timers, command tasks and children follow.
 func (a *agent) control(m *Control) *ControlResult {
-	st := a.state.Status
-	if st == messages.StatusArchived {
-		return &ControlResult{Status: st, Err: ErrAgentArchived}
+	l, err := agentstate.Control(a.state, a.env(), m.Op, m.Reason, m.KeepMessageID)
+	if err != nil {
+		return &ControlResult{Status: a.state.Status, Err: err}
 	}
-	switch m.Op {
-	case OpPause:
-		if st == messages.StatusStopped {
-			return &ControlResult{Status: st, Err: ErrAgentStopped}
-		}
-		a.setStatus(messages.StatusPaused, reasonOr(m.Reason, "operator pause"))
-	case OpResume:
-		if st == messages.StatusPaused || st == messages.StatusStopped {
-			a.setStatus(a.afterResume(), reasonOr(m.Reason, "operator resume"))
-			a.rearmTimers() // fires ignored while stopped come now
-		}
-	case OpStop:
-		if a.state.Turn != nil {
-			a.abandonStep()
-			a.failTurn(messages.TerminalAborted, codeAgentStopped, "The operator stopped the agent during this turn.")
-		}
-		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
+	if l.Abandon {
+		a.abandonStep()
+	}
+	a.mustCommit(l.Batch)
+	if l.Rearm {
+		a.rearmTimers()
+	}
+	if l.StopTasks {
 		a.stopCommands()
-	case OpInterrupt:
-		if t := a.state.Turn; t != nil && t.MessageID != m.KeepMessageID {
-			a.abandonStep()
-			summary := "The operator interrupted this turn; the agent goes on with its next message."
-			if m.Reason != "" && m.Reason != "operator interrupt" {
-				summary += " Reason: " + m.Reason + "."
-			}
-			a.failTurn(messages.TerminalAborted, codeTurnInterrupted, summary)
-		}
-	case OpWake:
-		switch st {
-		case messages.StatusStopped:
-			return &ControlResult{Status: st, Err: ErrResumeRequired}
-		case messages.StatusAsleep:
-			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator wake"))
-		}
-	default:
-		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop, wake or interrupt", m.Op)}
 	}
-	if m.Op != OpWake && m.Op != OpInterrupt {
+	if l.Children {
 		a.controlChildren(m)
 	}
 	return &ControlResult{Status: a.state.Status}
