@@ -530,7 +530,8 @@ func (a *agent) recoverState() (*agentstate.State, error) {
 	return st, nil
 }
 
-// persist makes payloads durable as one atomic batch, then applies them.
+// persist makes payloads durable as one atomic batch, applies them, then
+// does what they ask of the world (effects).
 // The append is fenced at the last applied seq: if another writer moved
 // the stream, the append fails and nothing is applied.
 func (a *agent) persist(payloads ...messages.Payload) error {
@@ -561,6 +562,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.state.Turn == nil {
 		a.saveSnapshot()
 	}
+	a.effects(payloads)
 	return nil
 }
 

@@ -266,7 +266,6 @@ func (a *agent) modelFinished(m *stepDone) {
 		},
 		messages.AssistantRoundRecorded{TurnID: t.ID, Round: round, Text: m.resp.Text, ToolCalls: journalCalls(m.resp.ToolCalls)},
 	)...)
-	a.reportUsage(m.resp.Usage)
 }
 
 // startTool journals tool_call_started, then runs the tool in a goroutine,
@@ -408,13 +407,9 @@ func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 		payloads = append(payloads, m.extra...)
 	}
 	a.mustPersist(payloads...)
-	a.armScheduled(m.extra)
 	for _, p := range payloads[1:] {
-		switch p := p.(type) {
-		case messages.OperatorNotificationRequested:
-			a.dispatchNotification(p.Notification)
-		case messages.TaskStarted:
-			childStarted = childStarted || p.Kind == task.KindChildAgent
+		if s, ok := p.(messages.TaskStarted); ok && s.Kind == task.KindChildAgent {
+			childStarted = true
 		}
 	}
 	return childStarted

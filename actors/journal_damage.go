@@ -132,7 +132,6 @@ func (a *agent) recordDamage(m *journalDamaged) {
 		return
 	}
 	a.mustPersist(messages.OperatorNotificationRequested{Notification: n})
-	a.dispatchNotification(n)
 }
 
 // startDamaged leaves the agent without state when its journal turned out

@@ -31,7 +31,6 @@ func (a *agent) retryModelRound(err error, f *messages.Failure) bool {
 	ev := messages.ModelRetryScheduled{TurnID: t.ID, Round: t.Round + 1, Attempt: d.Attempt, TimerID: messages.NewID("tmr"),
 		DueAt: d.DueAt, FirstFailedAt: d.FirstFailedAt, Failure: *f}
 	a.mustPersist(ev)
-	a.armTimer(ev.TimerID, ev.DueAt)
 	a.deps.Log.Info().Str("agent_id", a.id).Str("turn_id", t.ID).Int("attempt", d.Attempt).Str("failure_code", f.Code).
 		Time("due_at", d.DueAt).Msg("model round failed, retry scheduled")
 	return true

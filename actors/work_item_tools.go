@@ -186,12 +186,3 @@ func (a *agent) completeWorkItem(args runtimetools.CompleteWorkItemArgs) (tools.
 	}
 	return tools.Success(agentstate.CompleteWorkItemToolName, summary, out), append([]messages.Payload{done}, payloads...)
 }
-
-// armScheduled arms the timers among payloads that were just persisted.
-func (a *agent) armScheduled(payloads []messages.Payload) {
-	for _, p := range payloads {
-		if ts, ok := p.(messages.TimerScheduled); ok {
-			a.armTimer(ts.TimerID, ts.DueAt)
-		}
-	}
-}

@@ -1,0 +1,35 @@
+package actors
+
+import "github.com/holon-actors/holon-actors/messages"
+
+// effects does what a batch the agent just made durable asks of the world,
+// derived from the batch itself so no step can forget one: it arms each
+// timer the batch scheduled (a sleep, a suspension's deadline, a work
+// item's recheck, a model retry), dispatches each operator notification
+// the batch requested, and reports each model round's usage to the
+// agent's ancestors. A notification a private child addressed to this
+// agent as its supervisor is only recorded here: the child dispatched it.
+// The children's actors are the one effect left to the caller, which holds
+// the actor context (toolFinished, start).
+func (a *agent) effects(batch []messages.Payload) {
+	for _, p := range batch {
+		switch p := p.(type) {
+		case messages.TimerScheduled:
+			a.armTimer(p.TimerID, p.DueAt)
+		case messages.ModelRetryScheduled:
+			a.armTimer(p.TimerID, p.DueAt)
+		case messages.OperatorNotificationRequested:
+			if !a.addressedToMe(p.Notification) {
+				a.dispatchNotification(p.Notification)
+			}
+		case messages.ProviderRoundCompleted:
+			a.reportUsage(p.TokenUsage)
+		}
+	}
+}
+
+// addressedToMe reports a child's notification to this agent as its
+// supervising parent (childNotified records it).
+func (a *agent) addressedToMe(n messages.OperatorNotification) bool {
+	return n.TargetOperatorBoundary == messages.BoundaryParentSupervisor && n.BoundaryAgentID == a.id
+}
