@@ -500,34 +500,45 @@ func (a *agent) start(c actor.Context) {
 // The events replayed count toward the next snapshot, so an agent rebuilt
 // from a long tail snapshots when it next settles.
 func (a *agent) recoverState() (*agentstate.State, error) {
-	ctx := context.Background()
-	st := &agentstate.State{ID: a.id, Status: messages.StatusBooting}
-	snap, ok, err := a.deps.Store.LoadSnapshot(ctx, a.id, persistence.LatestSnapshot())
+	st, replayed, err := loadState(a.deps.Store, a.id, a.deps.Log)
 	if err != nil {
 		return nil, err
+	}
+	a.sinceSnapshot = replayed
+	return st, nil
+}
+
+// loadState rebuilds agent id's state from its latest snapshot and the
+// journal after it; replayed counts the events applied after the
+// snapshot.
+func loadState(store persistence.Store, id string, log zerolog.Logger) (st *agentstate.State, replayed int, err error) {
+	ctx := context.Background()
+	st = &agentstate.State{ID: id, Status: messages.StatusBooting}
+	snap, ok, err := store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
+	if err != nil {
+		return nil, 0, err
 	}
 	if ok {
 		// A snapshot is a cache of the journal: one that cannot be decoded
 		// is skipped and the whole journal replayed instead.
 		restored, err := agentstate.RestoreState(snap.Data)
 		if err != nil {
-			a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", snap.Seq).
+			log.Warn().Err(err).Str("agent_id", id).Uint64("seq", snap.Seq).
 				Msg("snapshot unreadable; replaying the whole journal")
 		} else {
 			st = restored
 		}
 	}
-	evs, err := a.deps.Store.Read(ctx, a.id, st.LastSeq+1, ^uint64(0), 0)
+	evs, err := store.Read(ctx, id, st.LastSeq+1, ^uint64(0), 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, ev := range evs {
 		if err := st.Apply(ev); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	a.sinceSnapshot = len(evs)
-	return st, nil
+	return st, len(evs), nil
 }
 
 // persist makes payloads durable as one atomic batch, applies them, then
