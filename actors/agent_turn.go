@@ -281,8 +281,17 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
-	if res, extra, ok := a.runRuntimeTool(call); ok {
-		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
+	if res, extra, later, ok := a.runRuntimeTool(call); ok {
+		if later == nil {
+			root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra})
+			return
+		}
+		ctx, clock := a.ctx, a.deps.Clock
+		go func() {
+			t0 := clock.Now()
+			res, extra := finishSafely(ctx, call, later)
+			root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: res, extra: extra, duration: clock.Since(t0).Milliseconds()})
+		}()
 		return
 	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)

@@ -5,15 +5,22 @@
 // reconciling every open fact). Its leaves live in packages of their own,
 // which import nothing of actors: the four-band mailbox (actors/mailbox),
 // the timer service (actors/timers) and the provider-transport actors
-// (actors/transport). The agent's state, its reducer (Apply) and its
-// snapshot encoding are pure and live in actors/agentstate.
+// (actors/transport).
 //
-// An actor's state is touched only inside its Receive, and only by applying
-// an event that is already durable: the same apply runs live and during
-// replay. Receive never blocks on a model, a tool or a process: slow work
-// runs in a goroutine owned by the actor, cancelled when it stops, and comes
-// back as a message carrying a step generation. Agents are addressed by
-// agent id, never by PID.
+// An agent is a pure core and a thin shell. The core is actors/agentstate:
+// the state and Apply, its only writer, which runs the same live and in
+// replay; and actors/runtimetools: the specs and argument checks of the
+// tools the agent runs itself. The shell is the agent actor here. It decides
+// a step, persists the step's batch (persist: append, then Apply), and then
+// does what the batch asks of the world, read off the batch itself
+// (effects.go: arm its timers, dispatch its notifications, report its
+// usage), so no step arms or sends anything by hand. A runtime-owned tool
+// is one entry of runtime_tools.go: validate, then decide (result + batch).
+//
+// An actor's state is touched only inside its Receive. Receive never blocks
+// on a model, a tool or a process: slow work runs in a goroutine owned by
+// the actor, cancelled when it stops, and comes back as a message carrying
+// a step generation. Agents are addressed by agent id, never by PID.
 //
 // The actor tree is the supervision tree: the agents supervisor is the
 // parent of every public agent's actor, and an agent's actor is the parent

@@ -1,7 +1,9 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -19,7 +21,15 @@ import (
 type runtimeTool struct {
 	refuse func(a *agent) (tools.Result, bool)
 	decide func(a *agent, call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload)
+	// slow, when set and ok, is tried before decide: the part of the
+	// decision that blocks (git) is finished by later in a step goroutine,
+	// from values captured in Receive.
+	slow func(a *agent, call messages.ToolCall, valid tools.Result) (later slowDecision, ok bool)
 }
+
+// slowDecision finishes a runtime tool's decision off the actor: it may
+// block, and must touch nothing of the agent.
+type slowDecision func(ctx context.Context) (tools.Result, []messages.Payload)
 
 // runtimeTools are the agent's decisions for its own tools, by name: the
 // one place a runtime-owned tool's name selects what the agent does.
@@ -28,33 +38,41 @@ var runtimeTools = map[string]runtimeTool{
 	agentstate.RequestInputToolName:     {refuse: (*agent).refuseSecondQuestion},
 	agentstate.ShouldAskToolName:        {decide: (*agent).recordEngagement},
 	agentstate.NotifyToolName:           {decide: (*agent).notifyFromTool},
-	runtimetools.SpawnAgentToolName:     {decide: (*agent).spawnFromTool},
+	runtimetools.SpawnAgentToolName:     {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
 	agentstate.CreateWorkItemToolName:   {decide: workItemDecision((*agent).createWorkItem)},
 	agentstate.PickWorkItemToolName:     {decide: workItemDecision((*agent).pickWorkItem)},
 	agentstate.UpdateWorkItemToolName:   {decide: workItemDecision((*agent).updateWorkItem)},
 	agentstate.CompleteWorkItemToolName: {decide: workItemDecision((*agent).completeWorkItem)},
 }
 
-// runRuntimeTool runs a tool the agent owns at once, inside Receive: the
-// result and the payloads toolFinished journals with it on success; false
-// for any other tool.
-func (a *agent) runRuntimeTool(call messages.ToolCall) (tools.Result, []messages.Payload, bool) {
+// runRuntimeTool runs a tool the agent owns inside Receive: the result and
+// the payloads toolFinished journals with it on success, or the slow rest
+// of the decision for a step goroutine (later); false for any other tool.
+func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloads []messages.Payload, later slowDecision, ok bool) {
 	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
 	if i < 0 {
-		return tools.Result{}, nil, false
+		return tools.Result{}, nil, nil, false
 	}
 	rt := runtimeTools[call.Name]
 	if rt.refuse != nil {
 		if res, refused := rt.refuse(a); refused {
-			return res, nil, true
+			return res, nil, nil, true
 		}
 	}
-	res := callSafely(a.ctx, a.deps.opTools[i], call)
-	if res.Status != messages.ToolOK || rt.decide == nil {
-		return res, nil, true
+	res = callSafely(a.ctx, a.deps.opTools[i], call)
+	if res.Status != messages.ToolOK {
+		return res, nil, nil, true
 	}
-	res, payloads := rt.decide(a, call, res)
-	return res, payloads, true
+	if rt.slow != nil {
+		if later, ok := rt.slow(a, call, res); ok {
+			return tools.Result{}, nil, later, true
+		}
+	}
+	if rt.decide == nil {
+		return res, nil, nil, true
+	}
+	res, payloads = rt.decide(a, call, res)
+	return res, payloads, nil, true
 }
 
 // refuseSecondQuestion refuses a second RequestOperatorInput in one turn.
@@ -117,4 +135,18 @@ func resultOf[T any](res tools.Result) (T, bool) {
 	}
 	err := json.Unmarshal(res.Envelope, &env)
 	return env.Result, err == nil
+}
+
+// finishSafely runs the slow rest of a decision; a panic in it becomes an
+// error result, as in a tool (callSafely).
+func finishSafely(ctx context.Context, call messages.ToolCall, later slowDecision) (res tools.Result, extra []messages.Payload) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, extra = tools.Failure(call.Name, messages.ToolError, tools.ToolError{
+				Kind: "tool_panicked", Message: fmt.Sprintf("the tool crashed: %v", r),
+				RecoveryHint: "the call may have had partial effects; check before retrying",
+			}), nil
+		}
+	}()
+	return later(ctx)
 }

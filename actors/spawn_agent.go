@@ -34,25 +34,32 @@ func (a *agent) spawn(ctx context.Context, args runtimetools.SpawnAgentArgs) too
 	if args.Preset == runtimetools.PresetPublicNamed {
 		return a.spawnPublic(ctx, args)
 	}
-	max := a.deps.MaxActiveChildren
-	if max <= 0 {
-		max = DefaultMaxActiveChildren
-	}
-	if n := len(a.state.RunningChildTasks()); n >= max {
+	if a.atChildLimit() {
+		n := len(a.state.RunningChildTasks())
 		return tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
 			Message:      fmt.Sprintf("you already supervise %d running children, the limit", n),
 			RecoveryHint: "wait for a child's task_result, or stop one with TaskStop, before spawning another"})
 	}
 	childID, taskID := messages.NewID("child"), messages.NewID("task")
-	label := oneLine(args.InitialMessage, 80)
-	sup := childSupervision(a.id, childID, taskID)
-	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
+	var wt *worktree.Info
 	if args.WorkspaceMode == runtimetools.WorkspaceWorktree {
-		wt, fail := a.makeWorktree(ctx, taskID)
+		planned, fail := a.makeWorktree(ctx, taskID)
 		if fail != nil {
 			return *fail
 		}
-		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, &wt
+		wt = &planned
+	}
+	return privateChildResult(a.id, args, childID, taskID, wt)
+}
+
+// privateChildResult is SpawnAgent's result for parent's private child
+// childID, supervised through task taskID, in worktree wt if not nil.
+func privateChildResult(parent string, args runtimetools.SpawnAgentArgs, childID, taskID string, wt *worktree.Info) tools.Result {
+	label := oneLine(args.InitialMessage, 80)
+	sup := childSupervision(parent, childID, taskID)
+	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
+	if wt != nil {
+		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, wt
 		text += fmt.Sprintf(" It works in the git worktree %s on branch %s, made from commit %s.", wt.ExecRoot(), wt.Branch, shortCommit(wt.BaseCommit))
 	}
 	return tools.Success(runtimetools.SpawnAgentToolName, text, runtimetools.SpawnResult{
@@ -60,6 +67,39 @@ func (a *agent) spawn(ctx context.Context, args runtimetools.SpawnAgentArgs) too
 		TaskHandle:       &runtimetools.SpawnTaskHandle{TaskID: taskID, Kind: task.KindChildAgent, WaitPolicy: "background", Summary: label},
 		ChildSupervision: &sup,
 	})
+}
+
+// spawnWorktreeChild is SpawnAgent for a worktree-mode private child:
+// the limit, the ids and the workspace are decided here, in Receive;
+// planning the worktree runs git, so it is left to a step goroutine
+// (later), which builds the result and the child's task_started from what
+// was captured. false leaves every refusal to spawnFromTool, which gives
+// it before any git runs.
+func (a *agent) spawnWorktreeChild(call messages.ToolCall, valid tools.Result) (slowDecision, bool) {
+	args, ok := resultOf[runtimetools.SpawnAgentArgs](valid)
+	if !ok || args.Preset != runtimetools.PresetPrivateChild || args.WorkspaceMode != runtimetools.WorkspaceWorktree ||
+		a.atChildLimit() || a.deps.ToolEnv.Home == "" {
+		return nil, false
+	}
+	env := a.deps.ToolEnv
+	root, err := env.root(a.id, a.state.ExecutionRoot)
+	if err != nil {
+		return nil, false
+	}
+	childID, taskID := messages.NewID("child"), messages.NewID("task")
+	parent, parentMessage := a.id, a.state.Turn.MessageID
+	dir, path, branch := root.Dir(), env.worktreePath(taskID), "holon/"+taskID
+	return func(ctx context.Context) (tools.Result, []messages.Payload) {
+		wt, fail := planWorktree(ctx, dir, path, branch)
+		if fail != nil {
+			return *fail, nil
+		}
+		res := privateChildResult(parent, args, childID, taskID, &wt)
+		if started := childTaskStarted(call, res, parentMessage); started != nil {
+			return res, []messages.Payload{*started}
+		}
+		return res, nil
+	}, true
 }
 
 func childSupervision(parent, child, taskID string) task.ChildSupervision {
@@ -102,10 +142,20 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 	if err != nil {
 		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
 	}
-	wt, err := worktree.Plan(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
+	return planWorktree(ctx, root.Dir(), env.worktreePath(taskID), "holon/"+taskID)
+}
+
+// planWorktree plans the worktree at path on a new branch from the
+// repository of dir; a refusal is SpawnAgent's failure. It runs git.
+func planWorktree(ctx context.Context, dir, path, branch string) (worktree.Info, *tools.Result) {
+	fail := func(kind, msg, hint string) (worktree.Info, *tools.Result) {
+		r := tools.Failure(runtimetools.SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: kind, Message: msg, RecoveryHint: hint})
+		return worktree.Info{}, &r
+	}
+	wt, err := worktree.Plan(ctx, dir, path, branch)
 	switch {
 	case errors.Is(err, worktree.ErrNotRepository):
-		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", root.Dir()),
+		return fail("not_a_repository", fmt.Sprintf("your workspace %s is not inside a git repository", dir),
 			"use workspace_mode inherit, or ask the operator to run the runtime with --workspace inside a git repository")
 	case errors.Is(err, worktree.ErrNoCommits):
 		return fail("no_commits", "the repository of your workspace has no commit to branch from", "commit first, or use workspace_mode inherit")
@@ -193,6 +243,15 @@ func delegationEnvelope(id string, now time.Time, text string, refs map[string]s
 // spawnStarted is the task_started of a successful private SpawnAgent
 // call, journaled in the same batch as its result; nil for anything else.
 func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages.TaskStarted {
+	parent := ""
+	if t := a.state.Turn; t != nil {
+		parent = t.MessageID
+	}
+	return childTaskStarted(call, res, parent)
+}
+
+// childTaskStarted is spawnStarted with the turn's message given.
+func childTaskStarted(call messages.ToolCall, res tools.Result, parentMessageID string) *messages.TaskStarted {
 	if call.Name != runtimetools.SpawnAgentToolName || res.Status != messages.ToolOK {
 		return nil
 	}
@@ -214,8 +273,16 @@ func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages
 	}
 	started := messages.TaskStarted{TaskID: env.Result.SupervisionTaskID, Kind: task.KindChildAgent,
 		Summary: env.Result.TaskHandle.Summary, Record: rec}
-	if t := a.state.Turn; t != nil {
-		started.ParentMessageID = t.MessageID
-	}
+	started.ParentMessageID = parentMessageID
 	return &started
+}
+
+// atChildLimit reports that the agent supervises as many running children
+// as it may.
+func (a *agent) atChildLimit() bool {
+	max := a.deps.MaxActiveChildren
+	if max <= 0 {
+		max = DefaultMaxActiveChildren
+	}
+	return len(a.state.RunningChildTasks()) >= max
 }
