@@ -14,7 +14,9 @@ func (a *agent) env() agentstate.Env {
 		DefaultTokenBudget: a.deps.DefaultTokenBudget,
 		LoopBreakerRepeats: a.deps.LoopBreakerRepeats,
 		NotificationFilter: a.deps.NotificationFilter,
-	}}
+		SystemPrompt:       a.deps.SystemPrompt,
+		WorkItemReminder:   a.deps.WorkItemReminder,
+	}, Plans: a.planOf}
 }
 
 // commit journals a decision's batch (persist, which then performs the

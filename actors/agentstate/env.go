@@ -24,6 +24,9 @@ type Env struct {
 	NewID func(prefix string) string
 	// Cfg is the runtime configuration decisions read.
 	Cfg Config
+	// Plans reads a work item's plan artifact (a file the agent edits) for
+	// the prompt's projection; nil, or nil from it, when there is none.
+	Plans func(itemID string) *PlanArtifact
 }
 
 // Config is the part of the runtime's configuration decisions read.
@@ -38,6 +41,10 @@ type Config struct {
 	// NotificationFilter decides which system notifications reach the
 	// model.
 	NotificationFilter messages.NotificationFilter
+	// SystemPrompt opens every prompt frame.
+	SystemPrompt string
+	// WorkItemReminder configures the stale work-item progress reminder.
+	WorkItemReminder WorkItemReminder
 }
 
 // Batch is event payloads a decision wants journaled as one atomic append.
