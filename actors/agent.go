@@ -490,7 +490,7 @@ func (a *agent) start(c actor.Context) {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
 		a.inc.panicked = false
-		a.failTurn(messages.TerminalInterrupted, codeAgentRestarted,
+		a.failTurn(messages.TerminalInterrupted, agentstate.CodeAgentRestarted,
 			"The agent crashed during this turn and was restarted; the turn was interrupted.")
 	}
 	a.advance(c)
@@ -703,14 +703,6 @@ func (a *agent) stopCommands() {
 		}
 	}()
 }
-
-// The failure codes of turns the operator ended (operatorCaused).
-const (
-	codeAgentStopped    = agentstate.CodeAgentStopped
-	codeTurnInterrupted = agentstate.CodeTurnInterrupted
-	// codeAgentRestarted ends a turn whose agent panicked during it.
-	codeAgentRestarted = agentstate.CodeAgentRestarted
-)
 
 // abandonStep makes any running step's result stale and cancels it.
 func (a *agent) abandonStep() {

@@ -88,12 +88,6 @@ func (r *Runtime) InfoOf(st *agentstate.State) agentstate.AgentInfo {
 	return in
 }
 
-// The failure codes of the runaway protections.
-const (
-	codeTokenBudget = agentstate.CodeTokenBudget
-	codeLoopBreaker = agentstate.CodeLoopBreaker
-)
-
 // stopRunaway fails the turn in flight instead of starting its next model
 // round when agentstate.Runaway says so, and otherwise journals the budget warning
 // due, if any; true when it failed the turn.

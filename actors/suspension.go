@@ -33,6 +33,3 @@ func (a *agent) respond(m *respondSuspension) *suspensionResult {
 func (a *agent) suspensionDeadline(f timers.Fire, ts TimerState) {
 	a.mustCommit(agentstate.SuspensionFire(a.state, a.env(), messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, ts))
 }
-
-// afterResume is the status a resumed agent returns to (agentstate.ResumedStatus).
-func (a *agent) afterResume() messages.AgentStatus { return agentstate.ResumedStatus(a.state) }
