@@ -47,13 +47,6 @@ func (a *agent) timerFired(f timers.Fire) {
 	a.mustCommit(agentstate.TimerTick(a.state, a.env(), messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, ts))
 }
 
-// runtimeEnvelope builds a runtime-owned message for this agent
-// (agentstate.RuntimeEnvelope).
-func (a *agent) runtimeEnvelope(kind messages.MessageKind, origin messages.Origin, surface messages.MessageDeliverySurface,
-	p messages.Priority, text string, refs map[string]string) messages.MessageEnvelope {
-	return agentstate.RuntimeEnvelope(a.env(), kind, origin, surface, p, text, refs)
-}
-
 // WakeDisposition says what a wake hint did.
 type WakeDisposition string
 

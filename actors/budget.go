@@ -149,12 +149,11 @@ func (a *agent) childUsed(m *childUsage) {
 		a.deps.Log.Warn().Str("agent_id", a.id).Strs("path", m.path).Msg("parent cycle: token usage not counted again")
 		return
 	}
-	prev := a.state.Budget.ChildTokens[m.child]
-	if m.total <= prev {
+	b := agentstate.ChildUsage(a.state, m.child, m.total, m.usage)
+	if b == nil {
 		return // already counted
 	}
-	p := messages.ChildUsageRecorded{ChildAgentID: m.child, TokenUsage: m.usage, ChildTotalTokens: m.total, TokensAdded: m.total - prev}
-	if err := a.persist(p); err != nil {
+	if err := a.commit(b); err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", m.child).Msg("child usage not journaled")
 		return
 	}

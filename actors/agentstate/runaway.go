@@ -130,3 +130,15 @@ func BudgetWarning(st *State, env Env) Batch {
 			Message: fmt.Sprintf("You have spent %d of your %d-token budget. Finish the most important work and report; "+
 				"you will be stopped when it is spent.", b.SpentTokens, b.LimitTokens)})
 }
+
+// ChildUsage records a private child's report of its lifetime token total
+// (usage is the round that prompted it): the growth over the child's last
+// report counts against this agent's budget. Nil when the report adds
+// nothing (a repeated or late one).
+func ChildUsage(st *State, child string, total uint64, usage messages.TokenUsage) Batch {
+	prev := st.Budget.ChildTokens[child]
+	if total <= prev {
+		return nil
+	}
+	return Batch{messages.ChildUsageRecorded{ChildAgentID: child, TokenUsage: usage, ChildTotalTokens: total, TokensAdded: total - prev}}
+}

@@ -133,3 +133,35 @@ func TestBudgetWarning(t *testing.T) {
 		t.Errorf("budgetWarning after its Batch applied = %v, want nothing", eventTypes(again))
 	}
 }
+
+func TestChildUsage(t *testing.T) {
+	st := &State{ID: "a1", Budget: TokenBudgetState{Set: true, LimitTokens: 1000}}
+	steps := []struct {
+		child string
+		total uint64
+		added uint64 // 0: nothing recorded
+		spent uint64 // after
+	}{
+		{"kid", 100, 100, 100},
+		{"kid", 100, 0, 100}, // a repeated report
+		{"kid", 80, 0, 100},  // a late one
+		{"kid", 250, 150, 250},
+		{"other", 50, 50, 300},
+	}
+	for i, s := range steps {
+		b := ChildUsage(st, s.child, s.total, messages.TokenUsage{})
+		if s.added == 0 {
+			if b != nil {
+				t.Fatalf("step %d: ChildUsage = %v, want nothing", i, eventTypes(b))
+			}
+			continue
+		}
+		if p := only[messages.ChildUsageRecorded](t, b); p.TokensAdded != s.added || p.ChildTotalTokens != s.total {
+			t.Fatalf("step %d: ChildUsage = %+v, want %d added", i, p, s.added)
+		}
+		applyAll(t, st, testNow, b...)
+		if got := st.BudgetInfo().SpentTokens; got != s.spent {
+			t.Fatalf("step %d: spent = %d, want %d", i, got, s.spent)
+		}
+	}
+}
