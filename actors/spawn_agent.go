@@ -252,7 +252,7 @@ func (a *agent) spawnStarted(call messages.ToolCall, res tools.Result) *messages
 
 // childTaskStarted is spawnStarted with the turn's message given.
 func childTaskStarted(call messages.ToolCall, res tools.Result, parentMessageID string) *messages.TaskStarted {
-	if call.Name != runtimetools.SpawnAgentToolName || res.Status != messages.ToolOK {
+	if res.Status != messages.ToolOK {
 		return nil
 	}
 	var env struct {

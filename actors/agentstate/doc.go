@@ -19,6 +19,7 @@
 // reader) returning a Batch the agent journals atomically; nothing in a
 // decision reads a clock or mints an id by itself.
 //
-// agentstate imports messages, providers, tools and tools/task; actors
-// imports agentstate, never the other way round.
+// agentstate imports messages, providers (the conversation's items), tools
+// and the record types of tools/exec, tools/task and tools/worktree; actors
+// and actors/runtimetools import agentstate, never the other way round.
 package agentstate
