@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -434,7 +433,7 @@ func (a *agent) info() agentstate.AgentInfo {
 		in = a.state.Info()
 	}
 	in.Active = true
-	applyBudgetDefault(&in, a.deps.DefaultTokenBudget)
+	agentstate.ApplyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }
 
@@ -491,7 +490,7 @@ func (a *agent) start(c actor.Context) {
 		// A panic may come from the turn itself: do not replay it into
 		// another panic. End it as interrupted and tell the operator.
 		a.inc.panicked = false
-		a.failTurn(messages.TerminalInterrupted, messages.FailureRuntime, codeAgentRestarted,
+		a.failTurn(messages.TerminalInterrupted, agentstate.CodeAgentRestarted,
 			"The agent crashed during this turn and was restarted; the turn was interrupted.")
 	}
 	a.advance(c)
@@ -501,34 +500,45 @@ func (a *agent) start(c actor.Context) {
 // The events replayed count toward the next snapshot, so an agent rebuilt
 // from a long tail snapshots when it next settles.
 func (a *agent) recoverState() (*agentstate.State, error) {
-	ctx := context.Background()
-	st := &agentstate.State{ID: a.id, Status: messages.StatusBooting}
-	snap, ok, err := a.deps.Store.LoadSnapshot(ctx, a.id, persistence.LatestSnapshot())
+	st, replayed, err := loadState(a.deps.Store, a.id, a.deps.Log)
 	if err != nil {
 		return nil, err
+	}
+	a.sinceSnapshot = replayed
+	return st, nil
+}
+
+// loadState rebuilds agent id's state from its latest snapshot and the
+// journal after it; replayed counts the events applied after the
+// snapshot.
+func loadState(store persistence.Store, id string, log zerolog.Logger) (st *agentstate.State, replayed int, err error) {
+	ctx := context.Background()
+	st = &agentstate.State{ID: id, Status: messages.StatusBooting}
+	snap, ok, err := store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
+	if err != nil {
+		return nil, 0, err
 	}
 	if ok {
 		// A snapshot is a cache of the journal: one that cannot be decoded
 		// is skipped and the whole journal replayed instead.
 		restored, err := agentstate.RestoreState(snap.Data)
 		if err != nil {
-			a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", snap.Seq).
+			log.Warn().Err(err).Str("agent_id", id).Uint64("seq", snap.Seq).
 				Msg("snapshot unreadable; replaying the whole journal")
 		} else {
 			st = restored
 		}
 	}
-	evs, err := a.deps.Store.Read(ctx, a.id, st.LastSeq+1, ^uint64(0), 0)
+	evs, err := store.Read(ctx, id, st.LastSeq+1, ^uint64(0), 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, ev := range evs {
 		if err := st.Apply(ev); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	a.sinceSnapshot = len(evs)
-	return st, nil
+	return st, len(evs), nil
 }
 
 // persist makes payloads durable as one atomic batch, applies them, then
@@ -608,7 +618,7 @@ func (a *agent) saveSnapshot() {
 }
 
 func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Payload {
-	return messages.AgentStateChanged{From: a.state.Status, To: to, Reason: reason}
+	return agentstate.StatusChange(a.state, to, reason)
 }
 
 // setStatus persists a status change when the status differs.
@@ -618,91 +628,46 @@ func (a *agent) setStatus(to messages.AgentStatus, reason string) {
 	}
 }
 
-// admit validates, normalizes and journals env, and answers only once the
-// message_admitted event is durable. Nothing is written for a refusal.
+// admit journals env when agentstate.Admit admits it, and answers only
+// once the message_admitted event is durable. Nothing is written for a
+// refusal or a duplicate.
 func (a *agent) admit(env messages.MessageEnvelope) *Admitted {
 	res := &Admitted{MessageID: env.ID}
+	ad, err := agentstate.Admit(a.state, a.env(), env, a.deps.QueueLimit)
 	switch {
-	case env.AgentID != a.id:
-		res.Err = fmt.Errorf("%w: %q sent to %q", ErrWrongAgent, env.AgentID, a.id)
-		return res
-	case slices.Contains(a.state.Recent, env.ID):
-		res.Seq, res.Duplicate = a.state.AdmittedSeq(env.ID)
-		return res
-	case a.state.Status == messages.StatusStopped:
-		res.Err = ErrAgentStopped
-		return res
-	case a.state.Status == messages.StatusArchived:
-		res.Err = ErrAgentArchived
-		return res
-	case a.state.Queue.Len() >= a.deps.QueueLimit:
-		res.Err = fmt.Errorf("%w (%d queued)", ErrQueueFull, a.state.Queue.Len())
-		return res
-	}
-	if err := messages.ValidateMessageID(env.ID); err != nil {
+	case err != nil:
 		res.Err = err
-		return res
+	case ad.Batch == nil:
+		res.Seq, res.Duplicate = ad.Seq, ad.Duplicate
+	default:
+		if err := a.commit(ad.Batch); err != nil {
+			res.Err = fmt.Errorf("admit %s: %w", env.ID, err)
+			return res
+		}
+		res.Seq = a.state.LastSeq
 	}
-	env.Normalize()
-	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
-	if err := env.Validate(); err != nil {
-		res.Err = err
-		return res
-	}
-	if err := a.persist(messages.MessageAdmitted{Envelope: env}); err != nil {
-		res.Err = fmt.Errorf("admit %s: %w", env.ID, err)
-		return res
-	}
-	res.Seq = a.state.LastSeq
 	return res
 }
 
-// control applies a lifecycle command. stopped is durable; resume restarts
-// processing; a running turn is cut at once by stop and at its next safe
-// point by pause.
+// control applies a lifecycle command (agentstate.Control): the running
+// step is abandoned first when the command cuts the turn, then its batch
+// is journaled, then timers, command tasks and children follow.
 func (a *agent) control(m *Control) *ControlResult {
-	st := a.state.Status
-	if st == messages.StatusArchived {
-		return &ControlResult{Status: st, Err: ErrAgentArchived}
+	l, err := agentstate.Control(a.state, a.env(), m.Op, m.Reason, m.KeepMessageID)
+	if err != nil {
+		return &ControlResult{Status: a.state.Status, Err: err}
 	}
-	switch m.Op {
-	case OpPause:
-		if st == messages.StatusStopped {
-			return &ControlResult{Status: st, Err: ErrAgentStopped}
-		}
-		a.setStatus(messages.StatusPaused, reasonOr(m.Reason, "operator pause"))
-	case OpResume:
-		if st == messages.StatusPaused || st == messages.StatusStopped {
-			a.setStatus(a.afterResume(), reasonOr(m.Reason, "operator resume"))
-			a.rearmTimers() // fires ignored while stopped come now
-		}
-	case OpStop:
-		if a.state.Turn != nil {
-			a.abandonStep()
-			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeAgentStopped, "The operator stopped the agent during this turn.")
-		}
-		a.setStatus(messages.StatusStopped, reasonOr(m.Reason, "operator stop"))
+	if l.Abandon {
+		a.abandonStep()
+	}
+	a.mustCommit(l.Batch)
+	if l.Rearm {
+		a.rearmTimers()
+	}
+	if l.StopTasks {
 		a.stopCommands()
-	case OpInterrupt:
-		if t := a.state.Turn; t != nil && t.MessageID != m.KeepMessageID {
-			a.abandonStep()
-			summary := "The operator interrupted this turn; the agent goes on with its next message."
-			if m.Reason != "" && m.Reason != "operator interrupt" {
-				summary += " Reason: " + m.Reason + "."
-			}
-			a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeTurnInterrupted, summary)
-		}
-	case OpWake:
-		switch st {
-		case messages.StatusStopped:
-			return &ControlResult{Status: st, Err: ErrResumeRequired}
-		case messages.StatusAsleep:
-			a.setStatus(messages.StatusAwakeIdle, reasonOr(m.Reason, "operator wake"))
-		}
-	default:
-		return &ControlResult{Status: st, Err: fmt.Errorf("unknown control %q: use pause, resume, stop, wake or interrupt", m.Op)}
 	}
-	if m.Op != OpWake && m.Op != OpInterrupt {
+	if l.Children {
 		a.controlChildren(m)
 	}
 	return &ControlResult{Status: a.state.Status}
@@ -738,14 +703,6 @@ func (a *agent) stopCommands() {
 		}
 	}()
 }
-
-// The failure codes of turns the operator ended (operatorCaused).
-const (
-	codeAgentStopped    = "agent_stopped"
-	codeTurnInterrupted = "turn_interrupted"
-	// codeAgentRestarted ends a turn whose agent panicked during it.
-	codeAgentRestarted = "agent_restarted"
-)
 
 // abandonStep makes any running step's result stale and cancels it.
 func (a *agent) abandonStep() {

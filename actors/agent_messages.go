@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
@@ -30,19 +31,19 @@ type Admitted struct {
 	Err       error
 }
 
-// ControlOp is a lifecycle command.
-type ControlOp string
+// ControlOp is a lifecycle command (agentstate.ControlOp).
+type ControlOp = agentstate.ControlOp
 
 // The lifecycle commands.
 const (
-	OpPause  ControlOp = "pause"
-	OpResume ControlOp = "resume"
-	OpStop   ControlOp = "stop"
-	OpWake   ControlOp = "wake"
+	OpPause  = agentstate.OpPause
+	OpResume = agentstate.OpResume
+	OpStop   = agentstate.OpStop
+	OpWake   = agentstate.OpWake
 	// OpInterrupt ends the turn in flight at once (its model call and
 	// inline tools cancelled, its command tasks left running) and the
 	// agent goes on with its queue; the agent's status does not change.
-	OpInterrupt ControlOp = "interrupt"
+	OpInterrupt = agentstate.OpInterrupt
 )
 
 // Control asks an agent to change its lifecycle; the reply is *ControlResult.
@@ -83,21 +84,21 @@ func (*GetState) Priority() messages.Priority { return messages.PriorityNext }
 // Admission errors. Each says what to do.
 var (
 	// ErrAgentStopped is returned for new input to a stopped agent.
-	ErrAgentStopped = errors.New("agent is stopped: resume it first (holon-actors agents resume <id>)")
+	ErrAgentStopped = agentstate.ErrAgentStopped
 	// ErrAgentArchived is returned for input or controls to an archived
 	// private child: its supervision ended and it takes no more work.
-	ErrAgentArchived = errors.New("agent is archived: its supervising task ended; spawn a new child for more work")
+	ErrAgentArchived = agentstate.ErrAgentArchived
 	// ErrRetryPaused is returned for running a paused agent's model retry
 	// now: a paused agent takes no step, so the retry would wait for the
 	// resume anyway.
 	ErrRetryPaused = errors.New("agent is paused: its model retry runs when it is resumed (holon-actors agents resume <id>); --cancel gives it up")
 	// ErrResumeRequired is returned by wake on a stopped agent.
-	ErrResumeRequired = errors.New("agent is stopped: wake does not restart a stopped agent, resume it (holon-actors agents resume <id>)")
+	ErrResumeRequired = agentstate.ErrResumeRequired
 	// ErrQueueFull is the backpressure answer when an agent's queue is at
 	// its limit.
-	ErrQueueFull = errors.New("agent queue is full: retry later or raise the queue limit")
+	ErrQueueFull = agentstate.ErrQueueFull
 	// ErrWrongAgent is returned when an envelope names another agent.
-	ErrWrongAgent = errors.New("envelope agent_id does not name this agent")
+	ErrWrongAgent = agentstate.ErrWrongAgent
 )
 
 // stepKind tells the slow steps of a turn apart.

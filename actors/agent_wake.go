@@ -1,9 +1,9 @@
 package actors
 
 import (
-	"fmt"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -44,27 +44,7 @@ func (a *agent) timerFired(f timers.Fire) {
 		a.workItemTimerFired(f, ts)
 		return
 	}
-	env := a.runtimeEnvelope(messages.KindTimerTick, messages.TimerOrigin(f.TimerID), messages.SurfaceTimerScheduler,
-		messages.PriorityNext, fmt.Sprintf("Timer %s fired (%s).", f.TimerID, ts.Reason),
-		map[string]string{"timer_id": f.TimerID, "fire_id": f.FireID})
-	payloads := []messages.Payload{messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, messages.MessageAdmitted{Envelope: env}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "timer fired"))
-	}
-	a.mustPersist(payloads...)
-}
-
-// runtimeEnvelope builds a runtime-owned message for this agent.
-func (a *agent) runtimeEnvelope(kind messages.MessageKind, origin messages.Origin, surface messages.MessageDeliverySurface,
-	p messages.Priority, text string, refs map[string]string) messages.MessageEnvelope {
-	env := messages.MessageEnvelope{
-		ID: messages.NewID("msg"), AgentID: a.id, CreatedAt: a.deps.Clock.Now(), Kind: kind, Origin: origin,
-		Priority: p, Body: messages.TextBody(text), SourceRefs: refs,
-		DeliverySurface: surface, AdmissionContext: messages.AdmissionRuntimeOwned,
-	}
-	env.Normalize()
-	env.AuthorityClass = messages.DeriveAuthority(origin.Kind, surface, env.AdmissionContext)
-	return env
+	a.mustCommit(agentstate.TimerTick(a.state, a.env(), messages.TimerFired{TimerID: f.TimerID, FireID: f.FireID}, ts))
 }
 
 // WakeDisposition says what a wake hint did.
@@ -91,26 +71,6 @@ func (a *agent) wakeHint(m *WakeHintRequest) *WakeHintResult {
 	return &WakeHintResult{Disposition: WakeCoalesced}
 }
 
-// takeWakeHint turns the pending wake hint into a SystemTick. A contentful
-// hint becomes a model-visible turn; a plain one only wakes the agent
-// (liveness), which settles without a model call.
-func (a *agent) takeWakeHint() {
-	h := a.state.PendingWakeHint
-	text := fmt.Sprintf("Wake hint from %s: %s", h.Source, h.Reason)
-	refs := map[string]string{"wake_hint": h.Source}
-	if !h.Contentful {
-		refs["liveness_only"] = "true"
-	}
-	env := a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("wake_hint"), messages.SurfaceRuntimeSystem,
-		messages.PriorityNext, text, refs)
-	payloads := []messages.Payload{messages.MessageAdmitted{Envelope: env}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "wake hint"))
-	}
-	a.mustPersist(payloads...)
-}
-
-// isLivenessOnly reports a SystemTick that only wakes the agent.
-func isLivenessOnly(env messages.MessageEnvelope) bool {
-	return env.Kind == messages.KindSystemTick && env.SourceRefs["liveness_only"] == "true"
-}
+// takeWakeHint turns the pending wake hint into a SystemTick
+// (agentstate.TakeWakeHint).
+func (a *agent) takeWakeHint() { a.mustCommit(agentstate.TakeWakeHint(a.state, a.env())) }

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -32,17 +31,7 @@ import (
 
 // BudgetWarnPercent is the share of its token budget after which an agent
 // warns its operator (and its model) once.
-const BudgetWarnPercent = 80
-
-// applyBudgetDefault gives an agent without a budget of its own the
-// runtime's default limit.
-func applyBudgetDefault(in *agentstate.AgentInfo, def uint64) {
-	b := &in.TokenBudget
-	if b.Source == agentstate.BudgetSourceNone && def > 0 {
-		b.Source, b.LimitTokens = agentstate.BudgetSourceDefault, def
-		b.Exhausted = b.SpentTokens >= def
-	}
-}
+const BudgetWarnPercent = agentstate.BudgetWarnPercent
 
 // SetTokenBudget asks an agent to record a token budget; the reply is
 // *SetTokenBudgetResult. The next model round is checked against it; a
@@ -95,89 +84,23 @@ func (r *Runtime) SetTokenBudget(ctx context.Context, id string, limit uint64, r
 // default budget applied); Active is left false.
 func (r *Runtime) InfoOf(st *agentstate.State) agentstate.AgentInfo {
 	in := st.Info()
-	applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+	agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 	return in
 }
 
-// budgetFailure is the failure of a turn stopped by the token budget;
-// false when the agent may run another model round.
-func (a *agent) budgetFailure() (messages.Failure, bool) {
-	info := agentstate.AgentInfo{TokenBudget: a.state.BudgetInfo()}
-	applyBudgetDefault(&info, a.deps.DefaultTokenBudget)
-	in := info.TokenBudget
-	if !in.Exhausted {
-		return messages.Failure{}, false
-	}
-	whose := fmt.Sprintf("its token budget of %d", in.LimitTokens)
-	if in.Source == agentstate.BudgetSourceDefault {
-		whose = fmt.Sprintf("the runtime's default token budget of %d (token_budget in config.json)", in.LimitTokens)
-	}
-	summary := fmt.Sprintf("Agent %s stopped before its next model round: it has spent %d tokens (its own and its child agents' "+
-		"model rounds), reaching %s. Raise the budget with `holon-actors agents budget %s --tokens N` "+
-		"(or POST /control/agents/%s/budget {\"token_budget\": N}), or add --reset to count from zero, then send the prompt again.",
-		a.id, in.SpentTokens, whose, a.id, a.id)
-	return messages.Failure{Category: messages.FailureRuntime, Code: codeTokenBudget, Message: summary, Summary: summary}, true
-}
-
-// The failure codes of the runaway protections.
-const (
-	codeTokenBudget = "token_budget_exhausted"
-	codeLoopBreaker = "loop_breaker_tripped"
-)
-
 // stopRunaway fails the turn in flight instead of starting its next model
-// round when the loop breaker tripped or the budget is spent; true when
-// it did.
+// round when agentstate.Runaway says so, and otherwise journals the budget warning
+// due, if any; true when it failed the turn.
 func (a *agent) stopRunaway() bool {
-	f, stop := a.loopFailure()
-	if !stop {
-		f, stop = a.budgetFailure()
-	}
-	if !stop {
-		f, stop = a.ancestorFailure()
-	}
+	f, stop, warn := agentstate.Runaway(a.state, a.env(), a.ancestorOver.of())
 	if stop {
 		a.failTurnWith(messages.TerminalAborted, f)
 		return true
 	}
-	a.warnBudget()
-	return false
-}
-
-// warnBudget tells the operator, and the model at its next carrier, once
-// the spend passed BudgetWarnPercent of the limit: a soft threshold
-// before the hard stop. Once per budget: the warning is journaled.
-func (a *agent) warnBudget() {
-	info := agentstate.AgentInfo{TokenBudget: a.state.BudgetInfo()}
-	applyBudgetDefault(&info, a.deps.DefaultTokenBudget)
-	b := info.TokenBudget
-	if a.state.Budget.Warned || b.LimitTokens == 0 || b.Exhausted || b.SpentTokens*100 < b.LimitTokens*BudgetWarnPercent {
-		return
-	}
-	msg := fmt.Sprintf("Agent %s has spent %d of its %d-token budget (%d%%); it stops before the model round that would pass it. "+
-		"Raise it with `holon-actors agents budget %s --tokens N` if it should go on.", a.id, b.SpentTokens, b.LimitTokens,
-		b.SpentTokens*100/b.LimitTokens, a.id)
-	n := a.operatorNotification(messages.NotifyTokenBudgetWarning, msg, "")
-	err := a.persist(
-		messages.OperatorNotificationRequested{Notification: n},
-		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "budget.warning", Level: messages.LevelWarning,
-			Message: fmt.Sprintf("You have spent %d of your %d-token budget. Finish the most important work and report; "+
-				"you will be stopped when it is spent.", b.SpentTokens, b.LimitTokens)}},
-	)
-	if err != nil {
+	if err := a.commit(warn); err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("budget warning not recorded")
 	}
-}
-
-// failureNotice is the operator notification reason of a failed turn.
-func failureNotice(code string) string {
-	switch code {
-	case codeTokenBudget:
-		return messages.NotifyTokenBudget
-	case codeLoopBreaker:
-		return messages.NotifyLoopBreaker
-	}
-	return messages.NotifyTurnFailed
+	return false
 }
 
 // childUsage is a private child's report of its lifetime token total to
@@ -226,12 +149,11 @@ func (a *agent) childUsed(m *childUsage) {
 		a.deps.Log.Warn().Str("agent_id", a.id).Strs("path", m.path).Msg("parent cycle: token usage not counted again")
 		return
 	}
-	prev := a.state.Budget.ChildTokens[m.child]
-	if m.total <= prev {
+	b := agentstate.ChildUsage(a.state, m.child, m.total, m.usage)
+	if b == nil {
 		return // already counted
 	}
-	p := messages.ChildUsageRecorded{ChildAgentID: m.child, TokenUsage: m.usage, ChildTotalTokens: m.total, TokensAdded: m.total - prev}
-	if err := a.persist(p); err != nil {
+	if err := a.commit(b); err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", m.child).Msg("child usage not journaled")
 		return
 	}
@@ -252,6 +174,14 @@ type ancestorBudget struct {
 // Priority implements mailbox.Prioritized.
 func (*ancestorBudget) Priority() messages.Priority { return messages.PriorityNext }
 
+// of is the ancestor a decision reads; nil when none is over its budget.
+func (m *ancestorBudget) of() *agentstate.Ancestor {
+	if m == nil {
+		return nil
+	}
+	return &agentstate.Ancestor{ID: m.ancestor, Summary: m.summary}
+}
+
 // restrain tells child that this agent's budget, or an ancestor's, is
 // spent.
 func (a *agent) restrain(child string) {
@@ -259,7 +189,7 @@ func (a *agent) restrain(child string) {
 	if rt == nil {
 		return
 	}
-	if f, over := a.budgetFailure(); over {
+	if f, over := agentstate.BudgetFailure(a.state, a.env()); over {
 		rt.forward(child, &ancestorBudget{ancestor: a.id, summary: f.Summary})
 	} else if o := a.ancestorOver; o != nil {
 		rt.forward(child, o)
@@ -287,22 +217,10 @@ func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
 // releaseChildren tells the running children that this agent's budget is
 // no longer spent.
 func (a *agent) releaseChildren() {
-	if _, over := a.budgetFailure(); over || a.deps.rt == nil {
+	if _, over := agentstate.BudgetFailure(a.state, a.env()); over || a.deps.rt == nil {
 		return
 	}
 	for _, id := range a.state.ChildIDs() {
 		a.deps.rt.forward(id, &ancestorBudget{ancestor: a.id, clear: true})
 	}
-}
-
-// ancestorFailure is the failure of a turn stopped by an ancestor's
-// budget.
-func (a *agent) ancestorFailure() (messages.Failure, bool) {
-	o := a.ancestorOver
-	if o == nil {
-		return messages.Failure{}, false
-	}
-	summary := fmt.Sprintf("Agent %s stopped before its next model round: its supervising agent %s is over its token budget, "+
-		"which counts this agent's spend. %s", a.id, o.ancestor, o.summary)
-	return messages.Failure{Category: messages.FailureRuntime, Code: codeTokenBudget, Message: summary, Summary: summary}, true
 }

@@ -375,7 +375,7 @@ func (a *agent) archiveNow(c actor.Context, status, reason string, replies []*ac
 	}
 	if a.state.Turn != nil {
 		a.abandonStep()
-		a.failTurn(messages.TerminalAborted, messages.FailureRuntime, codeSupervisionStopped,
+		a.failTurn(messages.TerminalAborted, agentstate.CodeSupervisionStopped,
 			"The supervising parent stopped this child during its turn.")
 	}
 	var payloads []messages.Payload
@@ -398,10 +398,6 @@ func (a *agent) archiveNow(c actor.Context, status, reason string, replies []*ac
 	a.reportArchived()
 	a.retireArchived(c)
 }
-
-// codeSupervisionStopped is the failure code of a child's turn cut by
-// its parent; like an operator stop, it notifies nobody.
-const codeSupervisionStopped = "supervision_stopped"
 
 func answerArchived(c actor.Context, replies []*actor.PID, err error) {
 	for _, r := range replies {

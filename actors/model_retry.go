@@ -59,10 +59,6 @@ type RetryModelResult struct {
 	Err  error
 }
 
-// codeModelRetryCancelled is the failure code of a turn whose retry the
-// operator cancelled.
-const codeModelRetryCancelled = "model_retry_cancelled"
-
 // retryModel fires the pending retry now (the timer service's own fire, if
 // it still comes, finds no timer), or cancels it by failing the turn.
 func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
@@ -77,7 +73,7 @@ func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
 	if m.Cancel {
 		last := t.Retry.Failure
 		summary := fmt.Sprintf("The operator cancelled the model retry (attempt %d); the turn failed with: %s", t.Retry.Attempt+1, last.Summary)
-		a.failTurnWith(messages.TerminalAborted, messages.Failure{Category: messages.FailureRuntime, Code: codeModelRetryCancelled,
+		a.failTurnWith(messages.TerminalAborted, messages.Failure{Category: messages.FailureRuntime, Code: agentstate.CodeModelRetryCancelled,
 			Message: summary, Summary: summary, Details: last.Details})
 	} else if err := a.persist(messages.TimerFired{TimerID: id, FireID: timers.FireID(id, a.deps.Clock.Now())}); err != nil {
 		return &RetryModelResult{Err: err}

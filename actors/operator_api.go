@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"sort"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -13,23 +11,18 @@ import (
 // Answer is an operator's answer to a suspension. Only operator-
 // authenticated surfaces (the control socket, the authenticated control
 // listener, the CLI) build one: no message, webhook or tool output can.
-type Answer struct {
-	SuspensionID string
-	Value        json.RawMessage
-	RespondedBy  string
-	Metadata     json.RawMessage
-}
+type Answer = agentstate.Answer
 
 // The suspension errors; each says what to do. An invalid value is a
 // *messages.InvalidAnswerError.
 var (
 	// ErrSuspensionNotFound: the agent has no suspension with that id.
-	ErrSuspensionNotFound = errors.New("no such suspension: list the open ones with holon-actors suspensions list")
+	ErrSuspensionNotFound = agentstate.ErrSuspensionNotFound
 	// ErrNotSuspended: the agent is not suspended awaiting input.
-	ErrNotSuspended = errors.New("the agent is not suspended awaiting input")
+	ErrNotSuspended = agentstate.ErrNotSuspended
 	// ErrSuspensionClosed: the suspension was already answered (with
 	// another value), expired or cancelled.
-	ErrSuspensionClosed = errors.New("the suspension is no longer active")
+	ErrSuspensionClosed = agentstate.ErrSuspensionClosed
 )
 
 // Respond answers a suspension of agent id. The first valid answer wins

@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -35,19 +33,9 @@ func (*childNotification) Priority() messages.Priority { return messages.Priorit
 func (*deliveryReported) Priority() messages.Priority  { return messages.PriorityBackground }
 func (*tailDropped) Priority() messages.Priority       { return messages.PriorityNext }
 
-// operatorNotification builds a notification of this agent, addressed to
-// its boundary: its parent's for a private child, the primary operator's
-// otherwise. It is recorded by the caller's batch, then dispatched.
+// operatorNotification builds a notification of this agent (agentstate.NotificationOf).
 func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
-	n := newNotification(a.id, reason, message, a.deps.Clock.Now())
-	n.SuspensionID = suspensionID
-	if t := a.state.Turn; t != nil {
-		n.CorrelationID, n.CausationID = t.ID, t.MessageID
-	}
-	if parent := a.supervisingParent(); parent != "" {
-		n.TargetOperatorBoundary, n.BoundaryAgentID = messages.BoundaryParentSupervisor, parent
-	}
-	return n
+	return agentstate.NotificationOf(a.state, a.env(), reason, message, suspensionID)
 }
 
 // newNotification is agent id's notification to the primary operator.
@@ -60,13 +48,8 @@ func newNotification(id, reason, message string, at time.Time) messages.Operator
 }
 
 // supervisingParent is the parent whose boundary receives this agent's
-// notifications: set for a private child only.
-func (a *agent) supervisingParent() string {
-	if a.state.Visibility == messages.VisibilityPrivate && a.state.ParentAgentID != "" {
-		return a.state.ParentAgentID
-	}
-	return ""
-}
+// notifications (agentstate.ParentOf).
+func (a *agent) supervisingParent() string { return agentstate.ParentOf(a.state) }
 
 // dispatchNotification sends a recorded notification on its way: to the
 // parent agent for a private child, to the configured notifier otherwise.
@@ -83,41 +66,10 @@ func (a *agent) dispatchNotification(n messages.OperatorNotification) {
 	rt.deliver(a.id, n)
 }
 
-// childNotified records a private child's notification at its parent's
-// boundary, once, and queues a system notification so the parent's model
-// learns of it at its next carrier.
+// childNotified records a private child's notification at this agent's
+// boundary (agentstate.ChildNotification).
 func (a *agent) childNotified(m *childNotification) {
-	n := m.n
-	if slices.ContainsFunc(a.state.Notifications, func(v agentstate.NotificationView) bool { return v.NotificationID == n.NotificationID }) {
-		return
-	}
-	n.AgentID = a.id
-	level := messages.LevelWarning
-	switch n.Reason {
-	case messages.NotifyTurnFailed, messages.NotifyAgentQuarantined, messages.NotifyJournalTailDropped, messages.NotifySuspensionExpired,
-		messages.NotifyTokenBudget, messages.NotifyLoopBreaker, messages.NotifyAgentStalled:
-		level = messages.LevelError
-	}
-	a.mustPersist(
-		messages.OperatorNotificationRequested{Notification: n},
-		messages.SystemNotificationQueued{Notification: messages.SystemNotification{
-			Kind: "child." + n.Reason, Level: level,
-			Message: fmt.Sprintf("Your child agent %s notified you: %s%s", n.RequestedByAgentID, n.Summary, a.childHint(n)),
-		}},
-	)
-}
-
-// childHint tells the parent how to act on a child's notification through
-// its supervision task.
-func (a *agent) childHint(n messages.OperatorNotification) string {
-	rec, ok := a.state.ChildTask(n.RequestedByAgentID)
-	if !ok || rec.Terminal() {
-		return ""
-	}
-	if n.Reason == messages.NotifySuspensionRequested || n.Reason == messages.NotifySuspensionReminder {
-		return fmt.Sprintf(" (it waits for your answer: send it with TaskInput on task %s)", rec.TaskID)
-	}
-	return fmt.Sprintf(" (its task: %s)", rec.TaskID)
+	a.mustCommit(agentstate.ChildNotification(a.state, a.env(), m.n))
 }
 
 // deliveryStep journals one delivery step.
@@ -128,16 +80,9 @@ func (a *agent) deliveryStep(m *deliveryReported) {
 }
 
 // journalTailDropped tells the operator and the model that the agent's
-// journal lost its corrupt tail when the store opened.
+// journal lost its corrupt tail (agentstate.TailDropped).
 func (a *agent) journalTailDropped(m *tailDropped) {
-	msg := fmt.Sprintf("The journal of agent %s had %d corrupt record(s) at its tail; they were moved aside when the store opened. "+
-		"The most recent step(s) before the crash may be missing: check the agent's last work.", a.id, m.records)
-	n := a.operatorNotification(messages.NotifyJournalTailDropped, msg, "")
-	a.mustPersist(
-		messages.OperatorNotificationRequested{Notification: n},
-		messages.SystemNotificationQueued{Notification: messages.SystemNotification{Kind: "journal.tail_dropped",
-			Level: messages.LevelError, Message: msg}},
-	)
+	a.mustCommit(agentstate.TailDropped(a.state, a.env(), m.records))
 }
 
 // redeliverNotifications resumes the external delivery of notifications

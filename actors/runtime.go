@@ -310,7 +310,7 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 		snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot())
 		if err == nil && ok && snap.Seq == high {
 			if in, ok, err := agentstate.SnapshotInfo(snap.Data); err == nil && ok {
-				applyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+				agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
 		}
@@ -886,32 +886,5 @@ func answer(c actor.Context, replies []*actor.PID, v bool) {
 }
 
 // quarantine records, in the agent's own journal, why it was stopped for
-// good: a runtime_error for the operator and the durable stopped status.
-// The agent actor is gone, so this is the stream's only writer now; the
-// next request activates it again, stopped, and it answers with resume
-// guidance instead of crash-looping.
-func (s *agentsSupervisor) quarantine(m *agentGaveUp) {
-	ctx := context.Background()
-	store, clock := s.r.deps.Store, s.r.deps.Clock
-	summary := fmt.Sprintf("The agent crashed %d times within its restart window and was quarantined (stopped). Last failure: %s. Resume it once the cause is fixed.", m.failures, m.reason)
-	var evs []messages.Event
-	n := newNotification(m.id, messages.NotifyAgentQuarantined, summary, clock.Now())
-	for _, p := range []messages.Payload{
-		messages.RuntimeError{Failure: messages.Failure{Category: messages.FailureRuntime, Code: "agent_quarantined", Message: m.reason, Summary: summary}},
-		messages.AgentStateChanged{To: messages.StatusStopped, Reason: "quarantined after repeated crashes"},
-		messages.OperatorNotificationRequested{Notification: n},
-	} {
-		ev, err := messages.NewEvent(m.id, clock.Now(), p)
-		if err != nil {
-			s.r.deps.Log.Error().Err(err).Str("agent_id", m.id).Msg("quarantine record not built")
-			return
-		}
-		evs = append(evs, ev)
-	}
-	if _, err := store.Append(ctx, m.id, evs); err != nil {
-		s.r.deps.Log.Error().Err(err).Str("agent_id", m.id).Msg("quarantine record not written")
-		return
-	}
-	s.r.deps.Log.Error().Str("agent_id", m.id).Int("failures", m.failures).Str("reason", m.reason).Msg("agent quarantined")
-	s.r.deliver(m.id, n)
-}
+// good (Runtime.recordQuarantine).
+func (s *agentsSupervisor) quarantine(m *agentGaveUp) { s.r.recordQuarantine(m) }

@@ -2,8 +2,8 @@ package actors
 
 import (
 	"context"
-	"slices"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -31,69 +31,27 @@ func (a *agent) queueSystem(n messages.SystemNotification) error {
 	return nil
 }
 
-// deliverable is the pending notifications the filter lets through; a
-// carrier records them, and applying the carrier drains the pending set.
-func (a *agent) deliverable() []messages.SystemNotification {
-	var out []messages.SystemNotification
-	for _, n := range a.state.PendingNotifications {
-		if a.deps.NotificationFilter.Allows(n.Kind) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// criticalPending reports a deliverable critical notification.
-func (a *agent) criticalPending() bool {
-	return slices.ContainsFunc(a.deliverable(), func(n messages.SystemNotification) bool {
-		return n.Level == messages.LevelCritical
-	})
-}
-
-// systemEnvelope is the message of a system-initiated turn or round that
-// carries critical notifications.
-func (a *agent) systemEnvelope() messages.MessageEnvelope {
-	return a.runtimeEnvelope(messages.KindSystemTick, messages.SystemOrigin("system_notification"), messages.SurfaceRuntimeSystem,
-		messages.PriorityNext, "A critical system notification needs your attention now (see the runtime's notifications above).",
-		map[string]string{"system_notification": "critical"})
-}
+// criticalPending reports a deliverable critical notification
+// (agentstate.CriticalPending).
+func (a *agent) criticalPending() bool { return agentstate.CriticalPending(a.state, a.env()) }
 
 // forceIdleDelivery starts a system-initiated turn for critical
-// notifications when the agent has no turn and nothing queued to carry
-// them; false when there is nothing to force.
+// notifications (agentstate.ForceIdleDelivery); false when there is
+// nothing to force.
 func (a *agent) forceIdleDelivery() bool {
-	if a.state.Queue.Len() > 0 || !a.criticalPending() {
-		return false
-	}
-	payloads := []messages.Payload{messages.MessageAdmitted{Envelope: a.systemEnvelope()}}
-	if a.state.Status == messages.StatusAsleep {
-		payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "critical system notification"))
-	}
-	a.mustPersist(payloads...)
-	return true
+	b := agentstate.ForceIdleDelivery(a.state, a.env())
+	a.mustCommit(b)
+	return len(b) > 0
 }
 
-// spliceCritical joins a system-initiated message carrying critical
-// notifications to the running turn, before its next model request.
-func (a *agent) spliceCritical() {
-	if !a.criticalPending() {
-		return
-	}
-	env, t := a.systemEnvelope(), a.state.Turn
-	a.mustPersist(
-		messages.MessageAdmitted{Envelope: env},
-		messages.MessageProcessingStarted{MessageID: env.ID, TurnID: t.ID, TurnIndex: t.Index, Notifications: a.deliverable()},
-	)
-}
+// spliceCritical joins the critical notifications to the running turn
+// (agentstate.CriticalSplice).
+func (a *agent) spliceCritical() { a.mustCommit(agentstate.CriticalSplice(a.state, a.env())) }
 
-// batchCarrier returns the notifications the result of call carries: all
-// deliverable ones when it is the last result of its batch, none before.
-func (a *agent) batchCarrier(call messages.ToolCall) []messages.SystemNotification {
-	t := a.state.Turn
-	if t == nil || len(t.Done)+1 != len(t.Calls) {
-		return nil
-	}
-	return a.deliverable()
+// batchCarrier returns the notifications the result of a call carries
+// (agentstate.BatchCarrier).
+func (a *agent) batchCarrier(messages.ToolCall) []messages.SystemNotification {
+	return agentstate.BatchCarrier(a.state, a.env())
 }
 
 // QueueSystemNotification queues a subsystem's notification for agent id's

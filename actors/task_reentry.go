@@ -71,34 +71,10 @@ func (a *agent) toolsRequest(c actor.Context, m toolsRequest) {
 	}
 }
 
-// finishTask journals a task's end, once: task_finished (its terminal
-// record) and, in the same batch, the task_result message that brings it
-// back to the agent through admission (task origin, task_rejoin surface,
-// runtime-owned: trusted_system, runtime_instruction). A stopped agent
-// only records the end; a repeated end changes nothing.
+// finishTask journals a task's end (agentstate.TaskEnd), once.
 func (a *agent) finishTask(end taskEnd) error {
-	f := end.finished
-	rec, ok := a.state.Tasks[f.TaskID]
-	if !ok || rec.Terminal() {
-		return nil
-	}
-	payloads := []messages.Payload{f}
-	if a.state.Status != messages.StatusStopped && a.state.Status != messages.StatusArchived {
-		env := a.runtimeEnvelope(messages.KindTaskResult, messages.TaskOrigin(f.TaskID), messages.SurfaceTaskRejoin,
-			messages.PriorityNormal, end.text, map[string]string{"task_id": f.TaskID, "task_status": f.Status})
-		env.TaskID = f.TaskID
-		payloads = append(payloads, messages.MessageAdmitted{Envelope: env})
-		if a.state.Status == messages.StatusAsleep {
-			payloads = append(payloads, a.statusChange(messages.StatusAwakeIdle, "task finished"))
-		}
-		if a.state.Turn != nil {
-			// The agent is busy: its model learns now, at the next carrier,
-			// rather than only when the task_result's turn comes.
-			payloads = append(payloads, messages.SystemNotificationQueued{Notification: taskNotification(f, rec)})
-		}
-	}
-	if err := a.persist(payloads...); err != nil {
-		return fmt.Errorf("finish task %s: %w", f.TaskID, err)
+	if err := a.commit(agentstate.TaskEnd(a.state, a.env(), end.finished, end.text)); err != nil {
+		return fmt.Errorf("finish task %s: %w", end.finished.TaskID, err)
 	}
 	return nil
 }
@@ -185,16 +161,4 @@ func (a *agent) taskWaitsForInput(m *taskWaiting) {
 	if err := a.queueSystem(n); err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", m.taskID).Msg("task.waiting notification not journaled")
 	}
-}
-
-// taskNotification is the system notification of a task that ended while
-// its agent was busy with another turn.
-func taskNotification(f messages.TaskFinished, rec *agentstate.TaskRecord) messages.SystemNotification {
-	n := messages.SystemNotification{Kind: "task.finished", Level: messages.LevelInfo,
-		Message: fmt.Sprintf("Background task %s (%s) finished while you were working; its result follows as a task_result message, or read it now with TaskOutput.", f.TaskID, oneLine(rec.Summary, 120))}
-	if f.Status != task.StatusCompleted {
-		n.Kind, n.Level = "task.failed", messages.LevelError
-		n.Message = fmt.Sprintf("Background task %s (%s) ended %s while you were working; read it with TaskOutput.", f.TaskID, oneLine(rec.Summary, 120), f.Status)
-	}
-	return n
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
-	"github.com/holon-actors/holon-actors/tools"
 )
 
 // Every tool call the model makes gets exactly one result, right after the
@@ -24,111 +23,6 @@ import (
 //   - request building checks it once more and answers, in the request
 //     only, what a path missed (answeredRequest).
 
-// kindNotRun is the error kind of a call the turn ended before it started.
-const kindNotRun = "not_run"
-
-// dangling is a call without a result: the call and the index of the
-// assistant item that made it.
-type dangling struct {
-	call  messages.ToolCall
-	round int
-}
-
-// unanswered returns the calls of conv's assistant items that no result
-// right after their item answers, in order. It goes by position, as the
-// servers do, so a call id a model reuses in a later round is not taken
-// for answered.
-func unanswered(conv []providers.Item) []dangling {
-	var out []dangling
-	for i, it := range conv {
-		if it.Kind != providers.ItemAssistant || len(it.ToolCalls) == 0 {
-			continue
-		}
-		answered := make(map[string]bool)
-		for j := i + 1; j < len(conv) && conv[j].Kind == providers.ItemToolResult; j++ {
-			answered[conv[j].CallID] = true
-		}
-		for _, c := range it.ToolCalls {
-			if !answered[c.ID] {
-				out = append(out, dangling{call: c, round: i})
-			}
-		}
-	}
-	return out
-}
-
-// endReason says in a few words why a turn ended with failure f, for the
-// results of the calls it cut short.
-func endReason(f messages.Failure) string {
-	switch f.Code {
-	case codeTurnInterrupted:
-		return "the operator interrupted the turn"
-	case codeAgentStopped:
-		return "the operator stopped the agent"
-	case codeSupervisionStopped:
-		return "its supervising agent stopped it"
-	case codeAgentRestarted:
-		return "the agent crashed and was restarted"
-	}
-	return "the turn failed: " + f.Code
-}
-
-// unansweredResult is the result recorded for a call the turn ended
-// without: interrupted while it ran (its command, if any, was killed with
-// the turn's context), or not run at all.
-func unansweredResult(call messages.ToolCall, started bool, why string) tools.Result {
-	if started {
-		return tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-			Kind:         tools.KindInterrupted,
-			Message:      "interrupted before this call finished (" + why + "); it was cancelled and any command it ran was killed",
-			RecoveryHint: "check whether its effect happened before repeating it",
-		})
-	}
-	return tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-		Kind:         kindNotRun,
-		Message:      "not run: the turn ended before this call started (" + why + ")",
-		RecoveryHint: "call it again if it is still needed",
-	})
-}
-
-// lostResult is the result recorded for a call of an earlier turn that
-// ended without recording one: whether it ran is unknown.
-func lostResult(call messages.ToolCall) tools.Result {
-	return tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-		Kind:         tools.KindInterrupted,
-		Message:      "interrupted: the turn that made this call ended without recording its result; whether it ran is unknown",
-		RecoveryHint: "check whether its effect happened before repeating it",
-	})
-}
-
-// answerCalls returns a tool_executed for every call of the turn in
-// flight without one, to be journaled with the event that ends the turn.
-// The last one carries the pending notifications, as a batch's last
-// result always does.
-func (a *agent) answerCalls(why string) []messages.Payload {
-	t := a.state.Turn
-	if t == nil || t.AwaitingModel {
-		return nil
-	}
-	var out []messages.Payload
-	for _, c := range t.Calls {
-		if slices.Contains(t.Done, c.ID) {
-			continue
-		}
-		res := unansweredResult(c, slices.Contains(t.Started, c.ID), why)
-		out = append(out, messages.ToolExecuted{
-			TurnID: t.ID, CallID: c.ID, ToolName: c.Name,
-			Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
-		})
-	}
-	if n := len(out); n > 0 {
-		last := out[n-1].(messages.ToolExecuted)
-		last.Notifications = a.deliverable()
-		out[n-1] = last
-	}
-	return out
-}
-
 // repairConversation journals a result for every call an earlier turn
 // left unanswered (a conversation written by a build that ended turns
 // without them). The calls of the batch in flight are left to advance,
@@ -136,9 +30,9 @@ func (a *agent) answerCalls(why string) []messages.Payload {
 func (a *agent) repairConversation() {
 	var payloads []messages.Payload
 	for _, d := range a.staleUnanswered() {
-		res := lostResult(d.call)
+		res := agentstate.LostResult(d.Call)
 		payloads = append(payloads, messages.ToolExecuted{
-			CallID: d.call.ID, ToolName: d.call.Name, Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
+			CallID: d.Call.ID, ToolName: d.Call.Name, Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
 		})
 	}
 	if len(payloads) == 0 {
@@ -150,13 +44,13 @@ func (a *agent) repairConversation() {
 
 // staleUnanswered is unanswered without the calls of the batch in flight
 // (the last round, while the turn has not recorded all its results).
-func (a *agent) staleUnanswered() []dangling {
-	calls := unanswered(a.state.Conversation)
+func (a *agent) staleUnanswered() []agentstate.Dangling {
+	calls := agentstate.Unanswered(a.state.Conversation)
 	if t := a.state.Turn; t == nil || t.AwaitingModel {
 		return calls
 	}
 	last := lastRound(a.state.Conversation)
-	return slices.DeleteFunc(calls, func(d dangling) bool { return d.round == last })
+	return slices.DeleteFunc(calls, func(d agentstate.Dangling) bool { return d.Round == last })
 }
 
 // lastRound is the index of conv's last assistant item, -1 without one.
@@ -167,24 +61,4 @@ func lastRound(conv []providers.Item) int {
 		}
 	}
 	return -1
-}
-
-// answeredRequest returns conv with a result inserted after every call
-// that has none. It should find nothing: every path that ends a turn
-// answers its calls. It guards the request all the same, since one
-// dangling call makes every later request of the agent fail.
-func (a *agent) answeredRequest(conv []providers.Item) []providers.Item {
-	missing := unanswered(conv)
-	if len(missing) == 0 {
-		return conv
-	}
-	a.deps.Log.Error().Str("agent_id", a.id).Int("calls", len(missing)).Msg("request had unanswered tool calls; answered in the request only")
-	out := slices.Clone(conv)
-	for n, d := range missing { // each insert shifts the later rounds by one
-		res := lostResult(d.call)
-		out = agentstate.InsertAfterRound(out, d.round+n, providers.Item{
-			Kind: providers.ItemToolResult, CallID: d.call.ID, ToolName: d.call.Name, Text: res.Receipt, IsError: true,
-		})
-	}
-	return out
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
@@ -24,28 +23,13 @@ type WorkItemView struct {
 	CompletionReport *CompletionReport          `json:"completion_report,omitempty"`
 }
 
-// CompletionReport is the promoted report of a completed work item.
-type CompletionReport struct {
-	Text      string    `json:"text"`
-	TurnID    string    `json:"turn_id,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-	// Source is delivery_summary, or result_summary for an item whose
-	// delivery summary is no longer in the agent's state.
-	Source string `json:"source"`
-}
+// CompletionReport is the promoted report of a completed work item
+// (agentstate.CompletionReport).
+type CompletionReport = agentstate.CompletionReport
 
-// reportOf is the completion report of a completed rec: its delivery
-// summary d, falling back to its result summary; nil when it has neither.
+// reportOf is the completion report of a completed rec (agentstate.ReportOf).
 func reportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *CompletionReport {
-	switch {
-	case rec.Open():
-		return nil
-	case d != nil:
-		return &CompletionReport{Text: d.Text, TurnID: d.TurnID, CreatedAt: d.CreatedAt, Source: "delivery_summary"}
-	case rec.ResultSummary != "":
-		return &CompletionReport{Text: rec.ResultSummary, CreatedAt: rec.UpdatedAt, Source: "result_summary"}
-	}
-	return nil
+	return agentstate.ReportOf(d, rec)
 }
 
 // viewOf is the read view of rec.
@@ -53,10 +37,18 @@ func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView 
 	sched := a.state.Scheduling(rec)
 	v := WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: readiness(sched),
 		CompletionReport: reportOf(a.state.DeliverySummaryOf(rec.ID), rec)}
-	if path, err := a.deps.ToolEnv.planPath(a.id, rec.ID); err == nil {
-		v.PlanArtifact = readPlanArtifact(path)
-	}
+	v.PlanArtifact = a.planOf(rec.ID)
 	return v
+}
+
+// planOf reads the plan artifact of this agent's work item itemID; nil
+// when there is none (or no HOLON_HOME).
+func (a *agent) planOf(itemID string) *PlanArtifact {
+	path, err := a.deps.ToolEnv.planPath(a.id, itemID)
+	if err != nil {
+		return nil
+	}
+	return readPlanArtifact(path)
 }
 
 // workItemViews lists the agent's work items, oldest first.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 	"unicode/utf8"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -18,16 +17,8 @@ import (
 // and in the prompt projection.
 const planPreviewChars = 1200
 
-// PlanArtifact describes a work item's plan file: agents read, grep or
-// edit Path directly when the preview is incomplete.
-type PlanArtifact struct {
-	Path            string    `json:"path"`
-	Hash            string    `json:"hash"` // sha256:<hex>
-	Bytes           int64     `json:"bytes"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	Preview         string    `json:"preview"`
-	PreviewComplete bool      `json:"preview_complete"`
-}
+// PlanArtifact describes a work item's plan file (agentstate.PlanArtifact).
+type PlanArtifact = agentstate.PlanArtifact
 
 // planPath is <agent_home>/work-items/<id>/plan.md; "" when the runtime
 // has no HOLON_HOME (ToolEnv.Home empty).

@@ -131,27 +131,12 @@ func (a *agent) updateWorkItem(args runtimetools.UpdateWorkItemArgs) (tools.Resu
 		if args.RecheckAfter != nil {
 			after = time.Duration(*args.RecheckAfter) * time.Millisecond
 		}
-		timer = setBlocker(&rec, *args.BlockedBy, now, after)
+		timer = agentstate.SetBlocker(&rec, *args.BlockedBy, now, after, messages.NewID)
 	}
 	rec.UpdatedAt = now
 	out := workItemResult{WorkItem: a.viewOf(&rec, a.state.CurrentWorkItemID == rec.ID)}
 	payloads := append([]messages.Payload{messages.WorkItemUpdated{Record: rec, TurnID: a.state.Turn.ID}}, timer...)
 	return tools.Success(agentstate.UpdateWorkItemToolName, fmt.Sprintf("Updated work item %s.", rec.ID), out), payloads
-}
-
-// setBlocker sets (non-empty) or clears (empty) rec's blocker. A set
-// blocker gets a fresh recheck deadline after; the timer that delivers it
-// is returned.
-func setBlocker(rec *messages.WorkItemRecord, blocker string, now time.Time, after time.Duration) []messages.Payload {
-	rec.RecheckConsumedAt = nil
-	if rec.BlockedBy = strings.TrimSpace(blocker); rec.BlockedBy == "" {
-		rec.RecheckAt = nil
-		return nil
-	}
-	due := now.Add(after)
-	rec.RecheckAt = &due
-	return []messages.Payload{messages.TimerScheduled{TimerID: messages.NewID("tmr"), DueAt: due,
-		Reason: "recheck the blocker of work item " + rec.ID, Purpose: messages.TimerWorkItemRecheck, WorkItemID: rec.ID}}
 }
 
 // completeWorkItem completes an item. The report is the same round's

@@ -4,26 +4,29 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
-// Readiness is the compatibility label projected from a SchedulingState.
-type Readiness string
+// Readiness is the compatibility label projected from a SchedulingState
+// (agentstate.Readiness).
+type Readiness = agentstate.Readiness
 
 // The readiness labels.
 const (
-	ReadyRunnable           Readiness = "runnable"
-	ReadyWaitingForOperator Readiness = "waiting_for_operator"
-	ReadyBlocked            Readiness = "blocked"
-	ReadyCompleted          Readiness = "completed"
+	ReadyRunnable           = agentstate.ReadyRunnable
+	ReadyWaitingForOperator = agentstate.ReadyWaitingForOperator
+	ReadyBlocked            = agentstate.ReadyBlocked
+	ReadyCompleted          = agentstate.ReadyCompleted
+)
+
+// WorkItemReminder configures the stale-progress reminder
+// (agentstate.WorkItemReminder).
+type WorkItemReminder = agentstate.WorkItemReminder
+
+// The reminder defaults (HOLON_WORK_ITEM_STALE_REMINDER_ROUNDS,
+// _COOLDOWN_ROUNDS and _MAX_TOKENS override them in cmd).
+const (
+	DefaultStaleReminderRounds         = agentstate.DefaultStaleReminderRounds
+	DefaultStaleReminderCooldownRounds = agentstate.DefaultStaleReminderCooldownRounds
+	DefaultStaleReminderMaxTokens      = agentstate.DefaultStaleReminderMaxTokens
 )
 
 // readiness projects a scheduling state onto the readiness labels.
-func readiness(st agentstate.SchedulingState) Readiness {
-	switch st {
-	case agentstate.SchedRunnable:
-		return ReadyRunnable
-	case agentstate.SchedWaitingOperator:
-		return ReadyWaitingForOperator
-	case agentstate.SchedCompleted:
-		return ReadyCompleted
-	}
-	return ReadyBlocked
-}
+func readiness(st agentstate.SchedulingState) Readiness { return agentstate.ReadinessOf(st) }

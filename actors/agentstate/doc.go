@@ -9,6 +9,16 @@
 // it with plain values (boundary_test.go keeps protoactor, persistence,
 // zerolog, clocks, processes and the network out of its imports).
 //
+// It also holds the agent's decisions: what to journal when a message is
+// admitted, a lifecycle command arrives, a turn starts or settles, a
+// question is asked, answered or expires, a timer fires, work is taken up,
+// a notification waits for a carrier, the budget or the loop breaker
+// trips, the prompt of the next round is built, or supervision quarantines
+// the agent. Each is a function of the State and an Env (env.go: the
+// agent, the time, an id source, the runtime's configuration, a plan
+// reader) returning a Batch the agent journals atomically; nothing in a
+// decision reads a clock or mints an id by itself.
+//
 // agentstate imports messages, providers (the conversation's items), tools
 // and the record types of tools/exec, tools/task and tools/worktree; actors
 // and actors/runtimetools import agentstate, never the other way round.

@@ -27,3 +27,12 @@ func Digest(parts ...string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:24]
 }
+
+// truncate returns s cut to its first n bytes, with "…" appended when
+// anything was cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

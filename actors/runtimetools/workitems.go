@@ -17,7 +17,7 @@ const MaxPlanBytes = 256 << 10
 
 // DefaultRecheckAfter is the recheck deadline given to a blocker set
 // without recheck_after.
-const DefaultRecheckAfter = 30 * time.Minute
+const DefaultRecheckAfter = agentstate.DefaultRecheckAfter
 
 // maxRecheckAfter bounds recheck_after.
 const maxRecheckAfter = 30 * 24 * time.Hour

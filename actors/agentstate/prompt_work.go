@@ -1,11 +1,10 @@
-package actors
+package agentstate
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -52,31 +51,30 @@ func (c WorkItemReminder) withDefaults() WorkItemReminder {
 
 // workQueueContext is the work-queue part of the turn's context block: ""
 // when the agent has no work items (the prompt is then unchanged).
-func (a *agent) workQueueContext() string {
-	if len(a.state.WorkItems) == 0 {
+func workQueueContext(st *State, env Env) string {
+	if len(st.WorkItems) == 0 {
 		return ""
 	}
 	var b strings.Builder
 	b.WriteString("\n\nWork queue (durable; the work-item store is authoritative).")
-	if c := a.state.CurrentWorkItem(); c != nil {
+	if c := st.CurrentWorkItem(); c != nil {
 		b.WriteString("\nCurrent work item:\n")
-		a.writeCurrentItem(&b, c)
+		writeCurrentItem(st, env, &b, c)
 	} else {
-		b.WriteString("\nNo current work item: call " + agentstate.PickWorkItemToolName + " to focus on one.")
+		b.WriteString("\nNo current work item: call " + PickWorkItemToolName + " to focus on one.")
 	}
-	a.writeCandidates(&b)
-	if r := a.staleReminder(); r != "" {
+	writeCandidates(st, env, &b)
+	if r := staleReminder(st, env); r != "" {
 		b.WriteString("\n\n" + r)
 	}
 	return b.String()
 }
 
 // writeCurrentItem projects the whole current item: objective, state,
-// plan artifact preview, checklist and blocker.
-func (a *agent) writeCurrentItem(b *strings.Builder, r *messages.WorkItemRecord) {
-	v := a.viewOf(r, true)
-	fmt.Fprintf(b, "- %s [%s, plan %s]: %s\n", r.ID, v.SchedulingState, r.PlanStatus, r.Objective)
-	if p := v.PlanArtifact; p != nil {
+// plan artifact preview (env.Plans), checklist and blocker.
+func writeCurrentItem(st *State, env Env, b *strings.Builder, r *messages.WorkItemRecord) {
+	fmt.Fprintf(b, "- %s [%s, plan %s]: %s\n", r.ID, st.Scheduling(r), r.PlanStatus, r.Objective)
+	if p := env.plan(r.ID); p != nil {
 		more := ""
 		if !p.PreviewComplete {
 			more = " (preview cut; read the file for the rest)"
@@ -92,7 +90,7 @@ func (a *agent) writeCurrentItem(b *strings.Builder, r *messages.WorkItemRecord)
 	if r.BlockedBy != "" {
 		fmt.Fprintf(b, "  Blocked by: %s%s\n", truncate(r.BlockedBy, projectedBlockerChars), recheckNote(r))
 	}
-	if trace := a.state.WorkTrace[r.ID]; len(trace) > 0 {
+	if trace := st.WorkTrace[r.ID]; len(trace) > 0 {
 		b.WriteString("  Recent progress on it (your earlier turns, oldest first):\n")
 		for _, l := range trace {
 			fmt.Fprintf(b, "    - %s\n", l)
@@ -125,14 +123,14 @@ var candidateLabels = []string{labelTriggeredBlocked, labelQueuedRunnable, label
 // item whose recheck is due and not yet consumed is triggered_blocked.
 // Completed items show only with a promoted completion report ("" hides
 // an item).
-func (a *agent) candidateLabel(r *messages.WorkItemRecord, now time.Time) string {
-	switch readiness(a.state.Scheduling(r)) {
+func candidateLabel(st *State, r *messages.WorkItemRecord, now time.Time) string {
+	switch ReadinessOf(st.Scheduling(r)) {
 	case ReadyRunnable:
 		return labelQueuedRunnable
 	case ReadyWaitingForOperator:
 		return labelWaitingForOperator
 	case ReadyCompleted:
-		if reportOf(a.state.DeliverySummaryOf(r.ID), r) == nil {
+		if ReportOf(st.DeliverySummaryOf(r.ID), r) == nil {
 			return ""
 		}
 		return labelCompletedRecent
@@ -144,14 +142,14 @@ func (a *agent) candidateLabel(r *messages.WorkItemRecord, now time.Time) string
 }
 
 // writeCandidates projects the non-current items by label, bounded.
-func (a *agent) writeCandidates(b *strings.Builder) {
-	now := a.deps.Clock.Now()
+func writeCandidates(st *State, env Env, b *strings.Builder) {
+	now := env.Now
 	byLabel := map[string][]*messages.WorkItemRecord{}
-	for _, r := range a.state.WorkItemsSorted() {
-		if r.ID == a.state.CurrentWorkItemID && r.Open() {
+	for _, r := range st.WorkItemsSorted() {
+		if r.ID == st.CurrentWorkItemID && r.Open() {
 			continue
 		}
-		if l := a.candidateLabel(r, now); l != "" {
+		if l := candidateLabel(st, r, now); l != "" {
 			byLabel[l] = append(byLabel[l], r)
 		}
 	}
@@ -175,7 +173,7 @@ func (a *agent) writeCandidates(b *strings.Builder) {
 			case labelTriggeredBlocked, labelBlocked:
 				fmt.Fprintf(b, " (blocked by: %s)", truncate(r.BlockedBy, projectedBlockerChars))
 			case labelCompletedRecent:
-				rep := reportOf(a.state.DeliverySummaryOf(r.ID), r)
+				rep := ReportOf(st.DeliverySummaryOf(r.ID), r)
 				fmt.Fprintf(b, "\n  Report: %s", truncate(rep.Text, projectedReportChars))
 			}
 		}
@@ -187,18 +185,18 @@ func (a *agent) writeCandidates(b *strings.Builder) {
 // successful work-item mutation, then every CooldownRounds rounds. It is
 // derived from the turn's bound (or the current) item and carried by this
 // request only; it records nothing.
-func (a *agent) staleReminder() string {
-	cfg, t := a.deps.WorkItemReminder.withDefaults(), a.state.Turn
+func staleReminder(st *State, env Env) string {
+	cfg, t := env.Cfg.WorkItemReminder.withDefaults(), st.Turn
 	if cfg.Rounds < 0 || t == nil {
 		return ""
 	}
 	var last uint32
 	var r *messages.WorkItemRecord
 	if t.Work != nil {
-		last, r = t.Work.LastMutationRound, a.state.WorkItemOf(t.Work.BoundItemID)
+		last, r = t.Work.LastMutationRound, st.WorkItemOf(t.Work.BoundItemID)
 	}
 	if r == nil || !r.Open() {
-		r = a.state.CurrentWorkItem()
+		r = st.CurrentWorkItem()
 	}
 	k := int(t.Round) - int(last)
 	if r == nil || k < cfg.Rounds || (k-cfg.Rounds)%cfg.CooldownRounds != 0 {
@@ -206,7 +204,7 @@ func (a *agent) staleReminder() string {
 	}
 	head := fmt.Sprintf("Work-item reminder: %d model rounds passed without a work-item update. Current work item %s "+
 		"(plan %s): %s.", k, r.ID, r.PlanStatus, r.Objective)
-	tail := "\nUpdate it (" + agentstate.UpdateWorkItemToolName + ", " + agentstate.CompleteWorkItemToolName + ") only if material " +
+	tail := "\nUpdate it (" + UpdateWorkItemToolName + ", " + CompleteWorkItemToolName + ") only if material " +
 		"progress, a scope change, a blocker or a finished checklist item actually emerged."
 	var b strings.Builder
 	if r.BlockedBy != "" {
@@ -219,12 +217,21 @@ func (a *agent) staleReminder() string {
 	}
 	// The guidance is kept whole; the snapshot is cut to what fits.
 	budget := cfg.MaxTokens * 4
-	head, _ = agentstate.CutRunes(head, max(0, budget-len([]rune(tail))))
-	body, _ := agentstate.CutRunes(b.String(), max(0, budget-len([]rune(tail))-len([]rune(head))))
-	s, _ := agentstate.CutRunes(head+body+tail, budget)
+	head, _ = CutRunes(head, max(0, budget-len([]rune(tail))))
+	body, _ := CutRunes(b.String(), max(0, budget-len([]rune(tail))-len([]rune(head))))
+	s, _ := CutRunes(head+body+tail, budget)
 	return s
 }
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// plan is the plan artifact of work item id, nil when there is none or no
+// reader.
+func (env Env) plan(id string) *PlanArtifact {
+	if env.Plans == nil {
+		return nil
+	}
+	return env.Plans(id)
 }

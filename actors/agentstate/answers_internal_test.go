@@ -1,16 +1,14 @@
-package actors
+package agentstate
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 )
 
-// TestAnsweredRequest: the request-time guard inserts a result right after
+// TestAnsweredRequest: the request-time guard (AnsweredConversation) inserts a result right after
 // the round (and its results) for every call without one, and leaves a
 // valid conversation as it is.
 func TestAnsweredRequest(t *testing.T) {
@@ -51,18 +49,17 @@ func TestAnsweredRequest(t *testing.T) {
 		{"unanswered at the end", []providers.Item{msg("a"), round("c1")},
 			[]string{"message:a", "assistant:", "tool_result:c1"}},
 	}
-	a := &agent{id: "main", deps: AgentDeps{Log: zerolog.Nop()}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := slices.Clone(tc.conv)
-			got := a.answeredRequest(in)
+			got, _ := AnsweredConversation(in)
 			if g := shape(got); !slices.Equal(g, tc.want) {
 				t.Fatalf("answeredRequest = %v, want %v", g, tc.want)
 			}
 			if !slices.Equal(shape(in), shape(tc.conv)) {
 				t.Fatalf("answeredRequest changed its input: %v", shape(in))
 			}
-			if left := unanswered(got); len(left) != 0 {
+			if left := Unanswered(got); len(left) != 0 {
 				t.Fatalf("still unanswered: %v", left)
 			}
 		})

@@ -1,0 +1,51 @@
+package agentstate
+
+import (
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// The agent's decisions (issue 15, step 4). A decision is a function of the
+// agent's State and an Env: it reads no clock, mints no ID and touches no
+// actor, store or runtime, so a table test runs it in microseconds. It
+// returns a Batch of event payloads (and, for some, a result); the agent
+// commits the Batch: it journals it atomically, applies it, then performs
+// the effects it implies (arming the timers it schedules, dispatching the
+// agent's own operator notifications).
+
+// Env is everything a decision reads besides the agent's state.
+type Env struct {
+	// AgentID is the deciding agent.
+	AgentID string
+	// Now is the time of the decision (the agent's clock).
+	Now time.Time
+	// NewID mints a fresh ID with a prefix (messages.NewID in production).
+	NewID func(prefix string) string
+	// Cfg is the runtime configuration decisions read.
+	Cfg Config
+	// Plans reads a work item's plan artifact (a file the agent edits) for
+	// the prompt's projection; nil, or nil from it, when there is none.
+	Plans func(itemID string) *PlanArtifact
+}
+
+// Config is the part of the runtime's configuration decisions read.
+type Config struct {
+	// DefaultTokenBudget is the token budget of an agent that never had
+	// one set; 0 means unlimited.
+	DefaultTokenBudget uint64
+	// LoopBreakerRepeats is how many identical tool calls with identical
+	// results in a row end a turn; 0 means DefaultLoopBreakerRepeats,
+	// negative disables the loop breaker.
+	LoopBreakerRepeats int
+	// NotificationFilter decides which system notifications reach the
+	// model.
+	NotificationFilter messages.NotificationFilter
+	// SystemPrompt opens every prompt frame.
+	SystemPrompt string
+	// WorkItemReminder configures the stale work-item progress reminder.
+	WorkItemReminder WorkItemReminder
+}
+
+// Batch is event payloads a decision wants journaled as one atomic append.
+type Batch []messages.Payload

@@ -1,0 +1,68 @@
+package agentstate
+
+import (
+	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// The read model of work items that surfaces and the prompt share.
+
+// Readiness is the compatibility label projected from a SchedulingState.
+type Readiness string
+
+// The readiness labels.
+const (
+	ReadyRunnable           Readiness = "runnable"
+	ReadyWaitingForOperator Readiness = "waiting_for_operator"
+	ReadyBlocked            Readiness = "blocked"
+	ReadyCompleted          Readiness = "completed"
+)
+
+// ReadinessOf projects a scheduling state onto the readiness labels.
+func ReadinessOf(st SchedulingState) Readiness {
+	switch st {
+	case SchedRunnable:
+		return ReadyRunnable
+	case SchedWaitingOperator:
+		return ReadyWaitingForOperator
+	case SchedCompleted:
+		return ReadyCompleted
+	}
+	return ReadyBlocked
+}
+
+// PlanArtifact describes a work item's plan file: agents read, grep or
+// edit Path directly when the preview is incomplete.
+type PlanArtifact struct {
+	Path            string    `json:"path"`
+	Hash            string    `json:"hash"` // sha256:<hex>
+	Bytes           int64     `json:"bytes"`
+	UpdatedAt       time.Time `json:"updated_at"`
+	Preview         string    `json:"preview"`
+	PreviewComplete bool      `json:"preview_complete"`
+}
+
+// CompletionReport is the promoted report of a completed work item.
+type CompletionReport struct {
+	Text      string    `json:"text"`
+	TurnID    string    `json:"turn_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	// Source is delivery_summary, or result_summary for an item whose
+	// delivery summary is no longer in the agent's state.
+	Source string `json:"source"`
+}
+
+// ReportOf is the completion report of a completed rec: its delivery
+// summary d, falling back to its result summary; nil when it has neither.
+func ReportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *CompletionReport {
+	switch {
+	case rec.Open():
+		return nil
+	case d != nil:
+		return &CompletionReport{Text: d.Text, TurnID: d.TurnID, CreatedAt: d.CreatedAt, Source: "delivery_summary"}
+	case rec.ResultSummary != "":
+		return &CompletionReport{Text: rec.ResultSummary, CreatedAt: rec.UpdatedAt, Source: "result_summary"}
+	}
+	return nil
+}
