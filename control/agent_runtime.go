@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -16,11 +17,11 @@ type Runtime interface {
 	// Exists reports whether agent id exists, without activating it.
 	Exists(ctx context.Context, id string) (bool, error)
 	// List is every agent's info, dormant ones from their snapshots.
-	List(ctx context.Context) ([]actors.AgentInfo, error)
+	List(ctx context.Context) ([]agentstate.AgentInfo, error)
 	// Active lists the agents whose actors are running.
 	Active() []string
 	// Info is agent id's info; it activates (and so creates) the agent.
-	Info(ctx context.Context, id string) (actors.AgentInfo, error)
+	Info(ctx context.Context, id string) (agentstate.AgentInfo, error)
 	// View is agent id's state as shown outside actors.
 	View(ctx context.Context, id string) (actors.AgentView, error)
 
@@ -29,16 +30,16 @@ type Runtime interface {
 	Control(ctx context.Context, id string, op actors.ControlOp, reason string) (messages.AgentStatus, error)
 	Interrupt(ctx context.Context, id, keep, reason string) (messages.AgentStatus, error)
 
-	SetModel(ctx context.Context, id, model, reason string) (actors.AgentInfo, error)
-	SetTokenBudget(ctx context.Context, id string, limit uint64, resetSpend bool, reason string) (actors.AgentInfo, error)
+	SetModel(ctx context.Context, id, model, reason string) (agentstate.AgentInfo, error)
+	SetTokenBudget(ctx context.Context, id string, limit uint64, resetSpend bool, reason string) (agentstate.AgentInfo, error)
 	SetCommandPolicy(ctx context.Context, id string, p *messages.CommandPolicy, reason string) error
-	RetryModel(ctx context.Context, id string, cancel bool) (actors.AgentInfo, error)
+	RetryModel(ctx context.Context, id string, cancel bool) (agentstate.AgentInfo, error)
 
 	Suspensions(ctx context.Context, id string) ([]messages.SuspensionRecord, error)
 	OpenSuspensions(ctx context.Context) ([]messages.SuspensionRecord, error)
 	Respond(ctx context.Context, id string, a actors.Answer) (messages.InputResponse, error)
 	CancelSuspension(ctx context.Context, id, suspensionID, by, reason string) (messages.InputResponse, error)
-	Notifications(ctx context.Context, id string) ([]actors.NotificationView, error)
+	Notifications(ctx context.Context, id string) ([]agentstate.NotificationView, error)
 
 	Children(ctx context.Context, id string, all bool) ([]actors.ChildView, error)
 	WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error)

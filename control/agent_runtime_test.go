@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -41,8 +42,8 @@ func (f *fakeRuntime) View(_ context.Context, id string) (actors.AgentView, erro
 	return f.agents[id], nil
 }
 
-func (f *fakeRuntime) List(context.Context) ([]actors.AgentInfo, error) {
-	var out []actors.AgentInfo
+func (f *fakeRuntime) List(context.Context) ([]agentstate.AgentInfo, error) {
+	var out []agentstate.AgentInfo
 	for _, id := range []string{"main", "secret"} {
 		out = append(out, f.agents[id].Info)
 	}
@@ -76,16 +77,16 @@ func serveFake(t *testing.T, rt control.Runtime) *control.Client {
 // routes map what the runtime answers onto the API, with no runtime.
 func TestAgentRoutesOverAFakeRuntime(t *testing.T) {
 	closure := &messages.Closure{Outcome: messages.OutcomeCompleted}
-	main := actors.AgentView{Info: actors.AgentInfo{ID: "main", Status: messages.StatusAwakeIdle, Active: true},
+	main := actors.AgentView{Info: agentstate.AgentInfo{ID: "main", Status: messages.StatusAwakeIdle, Active: true},
 		TurnIndex: 7, TotalInputTokens: 120, TotalOutputTokens: 30, TotalModelRounds: 9, LastClosure: closure,
-		Timers:  map[string]actors.TimerState{"t1": {Reason: "sleep"}, "t2": {Reason: "retry"}},
-		Context: actors.ContextInfo{ConversationItems: 2, EstimatedTokens: 40},
+		Timers:  map[string]agentstate.TimerState{"t1": {Reason: "sleep"}, "t2": {Reason: "retry"}},
+		Context: agentstate.ContextInfo{ConversationItems: 2, EstimatedTokens: 40},
 		Queue: []messages.MessageEnvelope{
 			{ID: "msg_urgent", Kind: messages.KindOperatorPrompt, Priority: messages.PriorityInterject, Origin: messages.OperatorOrigin("cli"), Body: messages.TextBody("stop")},
 			{ID: "msg_later", Kind: messages.KindOperatorPrompt, Priority: messages.PriorityNormal, Origin: messages.OperatorOrigin("cli"), Body: messages.TextBody("then this")}},
 		LastSeq:      42,
 		Conversation: nil}
-	secret := actors.AgentView{Info: actors.AgentInfo{ID: "secret", Visibility: messages.VisibilityPrivate}}
+	secret := actors.AgentView{Info: agentstate.AgentInfo{ID: "secret", Visibility: messages.VisibilityPrivate}}
 	c := serveFake(t, &fakeRuntime{agents: map[string]actors.AgentView{"main": main, "secret": secret}})
 	ctx := context.Background()
 
@@ -118,7 +119,7 @@ func TestAgentRoutesOverAFakeRuntime(t *testing.T) {
 // TestAgentRouteErrorsOverAFakeRuntime: the runtime's errors become the
 // API's statuses and kinds.
 func TestAgentRouteErrorsOverAFakeRuntime(t *testing.T) {
-	views := map[string]actors.AgentView{"main": {Info: actors.AgentInfo{ID: "main"}}}
+	views := map[string]actors.AgentView{"main": {Info: agentstate.AgentInfo{ID: "main"}}}
 	tests := []struct {
 		name   string
 		id     string

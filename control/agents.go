@@ -109,7 +109,7 @@ func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
 
 // AgentList answers GET /agents/list.
 type AgentList struct {
-	Agents []actors.AgentInfo `json:"agents"`
+	Agents []agentstate.AgentInfo `json:"agents"`
 }
 
 // agentHandler serves a request about an agent known to exist.

@@ -12,6 +12,7 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 )
@@ -93,12 +94,12 @@ func (o Operator) Status(ctx context.Context, id string) (AgentSummary, error) {
 }
 
 // List is the public agents, as GET /agents/list serves them.
-func (o Operator) List(ctx context.Context) ([]actors.AgentInfo, error) {
+func (o Operator) List(ctx context.Context) ([]agentstate.AgentInfo, error) {
 	all, err := o.Runtime.List(ctx)
 	if err != nil {
 		return nil, runtimeError(err)
 	}
-	public := make([]actors.AgentInfo, 0, len(all))
+	public := make([]agentstate.AgentInfo, 0, len(all))
 	for _, in := range all {
 		if in.Visibility != messages.VisibilityPrivate {
 			public = append(public, in)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -104,7 +105,7 @@ func (s *Server) table() []route {
 			s.agentEvents},
 		{Route{Method: "POST", Pattern: "/control/agents", OperationID: "createAgent",
 			Summary: "Create a named agent.",
-			Request: CreateAgentRequest{}, Response: actors.AgentInfo{}, Status: http.StatusCreated, Errors: []string{KindInvalid, KindConflict}, Example: CreateAgentRequest{AgentID: "researcher"}},
+			Request: CreateAgentRequest{}, Response: agentstate.AgentInfo{}, Status: http.StatusCreated, Errors: []string{KindInvalid, KindConflict}, Example: CreateAgentRequest{AgentID: "researcher"}},
 			s.createAgent},
 		{Route{Method: "DELETE", Pattern: "/control/agents/{id}", OperationID: "deleteAgent",
 			Summary:  "Delete the agent and its private children (?force=true stops them when they have work in flight, else 409): their journals, snapshots and artifacts go to an archive in the trash, kept for the runtime's --trash-retention; the id is not reused.",
@@ -144,19 +145,19 @@ func (s *Server) table() []route {
 			s.lifecycle},
 		{Route{Method: "POST", Pattern: "/control/agents/{id}/model", OperationID: "setAgentModel",
 			Summary: "Set the agent's model override ({\"model\": \"openai/gpt-5\"}), or clear it with an empty model.",
-			Request: ModelRequest{}, Response: actors.AgentInfo{}, Errors: []string{KindInvalid}, Example: ModelRequest{Model: "openai/gpt-5", Reason: "harder task"}},
+			Request: ModelRequest{}, Response: agentstate.AgentInfo{}, Errors: []string{KindInvalid}, Example: ModelRequest{Model: "openai/gpt-5", Reason: "harder task"}},
 			s.setModel},
 		{Route{Method: "POST", Pattern: "/control/agents/{id}/retry", OperationID: "retryModelNow",
 			Summary:  "Try the model call the agent's turn waits to retry (after a rate limit, overload, connection failure or 5xx) now, instead of at its due time; 409 when none waits, or when the agent is paused (the resume runs it).",
-			Response: actors.AgentInfo{}, Errors: []string{KindConflict, KindResumeRequired}},
+			Response: agentstate.AgentInfo{}, Errors: []string{KindConflict, KindResumeRequired}},
 			s.retryModel},
 		{Route{Method: "DELETE", Pattern: "/control/agents/{id}/retry", OperationID: "cancelModelRetry",
 			Summary:  "Give up the model retry the agent's turn waits on: the turn fails with the last failure; 409 when none waits.",
-			Response: actors.AgentInfo{}, Errors: []string{KindConflict}},
+			Response: agentstate.AgentInfo{}, Errors: []string{KindConflict}},
 			s.retryModel},
 		{Route{Method: "POST", Pattern: "/control/agents/{id}/budget", OperationID: "setAgentBudget",
 			Summary: "Set the agent's token budget ({\"token_budget\": N}, 0 for unlimited; \"reset_spend\": true counts from zero again); its status shows the limit and the spend.",
-			Request: BudgetRequest{}, Response: actors.AgentInfo{}, Errors: []string{KindInvalid}, Example: BudgetRequest{TokenBudget: json.RawMessage("200000")}},
+			Request: BudgetRequest{}, Response: agentstate.AgentInfo{}, Errors: []string{KindInvalid}, Example: BudgetRequest{TokenBudget: json.RawMessage("200000")}},
 			s.setBudget},
 		{Route{Method: "POST", Pattern: "/control/agents/{id}/trigger", OperationID: "ensureAgentTrigger",
 			Summary:  "Create, or return, the agent's external trigger capability (its URL is a secret).",

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/secrets"
@@ -37,7 +38,7 @@ type AgentOptions struct {
 	// WorkItemReminder, Compaction and ModelRetry are the agents' policies
 	// (the zero ModelRetry fails a turn at its first model failure).
 	WorkItemReminder actors.WorkItemReminder
-	Compaction       actors.Compaction
+	Compaction       agentstate.Compaction
 	ModelRetry       actors.ModelRetry
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/node"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -35,7 +36,7 @@ func TestAgentOptionsDeps(t *testing.T) {
 	reg := secrets.NewRegistry()
 	opts := node.AgentOptions{Model: cfg, SystemPrompt: "be brief", DefaultAgent: "main", Home: "/h", Workspace: "/w",
 		Worktrees: "/wt", ExtraEnv: []string{"HOLON_TEST_MARK=1"}, Secrets: reg, NotifyTool: true,
-		WorkItemReminder: actors.WorkItemReminder{Rounds: 8}, Compaction: actors.Compaction{TriggerTokens: 10, KeepTokens: 5},
+		WorkItemReminder: actors.WorkItemReminder{Rounds: 8}, Compaction: agentstate.Compaction{TriggerTokens: 10, KeepTokens: 5},
 		ModelRetry: actors.DefaultModelRetry()}
 	d, err := opts.Deps(store, prov, zerolog.Nop())
 	if err != nil {

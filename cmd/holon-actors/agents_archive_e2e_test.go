@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
@@ -76,7 +77,7 @@ func tamper(t *testing.T, src, dst, name string, change func([]byte) []byte) {
 func publicAgents(t *testing.T, home string) []string {
 	t.Helper()
 	code, out, errOut := client(t, home, "--json", "agents", "list")
-	var list []actors.AgentInfo
+	var list []agentstate.AgentInfo
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("agents list = %d %s %s", code, out, errOut)
 	}
@@ -199,7 +200,7 @@ func TestAgentsDelete(t *testing.T) {
 	}
 	ev := waitEvents(t, c, "boss", messages.EventTaskStarted, 1)[0]
 	var ts messages.TaskStarted
-	var child actors.ChildTaskRecord
+	var child agentstate.ChildTaskRecord
 	if json.Unmarshal(ev.Payload, &ts) != nil || json.Unmarshal(ts.Record, &child) != nil || child.ChildAgentID == "" {
 		t.Fatalf("task_started = %s", ev.Payload)
 	}

@@ -39,12 +39,6 @@ func (f remoteFlags) credentials() (*tlsca.Credentials, error) {
 	return creds, nil
 }
 
-// check refuses remote flags that cannot work, before anything starts.
-func (f remoteFlags) check() error {
-	_, err := f.credentials()
-	return err
-}
-
 // gateway is the node's remote-client configuration: nil when off.
 func (f remoteFlags) gateway() (*gateway.Config, error) {
 	creds, err := f.credentials()
