@@ -2,11 +2,23 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: build test fuzz-smoke bench
+.PHONY: build test fuzz-smoke bench proto
 
 ## build: the holon-actors binary in the repository root
 build:
 	$(GO) build -o holon-actors ./cmd/holon-actors
+
+## proto: regenerate the committed protobuf code (remote/remotepb, messages/messagespb)
+## with protoc (Debian's protobuf-compiler) and protoc-gen-go at the version
+## go.mod pins, then record its hashes for remotepb's staleness test
+PROTOS = messages/messages.proto remote/remotepb/remote.proto
+proto:
+	@command -v protoc >/dev/null || { echo "protoc is missing: apt-get install -y protobuf-compiler"; exit 1; }
+	d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	$(GO) build -o "$$d/protoc-gen-go" google.golang.org/protobuf/cmd/protoc-gen-go && \
+	protoc -I. --plugin=protoc-gen-go="$$d/protoc-gen-go" --go_out=. \
+		--go_opt=module=github.com/holon-actors/holon-actors $(PROTOS)
+	$(GO) test ./remote/remotepb -run '^TestGeneratedCode$$' -count=1 -update
 
 # staticcheck 2026.2.2, run from the module proxy (go.mod is not touched)
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
