@@ -53,11 +53,18 @@ var _ runtimeClient = (*control.Client)(nil)
 type Connection struct {
 	URL          string `name:"url" help:"Reach the runtime's control API on TCP (run --listen) at http://HOST:PORT instead of the control socket of --home; needs --url-token-file." env:"HOLON_URL" placeholder:"URL"`
 	URLTokenFile string `name:"url-token-file" help:"With --url: the file holding the runtime's control token (mode 0600; the runtime's --token-file, or $HOLON_HOME/run/control.token on its host)." env:"HOLON_URL_TOKEN_FILE" type:"path" placeholder:"FILE"`
+	RemoteConnection
 }
 
 // dialRuntime returns a client over the transport the globals choose.
 func dialRuntime(e *env) (runtimeClient, error) {
 	switch {
+	case e.URL != "" && e.Remote != "":
+		return nil, usage(errors.New("give --url or --remote, not both"))
+	case e.Remote != "":
+		return dialRemote(context.Background(), e.RemoteConnection)
+	case e.RemoteTLSDir != "" || e.RemoteReply != "":
+		return nil, usage(errors.New("--remote-tls-dir and --remote-reply go with --remote: give the node's HOST:PORT too (--remote HOST:PORT)"))
 	case e.URL != "":
 		return dialURL(e.URL, e.URLTokenFile)
 	case e.URLTokenFile != "":

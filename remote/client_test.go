@@ -1,0 +1,104 @@
+package remote_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/remote"
+	"github.com/holon-actors/holon-actors/remote/tlsca"
+)
+
+// issued makes a CA and a certificate of role in a new TLS directory.
+func issued(t *testing.T, role tlsca.Role) string {
+	t.Helper()
+	ca, dir := filepath.Join(t.TempDir(), "ca"), filepath.Join(t.TempDir(), "tls")
+	now := time.Now()
+	if err := tlsca.Init(ca, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: role, Name: "tester", Out: dir, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// deadAddr is a loopback address nothing listens on.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func TestDialRefuses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		opts remote.Options
+		want string
+	}{
+		{"empty TLS directory", remote.Options{Addr: "127.0.0.1:7100", TLSDir: t.TempDir()}, "ca.crt"},
+		{"a member certificate", remote.Options{Addr: "127.0.0.1:7100", TLSDir: issued(t, tlsca.RoleMember)}, "client"},
+		{"wildcard listen", remote.Options{Addr: "127.0.0.1:7100", TLSDir: issued(t, tlsca.RoleClient), Listen: "0.0.0.0:0"}, "every interface"},
+		{"no address", remote.Options{TLSDir: issued(t, tlsca.RoleClient)}, "no node address"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := remote.Dial(ctx, tc.opts)
+			if err == nil {
+				c.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Dial(%+v) = %v, want an error saying %q", tc.opts, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestNoNode: with no node at the address, Prompt sends the admission
+// Retries more times and then says no runtime answered (ErrNoAnswer, also
+// control.ErrNotRunning); Events keeps retrying until its context ends and
+// yields nothing. This is the one remote endpoint of this test binary:
+// upstream's remote races with a second one in the same process.
+func TestNoNode(t *testing.T) {
+	const timeout = 150 * time.Millisecond
+	c, err := remote.Dial(context.Background(), remote.Options{Addr: deadAddr(t), TLSDir: issued(t, tlsca.RoleClient),
+		CallTimeout: timeout, Retries: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !strings.HasPrefix(c.Address(), "127.0.0.1:") || strings.HasSuffix(c.Address(), ":0") {
+		t.Fatalf("Address() = %q, want the loopback port it bound", c.Address())
+	}
+
+	start := time.Now()
+	_, err = c.Prompt(context.Background(), "main", control.PromptRequest{Text: "anyone?"})
+	if !errors.Is(err, remote.ErrNoAnswer) || !errors.Is(err, control.ErrNotRunning) {
+		t.Fatalf("Prompt with no node = %v, want ErrNoAnswer and control.ErrNotRunning", err)
+	}
+	if took := time.Since(start); took < 3*timeout {
+		t.Fatalf("Prompt gave up after %s, want 3 attempts of %s (2 retries)", took, timeout)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*timeout)
+	defer cancel()
+	for ev, err := range c.Events(ctx, "main", 0) {
+		t.Fatalf("Events with no node yielded %+v, %v", ev, err)
+	}
+	if ctx.Err() == nil {
+		t.Fatal("Events ended before its context")
+	}
+	if after, err := c.Follow(ctx, "main", 7, func(control.StreamEvent) error { return nil }); after != 7 || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Follow after its context = %d, %v; want 7 and the context's error", after, err)
+	}
+}
