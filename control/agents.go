@@ -3,10 +3,8 @@ package control
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -76,18 +74,8 @@ func (s *Server) bodyForAgent(w http.ResponseWriter, r *http.Request, req any) (
 }
 
 func (s *Server) existing(w http.ResponseWriter, ctx context.Context, id string) (string, bool) {
-	ok, err := s.cfg.Runtime.Exists(ctx, id)
-	switch {
-	case errors.Is(err, actors.ErrInvalidAgentID), errors.Is(err, persistence.ErrInvalidStream):
-		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "an agent id is "+messages.AgentIDRule,
-			"agent id %q is not valid", id))
-		return "", false
-	case err != nil:
-		writeError(w, runtimeError(err))
-		return "", false
-	case !ok:
-		writeError(w, errorf(http.StatusNotFound, KindNotFound, "list agents with holon-actors agents list, or create it with holon-actors agents create "+id,
-			"no agent %q", id))
+	if e := agentExists(ctx, s.cfg.Runtime, id); e != nil {
+		writeError(w, e)
 		return "", false
 	}
 	return id, true
@@ -314,24 +302,12 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
 	if env.ID == "" {
 		env.ID = messages.NewID("msg")
 	}
-	if req.Priority != "" {
-		p, err := messages.ParsePriority(req.Priority)
-		if err != nil {
-			writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "priority is one of interject, next, normal, background",
-				"priority %q is not valid", req.Priority))
-			return
-		}
-		env.Priority = p
-	}
-	if strings.TrimSpace(req.Text) == "" {
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, "send the prompt in \"text\"", "text is empty or only whitespace"))
+	prio, e := checkPrompt(req)
+	if e != nil {
+		writeError(w, e)
 		return
 	}
-	if err := messages.ValidateMessageID(req.MessageID); err != nil {
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, fmt.Sprintf("send a message_id of at most %d bytes, e.g. a UUID", messages.MessageIDMaxLen),
-			"message_id is %d bytes long", len(req.MessageID)))
-		return
-	}
+	env.Priority = prio
 	res, err := s.cfg.Runtime.Admit(r.Context(), env)
 	if err != nil {
 		writeError(w, runtimeError(err))

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
 )
@@ -45,13 +44,8 @@ func (s *Server) enqueueWorkItem(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	switch o := strings.TrimSpace(req.Objective); {
-	case o == "":
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, enqueueHint, "the objective is empty"))
-		return
-	case len(o) > actors.MaxObjectiveChars:
-		writeError(w, errorf(http.StatusUnprocessableEntity, KindInvalid, enqueueHint,
-			"the objective is %d characters long, more than %d", len(o), actors.MaxObjectiveChars))
+	if e := checkObjective(req.Objective); e != nil {
+		writeError(w, e)
 		return
 	}
 	v, err := s.cfg.Runtime.EnqueueWorkItem(r.Context(), id, req.Objective)

@@ -56,12 +56,15 @@ const (
 	SurfaceTimerScheduler      MessageDeliverySurface = "timer_scheduler"
 	SurfaceRuntimeSystem       MessageDeliverySurface = "runtime_system"
 	SurfaceTaskRejoin          MessageDeliverySurface = "task_rejoin"
+	// SurfaceRemoteControlPrompt is a prompt from a remote client, over
+	// the Proto.Actor remote protocol with a client certificate.
+	SurfaceRemoteControlPrompt MessageDeliverySurface = "remote_control_prompt"
 )
 
 var deliverySurfaces = enum[MessageDeliverySurface]{name: "delivery surface", values: []MessageDeliverySurface{
 	SurfaceCLIPrompt, SurfaceRunOnce, SurfaceHTTPPublicEnqueue, SurfaceHTTPWebhook,
 	SurfaceHTTPCallbackEnqueue, SurfaceHTTPCallbackWake, SurfaceHTTPControlPrompt,
-	SurfaceTimerScheduler, SurfaceRuntimeSystem, SurfaceTaskRejoin,
+	SurfaceTimerScheduler, SurfaceRuntimeSystem, SurfaceTaskRejoin, SurfaceRemoteControlPrompt,
 }}
 
 // String returns the MessageDeliverySurface as spelled in JSON.
@@ -128,6 +131,7 @@ var surfaceAdmissions = map[MessageDeliverySurface][]AdmissionContext{
 	SurfaceTimerScheduler:      {AdmissionRuntimeOwned},
 	SurfaceRuntimeSystem:       {AdmissionRuntimeOwned},
 	SurfaceTaskRejoin:          {AdmissionRuntimeOwned},
+	SurfaceRemoteControlPrompt: {AdmissionControlAuthenticated},
 }
 
 type authorityKey struct {

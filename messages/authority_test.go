@@ -29,6 +29,8 @@ func TestDeriveAuthority(t *testing.T) {
 		{"operator claimed via callback capability", messages.OriginOperator, messages.SurfaceHTTPCallbackEnqueue, messages.AdmissionExternalTriggerCapability, ev},
 		{"operator claimed by runtime", messages.OriginOperator, messages.SurfaceRuntimeSystem, messages.AdmissionRuntimeOwned, ev},
 		{"public enqueue claiming control auth", messages.OriginOperator, messages.SurfaceHTTPPublicEnqueue, messages.AdmissionControlAuthenticated, ev},
+		{"remote control prompt", messages.OriginOperator, messages.SurfaceRemoteControlPrompt, messages.AdmissionControlAuthenticated, opInstr},
+		{"remote control prompt claiming local process", messages.OriginOperator, messages.SurfaceRemoteControlPrompt, messages.AdmissionLocalProcess, ev},
 		{"control prompt claiming local process", messages.OriginOperator, messages.SurfaceHTTPControlPrompt, messages.AdmissionLocalProcess, ev},
 
 		// Runtime instruction only for runtime origins on runtime-owned paths.

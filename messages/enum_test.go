@@ -55,7 +55,7 @@ var enumCases = []enumCase{
 		"integration_signal", "external_evidence"),
 	caseOf("MessageDeliverySurface", messages.ParseMessageDeliverySurface, "cli_prompt", "run_once",
 		"http_public_enqueue", "http_webhook", "http_callback_enqueue", "http_callback_wake", "http_control_prompt",
-		"timer_scheduler", "runtime_system", "task_rejoin"),
+		"timer_scheduler", "runtime_system", "task_rejoin", "remote_control_prompt"),
 	caseOf("AdmissionContext", messages.ParseAdmissionContext, "public_unauthenticated", "control_authenticated",
 		"external_trigger_capability", "local_process", "runtime_owned"),
 	caseOf("OriginKind", messages.ParseOriginKind, "operator", "channel", "webhook", "callback", "timer",

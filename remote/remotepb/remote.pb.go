@@ -1135,7 +1135,7 @@ type Suspension struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
 	SuspensionId  string                 `protobuf:"bytes,2,opt,name=suspension_id,json=suspensionId,proto3" json:"suspension_id,omitempty"`
-	State         string                 `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"` // SuspensionState
+	State         string                 `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"` // "open", else its resolution (SuspensionResolution)
 	RecordJson    []byte                 `protobuf:"bytes,4,opt,name=record_json,json=recordJson,proto3" json:"record_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

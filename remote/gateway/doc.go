@@ -1,0 +1,30 @@
+// Package gateway is the node side of remote clients: Start runs
+// Proto.Actor remote on its own actor system, with mutual TLS and a guard
+// on every gRPC stream, and spawns the gateway actor (GatewayName) that
+// answers the holon.remote.v1 wire messages (package remotepb) through
+// control.Operator, the same runtime calls, checks and errors as the HTTP
+// control API.
+//
+// Security: a peer must present a certificate of the node's CA (package
+// tlsca). The guard recovers panics in the gRPC handlers, refuses the
+// diagnostic RPCs that crash upstream remote, checks every message batch
+// before remote decodes it (known type names, indexes in range, protobuf
+// serializer, no nil PID), and lets a client-role peer send only the
+// remote request messages, only to the gateway; a member-role peer has
+// full access. It stamps each envelope with the peer's certificate name
+// and role (HeaderPeer, HeaderRole), replacing whatever the peer sent: the
+// gateway records that name as the operator of a remote client's prompts
+// and answers.
+//
+// Admission only: the gateway answers once the runtime has decided, never
+// after a turn; results come back through ReadEvents. Each request runs in
+// a goroutine the gateway owns (at most Config.MaxInFlight at once; one
+// more is refused with backpressure); stopping the gateway cancels them
+// and Node.Stop waits for them.
+//
+// The actor system here holds nothing but the gateway and remote's own
+// actors: remote peers cannot address the runtime's agents.
+//
+// gateway imports control, remote/remotepb and remote/tlsca; only cmd
+// imports it.
+package gateway

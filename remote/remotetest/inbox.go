@@ -1,0 +1,128 @@
+package remotetest
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/remote"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// Delivery is one message a node sent to the inbox: To is the target
+// actor id.
+type Delivery struct {
+	To  string
+	Msg proto.Message
+}
+
+// Inbox is a Remoting server standing in for a client's listener: it
+// answers connect requests and hands over every message it is sent.
+type Inbox struct {
+	remote.UnimplementedRemotingServer
+	// Addr is where the inbox listens: the address of its PIDs.
+	Addr string
+
+	mu      sync.Mutex
+	waiting map[string]chan proto.Message // by target id; guarded by mu
+	got     map[string]proto.Message      // arrived before anyone waited; guarded by mu
+}
+
+// NewInbox serves an inbox on a loopback port with tlsConf (nil:
+// plaintext) until the test ends.
+func NewInbox(t testing.TB, tlsConf *tls.Config) *Inbox {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts []grpc.ServerOption
+	if tlsConf != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tlsConf)))
+	}
+	s := grpc.NewServer(opts...)
+	in := &Inbox{Addr: l.Addr().String(), waiting: map[string]chan proto.Message{}, got: map[string]proto.Message{}}
+	remote.RegisterRemotingServer(s, in)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = s.Serve(l) }()
+	t.Cleanup(func() { s.Stop(); <-done })
+	return in
+}
+
+// Receive serves one node's stream.
+func (in *Inbox) Receive(stream remote.Remoting_ReceiveServer) error {
+	for {
+		msg, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch m := msg.MessageType.(type) {
+		case *remote.RemoteMessage_ConnectRequest:
+			if err := stream.Send(&remote.RemoteMessage{MessageType: &remote.RemoteMessage_ConnectResponse{
+				ConnectResponse: &remote.ConnectResponse{MemberId: "inbox"}}}); err != nil {
+				return err
+			}
+		case *remote.RemoteMessage_MessageBatch:
+			in.deliver(m.MessageBatch)
+		}
+	}
+}
+
+func (in *Inbox) deliver(b *remote.MessageBatch) {
+	for _, env := range b.Envelopes {
+		mt, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(b.TypeNames[env.TypeId]))
+		if err != nil {
+			continue
+		}
+		m := mt.New().Interface()
+		if proto.Unmarshal(env.MessageData, m) != nil {
+			continue
+		}
+		to := b.Targets[env.Target].Id
+		in.mu.Lock()
+		if c, ok := in.waiting[to]; ok {
+			delete(in.waiting, to)
+			c <- m
+		} else {
+			in.got[to] = m
+		}
+		in.mu.Unlock()
+	}
+}
+
+// Wait returns the message sent to actor id to, or an error after
+// timeout.
+func (in *Inbox) Wait(to string, timeout time.Duration) (proto.Message, error) {
+	in.mu.Lock()
+	if m, ok := in.got[to]; ok {
+		delete(in.got, to)
+		in.mu.Unlock()
+		return m, nil
+	}
+	c := make(chan proto.Message, 1)
+	in.waiting[to] = c
+	in.mu.Unlock()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case m := <-c:
+		return m, nil
+	case <-t.C:
+		in.mu.Lock()
+		delete(in.waiting, to)
+		in.mu.Unlock()
+		return nil, fmt.Errorf("no message for %s within %v", to, timeout)
+	}
+}
