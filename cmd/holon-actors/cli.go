@@ -45,6 +45,7 @@ type cli struct {
 	Respond       respondCmd       `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
+	CA            caCmd            `cmd:"" name:"ca" help:"The private CA of remote clients and nodes: init, issue member or client certificates."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
 	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped): every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`
 	Completion    completionsCmd   `cmd:"" name:"install-completions" help:"Install shell completion files for bash, zsh and fish in your completion directories (idempotent; --uninstall removes them). The shell then runs this binary with COMP_LINE set."`

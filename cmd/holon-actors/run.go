@@ -27,6 +27,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/catalog"
 	"github.com/holon-actors/holon-actors/providers/scripted"
+	"github.com/holon-actors/holon-actors/remote/gateway"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
@@ -77,6 +78,7 @@ type runCmd struct {
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
 	RetryMax        time.Duration `name:"model-retry-max" help:"Longest delay between two such retries." env:"HOLON_MODEL_RETRY_MAX" default:"30m" placeholder:"DURATION"`
+	Remote          remoteFlags   `embed:""`
 	ScrubInterval   time.Duration `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`
 
 	// handed are the credentials received from `daemon start`, getenv the
@@ -115,6 +117,7 @@ type runtimeFile struct {
 	HomeDir           string    `json:"home_dir"`
 	SocketPath        string    `json:"socket_path"`
 	HTTPAddr          string    `json:"http_addr,omitempty"`
+	RemoteAddr        string    `json:"remote_addr,omitempty"` // remote clients' address (--remote-listen)
 	ConfigFingerprint string    `json:"config_fingerprint"`
 	Version           string    `json:"version"`
 	StartedAt         time.Time `json:"started_at"`
@@ -386,6 +389,9 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err := c.checkStreams(); err != nil {
 		return err
 	}
+	if err := c.Remote.check(); err != nil {
+		return err
+	}
 	cfg, err := c.modelConfig(home)
 	if err != nil {
 		return err
@@ -447,6 +453,7 @@ type owner struct {
 	store             *persistence.BadgerStore
 	rt                *actors.Runtime
 	srv               *control.Server
+	remote            *gateway.Node // serving remote clients (remote_listen.go), or nil
 	served            chan error
 	shutdownRequested chan struct{}
 }
@@ -571,7 +578,10 @@ func (o *owner) serve() error {
 		ev.Msg("control API on TCP")
 		go func() { o.served <- o.srv.ServeTCP(tl, o.auth) }()
 	}
-	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr,
+	if err := o.startRemote(); err != nil {
+		return err
+	}
+	rf := runtimeFile{PID: info.PID, HomeDir: o.home, SocketPath: o.socket, HTTPAddr: info.HTTPAddr, RemoteAddr: o.remoteAddr(),
 		ConfigFingerprint: info.ConfigFingerprint, Version: info.Version, StartedAt: info.StartedAt}
 	if err := writeJSONFile(filepath.Join(o.runDir(), runtimeFileName), rf); err != nil {
 		return err
@@ -588,6 +598,9 @@ func (o *owner) drainAndStop() error {
 	defer cancel()
 	if err := o.srv.Close(ctx); err != nil {
 		o.log.Warn().Err(err).Msg("control requests still open at shutdown")
+	}
+	if err := o.stopRemote(); err != nil {
+		o.log.Warn().Err(err).Msg("remote clients at shutdown")
 	}
 	o.waitTurns(ctx)
 	if err := o.stop(); err != nil {
@@ -626,7 +639,7 @@ func (o *owner) waitTurns(ctx context.Context) {
 
 // stop closes what start opened, in reverse order.
 func (o *owner) stop() error {
-	var errs []error
+	errs := []error{o.stopRemote()}
 	if o.srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		errs = append(errs, o.srv.Close(ctx))

@@ -14,9 +14,9 @@ import (
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
-// GatewayName is the gateway actor's name: a client sends its requests to
-// actor.NewPID(<node address>, GatewayName).
-const GatewayName = "holon-gateway"
+// GatewayName is the gateway actor's name (remotepb.GatewayName, which
+// clients use without importing this package).
+const GatewayName = remotepb.GatewayName
 
 // requestTimeout bounds one request's runtime call; a ReadEvents wait
 // comes on top.

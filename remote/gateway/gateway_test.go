@@ -355,3 +355,35 @@ func TestStartRefusesWithoutTLSOrAHost(t *testing.T) {
 		})
 	}
 }
+
+// TestStopDoesNotWaitOnPeersHoldingStreams: a peer that keeps its stream
+// open after the node asked it to disconnect does not hold the node's
+// shutdown for remote's own 10 s.
+func TestStopDoesNotWaitOnPeersHoldingStreams(t *testing.T) {
+	h := testkit.New(t)
+	c := newCreds(t)
+	node, err := gateway.Start(gateway.Config{Listen: "127.0.0.1:0", TLS: c.member, Log: zerolog.Nop(),
+		Operator: control.Operator{Runtime: h.Runtime, Store: h.Store(), Clock: h.Clock}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := remotetest.NewInbox(t, c.alice.ServerConfig(tlsca.RoleMember))
+	p, err := remotetest.Dial(node.Addr(), c.alice.ClientConfig(tlsca.RoleMember))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Connect(in.Addr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Request(actor.NewPID(node.Addr(), gateway.GatewayName), in, &remotepb.ListAgents{}, wait); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := node.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Stop took %v with a peer holding its stream; want about a second", took)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/remote"
@@ -159,6 +160,29 @@ func startRemote(r *remote.Remote) (err error) {
 // one it listens on (with the port chosen for port 0).
 func (n *Node) Addr() string { return n.sys.Address() }
 
+// shutdownGrace is how long Stop lets peers close their streams after
+// remote asked them to disconnect; then it closes them. A peer holding
+// its stream open would otherwise hold the shutdown for remote's own 10 s.
+const shutdownGrace = time.Second
+
+// stopRemote shuts remote down gracefully, and forcibly after
+// shutdownGrace.
+func (n *Node) stopRemote() {
+	done := make(chan struct{}) // closed by the graceful shutdown's goroutine
+	go func() {
+		defer close(done)
+		n.remote.Shutdown(true)
+	}()
+	t := time.NewTimer(shutdownGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		n.remote.Shutdown(false) // ends the graceful stop too
+		<-done
+	}
+}
+
 // Stop stops the gateway (cancelling the requests in flight, then waiting
 // for them), then remote.
 func (n *Node) Stop() error {
@@ -167,7 +191,7 @@ func (n *Node) Stop() error {
 		errs = append(errs, fmt.Errorf("stop the gateway: %w", err))
 	}
 	n.wg.Wait()
-	n.remote.Shutdown(true)
+	n.stopRemote()
 	n.sys.Shutdown()
 	n.log.Info().Msg("remote clients no longer served")
 	return errors.Join(errs...)
