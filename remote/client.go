@@ -22,10 +22,6 @@ import (
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
-// GatewayName is the name of the node's gateway actor, the one PID a
-// client sends to.
-const GatewayName = "holon-gateway"
-
 // Client talks to one node's gateway. It is safe for concurrent use.
 type Client struct {
 	opts    Options
@@ -71,7 +67,7 @@ func Dial(ctx context.Context, o Options) (*Client, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("remote: listen on %s: %w", o.Listen, err)
 	}
-	return &Client{opts: o, sys: sys, rem: rem, gateway: actor.NewPID(o.Addr, GatewayName), self: sys.Address()}, nil
+	return &Client{opts: o, sys: sys, rem: rem, gateway: actor.NewPID(o.Addr, remotepb.GatewayName), self: sys.Address()}, nil
 }
 
 // clientTLS is the dialer's config: present the client certificate,
