@@ -87,6 +87,14 @@ type RemoteResult struct {
 
 	// RemoteOverHTTPRatio is the remote p50 admit latency over the HTTP one.
 	RemoteOverHTTPRatio float64 `json:"remote_over_http_ratio"`
+
+	// CPU time per admitted prompt, of the node and of this process (the
+	// clients), on each surface: where the time goes. 0 where /proc cannot
+	// be read.
+	RemoteNodeCPUUsPerPrompt   float64 `json:"remote_node_cpu_us_per_prompt"`
+	RemoteClientCPUUsPerPrompt float64 `json:"remote_client_cpu_us_per_prompt"`
+	HTTPNodeCPUUsPerPrompt     float64 `json:"http_node_cpu_us_per_prompt"`
+	HTTPClientCPUUsPerPrompt   float64 `json:"http_client_cpu_us_per_prompt"`
 }
 
 // admitter admits one prompt: the HTTP or the remote client.
@@ -120,9 +128,12 @@ func Remote(ctx context.Context, cfg RemoteConfig) (res RemoteResult, err error)
 		prefix string
 		c      admitter
 		out    [4]*float64
+		cpu    [2]*float64 // node, client
 	}{
-		{"http", httpc, [4]*float64{&res.HTTPPromptsPerSec, &res.HTTPAdmitP50Ms, &res.HTTPAdmitP99Ms, &res.HTTPAdmitMaxMs}},
-		{"remote", rc, [4]*float64{&res.RemotePromptsPerSec, &res.RemoteAdmitP50Ms, &res.RemoteAdmitP99Ms, &res.RemoteAdmitMaxMs}},
+		{"http", httpc, [4]*float64{&res.HTTPPromptsPerSec, &res.HTTPAdmitP50Ms, &res.HTTPAdmitP99Ms, &res.HTTPAdmitMaxMs},
+			[2]*float64{&res.HTTPNodeCPUUsPerPrompt, &res.HTTPClientCPUUsPerPrompt}},
+		{"remote", rc, [4]*float64{&res.RemotePromptsPerSec, &res.RemoteAdmitP50Ms, &res.RemoteAdmitP99Ms, &res.RemoteAdmitMaxMs},
+			[2]*float64{&res.RemoteNodeCPUUsPerPrompt, &res.RemoteClientCPUUsPerPrompt}},
 	} {
 		if err := pauseAgents(ctx, httpc, s.prefix, cfg.agents()); err != nil {
 			return res, err
@@ -130,9 +141,19 @@ func Remote(ctx context.Context, cfg RemoteConfig) (res RemoteResult, err error)
 		if _, err := s.c.Prompt(ctx, s.prefix+"-warmup", control.PromptRequest{Text: "warm up"}); err != nil {
 			return res, fmt.Errorf("%s warm-up prompt: %w", s.prefix, err)
 		}
+		pids := [2]int{n.cmd.Process.Pid, os.Getpid()}
+		var cpu0 [2]time.Duration
+		for i, pid := range pids {
+			cpu0[i], _ = processCPU(pid) // 0 without /proc: reported as 0
+		}
 		elapsed, lat, acked, err := admitAll(ctx, cfg, s.c, s.prefix)
 		if err != nil {
 			return res, err
+		}
+		for i, pid := range pids {
+			if cpu1, err := processCPU(pid); err == nil && cpu0[i] > 0 {
+				*s.cpu[i] = float64(cpu1-cpu0[i]) / float64(time.Microsecond) / float64(cfg.Requests)
+			}
 		}
 		p50, p99, maxL := latencySummary(lat)
 		*s.out[0], *s.out[1], *s.out[2], *s.out[3] = float64(cfg.Requests)/elapsed.Seconds(), ms(p50), ms(p99), ms(maxL)

@@ -18,7 +18,7 @@ func TestBenchRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "--json", "bench", "remote", "--clients", "10", "--requests", "300", "--dir", t.TempDir()).Output()
+	out, err := exec.Command(bin, "--json", "bench", "remote", "--clients", "10", "--requests", "1000", "--dir", t.TempDir()).Output()
 	if err != nil {
 		var stderr []byte
 		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
@@ -30,11 +30,12 @@ func TestBenchRemote(t *testing.T) {
 	if err := json.Unmarshal(out, &r); err != nil {
 		t.Fatalf("bench remote printed %q: %v", out, err)
 	}
-	if r.Clients != 10 || r.Requests != 300 || r.Agents != 10 {
-		t.Fatalf("workload = %+v, want 10 clients, 300 prompts, 10 agents", r)
+	if r.Clients != 10 || r.Requests != 1000 || r.Agents != 10 {
+		t.Fatalf("workload = %+v, want 10 clients, 1000 prompts, 10 agents", r)
 	}
 	for name, v := range map[string]float64{"remote_prompts_per_sec": r.RemotePromptsPerSec, "remote_admit_p50_ms": r.RemoteAdmitP50Ms,
-		"remote_admit_p99_ms": r.RemoteAdmitP99Ms, "http_prompts_per_sec": r.HTTPPromptsPerSec, "http_admit_p50_ms": r.HTTPAdmitP50Ms} {
+		"remote_admit_p99_ms": r.RemoteAdmitP99Ms, "http_prompts_per_sec": r.HTTPPromptsPerSec, "http_admit_p50_ms": r.HTTPAdmitP50Ms,
+		"remote_node_cpu_us_per_prompt": r.RemoteNodeCPUUsPerPrompt, "http_node_cpu_us_per_prompt": r.HTTPNodeCPUUsPerPrompt} {
 		if !(v > 0) {
 			t.Errorf("%s = %v, want > 0", name, v)
 		}
