@@ -99,9 +99,28 @@ func start(r *parem.Remote) (err error) {
 // Address is the address the node answers this client on.
 func (c *Client) Address() string { return c.self }
 
-// Close stops the client's endpoint. Requests in flight fail.
+// closeGrace is how long Close lets remote shut down gracefully (closing
+// its connections to the node) before it cuts the node's stream to this
+// client, which the node keeps open and would hold the shutdown for
+// remote's own 10 s.
+const closeGrace = 100 * time.Millisecond
+
+// Close stops the client's endpoint and its connections to the node.
+// Requests in flight fail.
 func (c *Client) Close() {
-	c.rem.Shutdown(false)
+	done := make(chan struct{}) // closed by the graceful shutdown's goroutine
+	go func() {
+		defer close(done)
+		c.rem.Shutdown(true)
+	}()
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		c.rem.Shutdown(false) // ends the graceful stop too
+		<-done
+	}
 	c.sys.Shutdown()
 }
 
