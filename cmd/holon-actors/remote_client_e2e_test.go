@@ -159,9 +159,10 @@ func (f *follower) waitFor(t *testing.T, kind messages.EventType, messageID stri
 // runtime over the cluster protocol with its client certificate only:
 // its prompt is admitted once (a resend with the same message id is a
 // duplicate), it lists and answers the agent's question (recorded as
-// answered by the certificate's operator), and its tail --follow goes on
+// answered by the certificate's operator), its tail --follow goes on
 // through a restart of the runtime with every event exactly once, in
-// order, as the journal holds them.
+// order, as the journal holds them, and prompt --wait prints the turn's
+// result after the restart.
 func TestRemotePromptRespondAndTailAcrossRestart(t *testing.T) {
 	r := newRemoteRig(t, `{"steps": [{"text": "Asking.", "tool_calls": [{"name": "RequestOperatorInput",
 		"arguments": {"question": "Ship it?", "response_type": "confirm"}}]}, {"text": "Shipped."}, {"text": "Second done."}]}`)
@@ -194,8 +195,8 @@ func TestRemotePromptRespondAndTailAcrossRestart(t *testing.T) {
 
 	r.node.stop()
 	r.start(t)
-	if code, out, errOut := client(t, r.home, "prompt", "--message-id", "p2", "And the second?"); code != 0 {
-		t.Fatalf("prompt after the restart = %d %q %q", code, out, errOut)
+	if code, out, errOut := r.remote(t, "--agent", "main", "prompt", "--wait", "--message-id", "p2", "And the second?"); code != 0 || strings.TrimSpace(out) != "Second done." {
+		t.Fatalf("prompt --wait over --remote after the restart = %d %q %q", code, out, errOut)
 	}
 	tail.waitFor(t, messages.EventBriefRecorded, "p2")
 
