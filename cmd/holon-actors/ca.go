@@ -58,11 +58,11 @@ func (c *caInitCmd) Run(e *env) error {
 
 type caIssueCmd struct {
 	caDirFlag
-	Role  string        `help:"member: a node (run --tls-dir); client: an operator's remote client." enum:"member,client" required:""`
+	Role  string        `help:"member: a node (run --tls-dir); client: an operator's remote client." enum:"member,client" required:"" placeholder:"ROLE"`
 	Name  string        `help:"The holder's name: the node's, or the operator's (recorded as the operator of a remote client's prompts and answers)." required:"" placeholder:"NAME"`
-	Host  []string      `help:"Host names and IP addresses the holder serves on (comma-separated; informational: peers check the CA and the role)." placeholder:"HOST,..."`
+	Host  []string      `help:"Host names and IP addresses the holder serves on (comma-separated; informational: peers check the CA and the role)." placeholder:"HOST"`
 	Out   string        `help:"Directory to write to (default: the CA's)." type:"path" placeholder:"DIR"`
-	Valid time.Duration `help:"How long the certificate is valid." default:"8760h" placeholder:"DURATION"`
+	Valid time.Duration `help:"How long the certificate is valid (default a year)." default:"8760h" placeholder:"DURATION"`
 }
 
 // Run issues the certificate.

@@ -76,6 +76,7 @@ func TestHelp(t *testing.T) {
 		{"notifications", []string{"notifications", "--help"}},
 		{"work-items", []string{"work-items", "--help"}},
 		{"work-items-add", []string{"work-items", "add", "--help"}},
+		{"ca-issue", []string{"ca", "issue", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

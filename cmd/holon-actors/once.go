@@ -57,6 +57,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if strings.TrimSpace(strings.Join(c.Text, " ")) == "" {
 		return usage(errors.New("the prompt is empty or only whitespace: give its text"))
 	}
+	if err := c.Remote.unused("once"); err != nil {
+		return err
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err

@@ -151,6 +151,9 @@ func TestRunRefusesRemoteFlagsThatCannotWork(t *testing.T) {
 		{"a client's directory", []string{"--remote-listen", "127.0.0.1:0", "--tls-dir", alice}, "member"},
 		{"no host", []string{"--remote-listen", ":7000", "--tls-dir", node}, "no host"},
 	}
+	if code, _, errOut := client(t, home, "once", "--remote-listen", "127.0.0.1:0", "hi"); code != exitUsage || !strings.Contains(errOut, "serves no remote clients") {
+		t.Errorf("once --remote-listen = %d %q, want a usage error", code, errOut)
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := client(t, home, append([]string{"run"}, tc.args...)...)

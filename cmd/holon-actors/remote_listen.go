@@ -83,3 +83,12 @@ func (o *owner) stopRemote() error {
 	}
 	return nil
 }
+
+// unused refuses the remote flags on a command that serves no clients
+// (once), rather than ignore them.
+func (f remoteFlags) unused(command string) error {
+	if f.RemoteListen != "" || f.RemoteAdvertise != "" || f.TLSDir != "" {
+		return usage(fmt.Errorf("%s serves no remote clients: drop --remote-listen, --remote-advertise and --tls-dir", command))
+	}
+	return nil
+}

@@ -6,15 +6,14 @@
 // control API.
 //
 // Security: a peer must present a certificate of the node's CA (package
-// tlsca). The guard recovers panics in the gRPC handlers, refuses the
-// diagnostic RPCs that crash upstream remote, checks every message batch
-// before remote decodes it (known type names, indexes in range, protobuf
-// serializer, no nil PID), and lets a client-role peer send only the
-// remote request messages, only to the gateway; a member-role peer has
-// full access. It stamps each envelope with the peer's certificate name
-// and role (HeaderPeer, HeaderRole), replacing whatever the peer sent: the
-// gateway records that name as the operator of a remote client's prompts
-// and answers.
+// tlsca). The stream guard (package guard) recovers panics in the gRPC
+// handlers, refuses the diagnostic RPCs that crash upstream remote, checks
+// every message batch before remote decodes it, and lets a client-role
+// peer send only the remote request messages (RequestTypes), only to the
+// gateway; a member-role peer has full access. It stamps each envelope
+// with the peer's certificate name and role, replacing whatever the peer
+// sent: the gateway records that name as the operator of a remote
+// client's prompts and answers.
 //
 // Admission only: the gateway answers once the runtime has decided, never
 // after a turn; results come back through ReadEvents. Each request runs in
@@ -25,6 +24,6 @@
 // The actor system here holds nothing but the gateway and remote's own
 // actors: remote peers cannot address the runtime's agents.
 //
-// gateway imports control, remote/remotepb and remote/tlsca; only cmd
-// imports it.
+// gateway imports control, remote/remotepb, remote/guard and remote/tlsca;
+// only cmd imports it.
 package gateway

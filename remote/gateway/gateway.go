@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/remote/guard"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
@@ -57,7 +58,7 @@ func (g *gateway) accept(c actor.Context, m proto.Message) {
 		g.log.Warn().Str("type", string(proto.MessageName(m))).Msg("remote: a request without a sender, dropped")
 		return
 	}
-	who, role := c.MessageHeader().Get(HeaderPeer), c.MessageHeader().Get(HeaderRole)
+	who, role := c.MessageHeader().Get(guard.HeaderPeer), c.MessageHeader().Get(guard.HeaderRole)
 	if who == "" || (role != string(tlsca.RoleClient) && role != string(tlsca.RoleMember)) {
 		c.Respond(unauthenticated)
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/messages/messagespb"
 	"github.com/holon-actors/holon-actors/remote/gateway"
+	"github.com/holon-actors/holon-actors/remote/guard"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 	"github.com/holon-actors/holon-actors/remote/remotetest"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
@@ -35,7 +36,7 @@ type creds struct {
 	member, alice, stranger *tlsca.Credentials
 }
 
-func newCreds(t *testing.T) creds {
+func newCreds(t testing.TB) creds {
 	t.Helper()
 	now := time.Now()
 	issue := func(caDir string, role tlsca.Role, name string) *tlsca.Credentials {
@@ -67,7 +68,7 @@ type rig struct {
 	gw   *actor.PID
 }
 
-func newRig(t *testing.T, steps ...testkit.Step) *rig {
+func newRig(t testing.TB, steps ...testkit.Step) *rig {
 	t.Helper()
 	h := testkit.New(t, steps...)
 	if _, err := h.Runtime.Info(context.Background(), "main"); err != nil {
@@ -89,7 +90,7 @@ func newRig(t *testing.T, steps ...testkit.Step) *rig {
 
 // client is a connected peer with cert and an inbox for its replies,
 // which accepts the node's member certificate.
-func (r *rig) client(t *testing.T, cert *tlsca.Credentials) (*remotetest.Peer, *remotetest.Inbox) {
+func (r *rig) client(t testing.TB, cert *tlsca.Credentials) (*remotetest.Peer, *remotetest.Inbox) {
 	t.Helper()
 	in := remotetest.NewInbox(t, cert.ServerConfig(tlsca.RoleMember))
 	p, err := remotetest.Dial(r.node.Addr(), cert.ClientConfig(tlsca.RoleMember))
@@ -103,7 +104,7 @@ func (r *rig) client(t *testing.T, cert *tlsca.Credentials) (*remotetest.Peer, *
 	return p, in
 }
 
-func (r *rig) request(t *testing.T, p *remotetest.Peer, in *remotetest.Inbox, m proto.Message) proto.Message {
+func (r *rig) request(t testing.TB, p *remotetest.Peer, in *remotetest.Inbox, m proto.Message) proto.Message {
 	t.Helper()
 	reply, err := p.Request(r.gw, in, m, wait)
 	if err != nil {
@@ -122,7 +123,7 @@ func TestClientPromptIsAdmittedOnceAsItsCertificatesOperator(t *testing.T) {
 	p, in := r.client(t, r.c.alice)
 	// A header naming someone else is replaced by the certificate's name.
 	b := remotetest.Batch(r.gw, actor.NewPID(in.Addr, "first"), textPrompt("main", "m-1", "hello"))
-	b.Envelopes[0].MessageHeader = &remote.MessageHeader{HeaderData: map[string]string{gateway.HeaderPeer: "root", gateway.HeaderRole: "member"}}
+	b.Envelopes[0].MessageHeader = &remote.MessageHeader{HeaderData: map[string]string{guard.HeaderPeer: "root", guard.HeaderRole: "member"}}
 	if err := p.SendBatch(b); err != nil {
 		t.Fatal(err)
 	}
@@ -386,4 +387,30 @@ func TestStopDoesNotWaitOnPeersHoldingStreams(t *testing.T) {
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("Stop took %v with a peer holding its stream; want about a second", took)
 	}
+}
+
+// BenchmarkRoundTrip measures a client's request through the gateway and
+// back, over loopback with mutual TLS: a status read of an idle agent,
+// and a prompt admitted (durable in the journal; run it with
+// -benchtime=300x, under the agent's queue limit; the agent works off the
+// prompts meanwhile).
+func BenchmarkRoundTrip(b *testing.B) {
+	r := newRig(b)
+	p, in := r.client(b, r.c.alice)
+	b.Run("status", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := r.request(b, p, in, &remotepb.GetStatus{AgentId: "main"}).(*remotepb.AgentStatus); !ok {
+				b.Fatal("status refused")
+			}
+		}
+	})
+	b.Run("prompt", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := r.request(b, p, in, textPrompt("main", "", "hi")).(*remotepb.PromptAccepted); !ok {
+				b.Fatal("prompt refused")
+			}
+		}
+	})
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/remote/guard"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
@@ -105,13 +106,10 @@ func Start(cfg Config) (*Node, error) {
 	log := cfg.Log.With().Str("component", "remote").Logger()
 	host, port, _ := net.SplitHostPort(cfg.Listen)
 	portN, _ := strconv.Atoi(port)
-	g := &guard{log: log, clientTypes: map[string]bool{}}
-	for _, t := range RequestTypes() {
-		g.clientTypes[t] = true
-	}
+	g := guard.New(log, GatewayName, RequestTypes()...)
 	opts := []remote.ConfigOption{
-		remote.WithServerOptions(grpc.Creds(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient))),
-			grpc.ChainStreamInterceptor(g.stream), grpc.ChainUnaryInterceptor(g.unary)),
+		remote.WithServerOptions(append(g.ServerOptions(),
+			grpc.Creds(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient))))...),
 		// Replies go back on a connection the node dials to the sender's
 		// address: a client's own listener, with its client certificate.
 		remote.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)))),

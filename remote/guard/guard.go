@@ -1,4 +1,4 @@
-package gateway
+package guard
 
 import (
 	"context"
@@ -32,11 +32,32 @@ const receiveMethod = "/remote.Remoting/Receive"
 // batch may use.
 const protoSerializer = 0
 
-// guard is the gRPC interceptors of the remote server.
-type guard struct {
+// Guard holds the gRPC interceptors of a remote server. It is immutable
+// and safe for concurrent use.
+type Guard struct {
 	log zerolog.Logger
+	// target is the one actor a client-role peer may address.
+	target string
 	// clientTypes are the message types a client-role peer may send.
 	clientTypes map[string]bool
+}
+
+// New is a guard that lets client-role peers send only the message types
+// named clientTypes (full protobuf names), only to the actor named target;
+// member-role peers have full access. With no clientTypes, client-role
+// peers may send nothing.
+func New(log zerolog.Logger, target string, clientTypes ...string) *Guard {
+	g := &Guard{log: log, target: target, clientTypes: map[string]bool{}}
+	for _, t := range clientTypes {
+		g.clientTypes[t] = true
+	}
+	return g
+}
+
+// ServerOptions are the interceptors as options of remote's gRPC server
+// (remote.WithServerOptions, next to the TLS credentials).
+func (g *Guard) ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.ChainStreamInterceptor(g.stream), grpc.ChainUnaryInterceptor(g.unary)}
 }
 
 // peerOf is the verified identity of the stream's peer.
@@ -59,14 +80,14 @@ func peerOf(ctx context.Context) (name string, role tlsca.Role, err error) {
 
 // unary refuses every unary RPC: remote's ListProcesses and
 // GetProcessDiagnostics panic upstream ("implement me").
-func (g *guard) unary(ctx context.Context, _ any, info *grpc.UnaryServerInfo, _ grpc.UnaryHandler) (any, error) {
+func (g *Guard) unary(ctx context.Context, _ any, info *grpc.UnaryServerInfo, _ grpc.UnaryHandler) (any, error) {
 	g.log.Warn().Str("method", info.FullMethod).Msg("remote: refused a diagnostic call")
 	return nil, status.Errorf(codes.Unimplemented, "%s is not served", info.FullMethod)
 }
 
 // stream serves the message stream of an identified peer through a
 // checked receiver, and turns a panic into an Internal error.
-func (g *guard) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+func (g *Guard) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			g.log.Error().Str("panic", fmt.Sprint(r)).Bytes("stack", debug.Stack()).Msg("remote: recovered a panic in a peer's stream")
@@ -86,7 +107,7 @@ func (g *guard) stream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInf
 // checkedStream checks each message a peer sends before remote reads it.
 type checkedStream struct {
 	grpc.ServerStream
-	g    *guard
+	g    *Guard
 	name string
 	role tlsca.Role
 }
@@ -120,7 +141,7 @@ func (s *checkedStream) RecvMsg(m any) error {
 // check refuses a batch remote would crash on (an unknown type name, an
 // index out of range, another serializer, a nil PID) and, from a client,
 // anything but the remote requests to the gateway.
-func (g *guard) check(b *remote.MessageBatch, role tlsca.Role) error {
+func (g *Guard) check(b *remote.MessageBatch, role tlsca.Role) error {
 	client := role != tlsca.RoleMember
 	for _, name := range b.TypeNames {
 		if _, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(name)); err != nil {
@@ -138,8 +159,8 @@ func (g *guard) check(b *remote.MessageBatch, role tlsca.Role) error {
 		}
 	}
 	for _, pid := range b.Targets {
-		if client && pid.Id != GatewayName {
-			return status.Errorf(codes.PermissionDenied, "a client may only address %s, not %q", GatewayName, pid.Id)
+		if client && pid.Id != g.target {
+			return status.Errorf(codes.PermissionDenied, "a client may only address %s, not %q", g.target, pid.Id)
 		}
 	}
 	for i, env := range b.Envelopes {
