@@ -13,11 +13,13 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	parem "github.com/asynkron/protoactor-go/remote"
+	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/remote/guard"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
@@ -56,7 +58,9 @@ func Dial(ctx context.Context, o Options) (*Client, error) {
 	opts := []parem.ConfigOption{
 		// The node answers by dialling back: only a member certificate of
 		// the CA may reach this endpoint, and the node must show one too.
-		parem.WithServerOptions(grpc.Creds(credentials.NewTLS(creds.ServerConfig(tlsca.RoleMember)))),
+		parem.WithServerOptions(append([]grpc.ServerOption{grpc.Creds(credentials.NewTLS(creds.ServerConfig(tlsca.RoleMember)))},
+			// and even a node cannot crash it with upstream's known inputs
+			guard.New(zerolog.Nop(), "").ServerOptions()...)...),
 		parem.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(clientTLS(creds)))),
 	}
 	if o.Advertise != "" {

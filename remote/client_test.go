@@ -11,23 +11,40 @@ import (
 	"testing"
 	"time"
 
+	parem "github.com/asynkron/protoactor-go/remote"
 	"github.com/holon-actors/holon-actors/control"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
 	"github.com/holon-actors/holon-actors/remote"
+	"github.com/holon-actors/holon-actors/remote/remotetest"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
 // issued makes a CA and a certificate of role in a new TLS directory.
 func issued(t *testing.T, role tlsca.Role) string {
 	t.Helper()
-	ca, dir := filepath.Join(t.TempDir(), "ca"), filepath.Join(t.TempDir(), "tls")
+	return issuedAll(t, role)[0]
+}
+
+// issuedAll makes a CA and a TLS directory with a certificate of each of
+// roles, in that order.
+func issuedAll(t *testing.T, roles ...tlsca.Role) []string {
+	t.Helper()
+	ca := filepath.Join(t.TempDir(), "ca")
 	now := time.Now()
 	if err := tlsca.Init(ca, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: role, Name: "tester", Out: dir, Now: now}); err != nil {
-		t.Fatal(err)
+	var dirs []string
+	for _, role := range roles {
+		dir := filepath.Join(t.TempDir(), "tls")
+		if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: role, Name: "tester", Out: dir, Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
 	}
-	return dir
+	return dirs
 }
 
 // noNodeChild is set in the environment of TestNoNode's child process.
@@ -86,7 +103,8 @@ func TestNoNode(t *testing.T) {
 		return
 	}
 	const timeout = 150 * time.Millisecond
-	c, err := remote.Dial(context.Background(), remote.Options{Addr: deadAddr(t), TLSDir: issued(t, tlsca.RoleClient),
+	dirs := issuedAll(t, tlsca.RoleClient, tlsca.RoleMember)
+	c, err := remote.Dial(context.Background(), remote.Options{Addr: deadAddr(t), TLSDir: dirs[0],
 		CallTimeout: timeout, Retries: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -94,6 +112,23 @@ func TestNoNode(t *testing.T) {
 	defer c.Close()
 	if !strings.HasPrefix(c.Address(), "127.0.0.1:") || strings.HasSuffix(c.Address(), ":0") {
 		t.Fatalf("Address() = %q, want the loopback port it bound", c.Address())
+	}
+
+	// A node (a member certificate) calling the diagnostic RPC that
+	// panics in upstream's remote is refused; the client lives on.
+	member, err := tlsca.Load(dirs[1], tlsca.RoleMember)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := remotetest.Dial(c.Address(), member.ClientConfig(tlsca.RoleClient))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := parem.NewRemotingClient(p.Conn()).ListProcesses(ctx, &parem.ListProcessesRequest{}); status.Code(err) != codes.Unimplemented {
+		t.Fatalf("ListProcesses on the client's endpoint = %v, want Unimplemented", err)
 	}
 
 	start := time.Now()
@@ -105,7 +140,7 @@ func TestNoNode(t *testing.T) {
 		t.Fatalf("Prompt gave up after %s, want 3 attempts of %s (2 retries)", took, timeout)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*timeout)
+	ctx, cancel = context.WithTimeout(context.Background(), 3*timeout)
 	defer cancel()
 	for ev, err := range c.Events(ctx, "main", 0) {
 		t.Fatalf("Events with no node yielded %+v, %v", ev, err)
