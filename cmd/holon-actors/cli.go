@@ -60,6 +60,7 @@ type Globals struct {
 	Home  string `help:"Runtime home directory (data, agents, logs); default ${default}." env:"HOLON_HOME" default:"~/.holon" type:"path" placeholder:"DIR"`
 	JSON  bool   `name:"json" help:"Print results as JSON instead of a table."`
 	Agent string `help:"Agent a client command addresses (default: the runtime's default agent)." env:"HOLON_AGENT" placeholder:"ID"`
+	Connection
 }
 
 // env is what every command's Run receives besides the context.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,21 +16,14 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/persistence"
 )
 
-// dial returns a client for the runtime of e.Home.
-func dial(e *env) (*control.Client, error) {
-	home, err := persistence.ResolveHome(e.Home)
-	if err != nil {
-		return nil, err
-	}
-	return control.NewUnixClient(filepath.Join(persistence.RunDir(home), socketName)), nil
-}
+// dial returns a client for the runtime the globals name (see dialRuntime).
+func dial(e *env) (runtimeClient, error) { return dialRuntime(e) }
 
 // agentOr returns the agent a command addresses: the positional id, else
 // --agent, else the runtime's default agent.
-func agentOr(ctx context.Context, c *control.Client, e *env, id string) (string, error) {
+func agentOr(ctx context.Context, c runtimeClient, e *env, id string) (string, error) {
 	switch {
 	case id != "":
 		return id, nil
@@ -47,7 +39,7 @@ func agentOr(ctx context.Context, c *control.Client, e *env, id string) (string,
 
 // agentSession dials the runtime and resolves the agent a command
 // addresses (see agentOr). The caller closes the client.
-func agentSession(ctx context.Context, e *env, id string) (*control.Client, string, error) {
+func agentSession(ctx context.Context, e *env, id string) (runtimeClient, string, error) {
 	c, err := dial(e)
 	if err != nil {
 		return nil, "", err
@@ -148,7 +140,7 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 
 // waitBrief follows id's events from the admission to the result or
 // failure brief of that message, reconnecting if the stream breaks.
-func waitBrief(ctx context.Context, c *control.Client, id string, res control.PromptResponse, timeout time.Duration) (*messages.Brief, error) {
+func waitBrief(ctx context.Context, c runtimeClient, id string, res control.PromptResponse, timeout time.Duration) (*messages.Brief, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var found *messages.Brief

@@ -51,7 +51,7 @@ func (l *suspensionsListCmd) Run(ctx context.Context, e *env) error {
 
 // fetch returns agent's suspensions, or with agent "" every agent's open
 // ones (--all: every public agent's, newest first).
-func (l *suspensionsListCmd) fetch(ctx context.Context, c *control.Client, agent string) ([]messages.SuspensionRecord, error) {
+func (l *suspensionsListCmd) fetch(ctx context.Context, c runtimeClient, agent string) ([]messages.SuspensionRecord, error) {
 	switch {
 	case agent != "":
 		return c.Suspensions(ctx, agent, !l.All)

@@ -57,7 +57,7 @@ func (t *tailCmd) Run(ctx context.Context, e *env) error {
 
 // followAgentEvents prints id's events after the cursor as they are written,
 // resuming a broken stream, until ctx ends or the runtime refuses.
-func followAgentEvents(ctx context.Context, c *control.Client, id string, after uint64, print func(control.StreamEvent) error) error {
+func followAgentEvents(ctx context.Context, c runtimeClient, id string, after uint64, print func(control.StreamEvent) error) error {
 	for {
 		next, err := c.Follow(ctx, id, after, print)
 		after = next

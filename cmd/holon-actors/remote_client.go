@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/remote"
+)
+
+// RemoteConnection are the global flags of a client command reaching a
+// node over the cluster protocol.
+type RemoteConnection struct {
+	Remote       string `help:"Reach the runtime over the cluster protocol at its run --remote-listen HOST:PORT instead of the control socket; needs --remote-tls-dir." env:"HOLON_REMOTE" placeholder:"HOST:PORT"`
+	RemoteTLSDir string `name:"remote-tls-dir" help:"With --remote: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)." env:"HOLON_REMOTE_TLS_DIR" type:"path" placeholder:"DIR"`
+	RemoteReply  string `name:"remote-reply" help:"With --remote: the HOST:PORT this client listens on for the node's answers, which the node must reach (default: any free loopback port)." env:"HOLON_REMOTE_REPLY" placeholder:"HOST:PORT"`
+}
+
+// dialRemote is the cluster-protocol client the remote flags describe.
+func dialRemote(ctx context.Context, c RemoteConnection) (runtimeClient, error) {
+	if c.RemoteTLSDir == "" {
+		return nil, usage(fmt.Errorf("--remote %s needs --remote-tls-dir: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)", c.Remote))
+	}
+	o := remote.Options{Addr: c.Remote, TLSDir: c.RemoteTLSDir, Listen: c.RemoteReply, Advertise: c.RemoteReply}
+	if c.RemoteReply == "" {
+		o.Advertise = ""
+	}
+	rc, err := remote.Dial(ctx, o)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return remoteRuntime{rc}, nil
+}
+
+// remoteRuntime is a remote client seen as a runtimeClient: what the
+// cluster protocol serves, and a clear refusal for the rest.
+type remoteRuntime struct{ *remote.Client }
+
+// Events is one page, as over the socket.
+func (r remoteRuntime) Events(ctx context.Context, id string, after uint64, limit int) (control.EventsPage, error) {
+	return r.EventsPage(ctx, id, after, limit)
+}
+
+// errNotRemote is returned for what the cluster protocol does not serve.
+var errNotRemote = errors.New("not served over --remote")
+
+func notRemote(what string) error {
+	return fmt.Errorf("%s is %w: use the control socket (on the runtime's host) or --url", what, errNotRemote)
+}
+
+// RuntimeStatus is not served: the agent must be named.
+func (remoteRuntime) RuntimeStatus(context.Context) (control.RuntimeStatus, error) {
+	return control.RuntimeStatus{}, fmt.Errorf("the runtime's default agent is %w: name the agent (--agent ID, or the command's ID argument)", errNotRemote)
+}
+
+func (remoteRuntime) State(context.Context, string) (control.AgentStateSnapshot, error) {
+	return control.AgentStateSnapshot{}, notRemote("an agent's state")
+}
+
+func (remoteRuntime) Transcript(context.Context, string) ([]providers.Item, error) {
+	return nil, notRemote("the transcript")
+}
+
+func (remoteRuntime) Briefs(context.Context, string) ([]messages.Brief, error) {
+	return nil, notRemote("the briefs list (follow them with tail)")
+}
+
+func (remoteRuntime) CreateAgentWith(context.Context, control.CreateAgentRequest) (agentstate.AgentInfo, error) {
+	return agentstate.AgentInfo{}, notRemote("creating an agent")
+}
+
+func (remoteRuntime) EnsureTrigger(context.Context, string) (control.TriggerCapability, error) {
+	return control.TriggerCapability{}, notRemote("the trigger URL")
+}
+
+func (remoteRuntime) RevokeTrigger(context.Context, string) (control.Trigger, error) {
+	return control.Trigger{}, notRemote("revoking the trigger")
+}
+
+func (remoteRuntime) SetModel(context.Context, string, string, string) (agentstate.AgentInfo, error) {
+	return agentstate.AgentInfo{}, notRemote("the model override")
+}
+
+func (remoteRuntime) RetryModel(context.Context, string, bool) (agentstate.AgentInfo, error) {
+	return agentstate.AgentInfo{}, notRemote("the model retry")
+}
+
+func (remoteRuntime) SetTokenBudget(context.Context, string, int64, bool, string) (agentstate.AgentInfo, error) {
+	return agentstate.AgentInfo{}, notRemote("the token budget")
+}
+
+func (remoteRuntime) Children(context.Context, string, bool) ([]actors.ChildView, error) {
+	return nil, notRemote("the children list")
+}
+
+func (remoteRuntime) WorkItems(context.Context, string) ([]actors.WorkItemView, error) {
+	return nil, notRemote("the work-items list (work-items add is)")
+}
+
+func (remoteRuntime) Notifications(context.Context, string) ([]agentstate.NotificationView, error) {
+	return nil, notRemote("the notifications list")
+}
+
+// LastEvents is the newest n events: the page after the agent's last
+// event_seq less n, as the socket's ?last=N is for a journal with no
+// deleted range.
+func (r remoteRuntime) LastEvents(ctx context.Context, id string, n int) (control.EventsPage, error) {
+	s, err := r.Status(ctx, id)
+	if err != nil {
+		return control.EventsPage{}, err
+	}
+	var after uint64
+	if s.LastSeq > uint64(n) {
+		after = s.LastSeq - uint64(n)
+	}
+	return r.EventsPage(ctx, id, after, n)
+}
+
+func (remoteRuntime) TranscriptLast(context.Context, string, int) ([]providers.Item, error) {
+	return nil, notRemote("the transcript")
+}
+
+func (remoteRuntime) BriefsLast(context.Context, string, int) ([]messages.Brief, error) {
+	return nil, notRemote("the briefs list (follow them with tail)")
+}
+
+func (remoteRuntime) Tasks(context.Context, string) ([]control.TaskView, error) {
+	return nil, notRemote("the task list")
+}
+
+func (remoteRuntime) DeleteAgent(context.Context, string, bool) (actors.DeleteResult, error) {
+	return actors.DeleteResult{}, notRemote("deleting an agent")
+}
+
+func (remoteRuntime) ExportAgent(context.Context, string, io.Writer) error {
+	return notRemote("exporting an agent")
+}
+
+func (remoteRuntime) ImportAgent(context.Context, io.Reader) (actors.ImportResult, error) {
+	return actors.ImportResult{}, notRemote("importing an agent")
+}

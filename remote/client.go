@@ -1,0 +1,200 @@
+package remote
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	parem "github.com/asynkron/protoactor-go/remote"
+	"github.com/rs/zerolog"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/remote/guard"
+	"github.com/holon-actors/holon-actors/remote/remotepb"
+	"github.com/holon-actors/holon-actors/remote/tlsca"
+)
+
+// Client talks to one node's gateway. It is safe for concurrent use.
+type Client struct {
+	opts    Options
+	sys     *actor.ActorSystem
+	rem     *parem.Remote
+	gateway *actor.PID
+	self    string // the address the node answers to
+}
+
+// Dial starts the client's endpoint and returns a client of the node at
+// o.Addr. It does not wait for the node: the first request finds out
+// whether it answers. Close releases the endpoint.
+func Dial(ctx context.Context, o Options) (*Client, error) {
+	o = o.withDefaults()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	creds, err := tlsca.Load(o.TLSDir, tlsca.RoleClient)
+	if err != nil {
+		return nil, fmt.Errorf("remote: %s: %w", o.TLSDir, err)
+	}
+	host, port, err := listenParts(o)
+	if err != nil {
+		return nil, err
+	}
+	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}))
+	opts := []parem.ConfigOption{
+		// The node answers by dialling back: only a member certificate of
+		// the CA may reach this endpoint, and the node must show one too.
+		parem.WithServerOptions(append([]grpc.ServerOption{grpc.Creds(credentials.NewTLS(creds.ServerConfig(tlsca.RoleMember)))},
+			// and even a node cannot crash it with upstream's known inputs
+			guard.New(zerolog.Nop(), "").ServerOptions()...)...),
+		parem.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(clientTLS(creds)))),
+	}
+	if o.Advertise != "" {
+		opts = append(opts, parem.WithAdvertisedHost(o.Advertise))
+	}
+	rem := parem.NewRemote(sys, parem.Configure(host, port, opts...))
+	if err := start(rem); err != nil {
+		sys.Shutdown()
+		return nil, fmt.Errorf("remote: listen on %s: %w", o.Listen, err)
+	}
+	return &Client{opts: o, sys: sys, rem: rem, gateway: actor.NewPID(o.Addr, remotepb.GatewayName), self: sys.Address()}, nil
+}
+
+// clientTLS is the dialer's config: present the client certificate,
+// accept only a member (a node).
+func clientTLS(c *tlsca.Credentials) *tls.Config { return c.ClientConfig(tlsca.RoleMember) }
+
+// listenParts splits Listen for the remote config, refusing a wildcard
+// address nobody could dial back without Advertise.
+func listenParts(o Options) (string, int, error) {
+	host, p, _ := net.SplitHostPort(o.Listen) // Validate checked it
+	port, _ := strconv.Atoi(p)
+	if unspecified(host) && o.Advertise == "" {
+		return "", 0, fmt.Errorf("remote: listen address %s is every interface: give the HOST:PORT the node reaches this client on (advertise)", o.Listen)
+	}
+	return host, port, nil
+}
+
+// start runs the remote's Start, which panics when it cannot listen.
+func start(r *parem.Remote) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	r.Start()
+	return nil
+}
+
+// Address is the address the node answers this client on.
+func (c *Client) Address() string { return c.self }
+
+// closeGrace is how long Close lets remote shut down gracefully (closing
+// its connections to the node) before it cuts the node's stream to this
+// client, which the node keeps open and would hold the shutdown for
+// remote's own 10 s.
+const closeGrace = 100 * time.Millisecond
+
+// Close stops the client's endpoint and its connections to the node.
+// Requests in flight fail.
+func (c *Client) Close() {
+	done := make(chan struct{}) // closed by the graceful shutdown's goroutine
+	go func() {
+		defer close(done)
+		c.rem.Shutdown(true)
+	}()
+	t := time.NewTimer(closeGrace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		c.rem.Shutdown(false) // ends the graceful stop too
+		<-done
+	}
+	c.sys.Shutdown()
+}
+
+// ErrNoAnswer is returned when the node did not answer a request in time:
+// it is down, unreachable, or cannot reach this client back. It is also
+// control.ErrNotRunning, so callers treat it as "no runtime there".
+var ErrNoAnswer = errors.New("remote: no answer from the node")
+
+// noAnswer is ErrNoAnswer with where and how long.
+type noAnswer struct {
+	addr, self string
+	after      time.Duration
+}
+
+func (e *noAnswer) Error() string {
+	return fmt.Sprintf("no runtime answered at %s within %s over the cluster protocol (is it running with --remote-listen, and can it reach this client at %s?)",
+		e.addr, e.after, e.self)
+}
+
+func (e *noAnswer) Is(target error) bool {
+	return target == ErrNoAnswer || target == control.ErrNotRunning
+}
+
+// ask sends req to the gateway and waits for its answer: the reply T, or
+// the node's refusal as a *control.Error (the HTTP API's status, kind,
+// message and hint). wait extends the call timeout for a long poll.
+func ask[T proto.Message](ctx context.Context, c *Client, req proto.Message, wait time.Duration) (T, error) {
+	var zero T
+	timeout := c.opts.CallTimeout + wait
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
+		timeout = time.Until(dl)
+	}
+	if timeout <= 0 {
+		return zero, context.DeadlineExceeded
+	}
+	type answer struct {
+		msg any
+		err error
+	}
+	done := make(chan answer, 1) // buffered: the waiter may have gone
+	f := c.sys.Root.RequestFuture(c.gateway, req, timeout)
+	go func() { // ends by the future's timeout at the latest
+		msg, err := f.Result()
+		done <- answer{msg, err}
+	}()
+	var a answer
+	select {
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	case a = <-done:
+	}
+	switch m := a.msg.(type) {
+	case nil:
+		if ctx.Err() != nil {
+			return zero, ctx.Err()
+		}
+		return zero, &noAnswer{addr: c.opts.Addr, self: c.self, after: timeout}
+	case T:
+		return m, nil
+	case *remotepb.Error:
+		return zero, refusal(m)
+	case *actor.DeadLetterResponse:
+		return zero, &noAnswer{addr: c.opts.Addr, self: c.self, after: timeout}
+	default:
+		return zero, fmt.Errorf("remote: the node answered %T to %T", a.msg, req)
+	}
+}
+
+// refusal is the node's error as the HTTP client returns it.
+func refusal(e *remotepb.Error) *control.Error {
+	return &control.Error{Status: int(e.GetHttpStatus()), Kind: e.GetCode(), Message: e.GetMessage(), Hint: e.GetHint(),
+		ValidChoices: e.GetValidChoices()}
+}
