@@ -33,6 +33,10 @@ func (s *Server) agentEvents(w http.ResponseWriter, r *http.Request) {
 		s.streamEvents(w, r, id, after)
 		return
 	}
+	if r.URL.Query().Has("last") {
+		s.lastEvents(w, r, id)
+		return
+	}
 	evs, err := s.cfg.Store.ReadPage(r.Context(), id, after+1, ^uint64(0), limit, MaxPageBytes)
 	if err != nil {
 		writeError(w, runtimeError(err))

@@ -34,7 +34,7 @@ func (s *Server) table() []route {
 		{Route{"GET", "/state", "The default agent's projection bootstrap."}, s.forDefault(s.writeState)},
 		{Route{"GET", "/agents/{id}/transcript", "The agent's replayable conversation."}, s.agentTranscript},
 		{Route{"GET", "/agents/{id}/briefs", "The agent's briefs, oldest first."}, s.agentBriefs},
-		{Route{"GET", "/agents/{id}/events", "Journal events after a cursor: JSON pages (at most limit events and about 4 MiB of them), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond)."}, s.agentEvents},
+		{Route{"GET", "/agents/{id}/events", "Journal events after a cursor: JSON pages (at most limit events and about 4 MiB of them; ?last=N pages the newest N instead), or Server-Sent Events when the client accepts text/event-stream (at most --max-event-streams at once; 429 with Retry-After beyond)."}, s.agentEvents},
 		{Route{"POST", "/control/agents", "Create a named agent."}, s.createAgent},
 		{Route{"POST", "/control/agents/{id}/prompt", "Admit an operator prompt; answers once it is durable."}, s.prompt},
 		{Route{"POST", "/control/agents/{id}/stop", "Stop the agent (durable until resume)."}, s.lifecycle},
