@@ -12,7 +12,7 @@ import (
 	"github.com/holon-actors/holon-actors/control"
 )
 
-// connectedMsg answers connect: the runtime and its agents.
+// connectedMsg answers refreshRuntime: the runtime and its agents.
 type connectedMsg struct {
 	runtime control.RuntimeStatus
 	agents  []agentEntry
@@ -26,11 +26,9 @@ type loadedMsg struct {
 	err  error
 }
 
-// refreshedMsg answers refresh: the status line's facts.
+// refreshedMsg answers refresh: the selected agent's summary.
 type refreshedMsg struct {
 	gen     int
-	runtime control.RuntimeStatus
-	agents  []agentEntry
 	summary control.AgentSummary
 	err     error
 }
@@ -52,18 +50,6 @@ func (m *Model) call(f func(ctx context.Context) tea.Msg) tea.Cmd {
 		defer cancel()
 		return f(ctx)
 	}
-}
-
-func (m *Model) connect() tea.Cmd {
-	c := m.c
-	return m.call(func(ctx context.Context) tea.Msg {
-		st, err := c.RuntimeStatus(ctx)
-		if err != nil {
-			return connectedMsg{err: err}
-		}
-		agents, err := listAgents(ctx, c)
-		return connectedMsg{runtime: st, agents: agents, err: err}
-	})
 }
 
 // listAgents lists the public agents, each followed by its active
@@ -91,23 +77,47 @@ func (m *Model) load() tea.Cmd {
 	})
 }
 
+// refresh reads the selected agent's summary for the status line: one
+// agent's question, fast however busy the others are.
 func (m *Model) refresh() tea.Cmd {
 	c, id, gen := m.c, m.agent, m.gen
+	if id == "" {
+		return nil
+	}
+	return m.call(func(ctx context.Context) tea.Msg {
+		s, err := c.Status(ctx, id)
+		return refreshedMsg{gen: gen, summary: s, err: err}
+	})
+}
+
+// refreshRuntime reads the runtime status and the agent list, which ask
+// every agent and so may take longer.
+func (m *Model) refreshRuntime() tea.Cmd {
+	c := m.c
 	return m.call(func(ctx context.Context) tea.Msg {
 		st, err := c.RuntimeStatus(ctx)
 		if err != nil {
-			return refreshedMsg{gen: gen, err: err}
+			return connectedMsg{err: err}
 		}
-		msg := refreshedMsg{gen: gen, runtime: st}
-		if msg.agents, err = listAgents(ctx, c); err != nil {
-			msg.err = err
-			return msg
-		}
-		if id != "" {
-			msg.summary, msg.err = c.Status(ctx, id)
-		}
-		return msg
+		agents, err := listAgents(ctx, c)
+		return connectedMsg{runtime: st, agents: agents, err: err}
 	})
+}
+
+// pick finds the agent to show when none was asked for: the default
+// agent, by its summary.
+func (m *Model) pick() tea.Cmd {
+	c := m.c
+	return m.call(func(ctx context.Context) tea.Msg {
+		s, err := c.DefaultStatus(ctx)
+		return pickedMsg{summary: s, err: err}
+	})
+}
+
+// pickedMsg answers pick.
+type pickedMsg struct {
+	summary control.AgentSummary
+	err     error
 }
 
 func (m *Model) tick() tea.Cmd {

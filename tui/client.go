@@ -16,6 +16,7 @@ type Control interface {
 	RuntimeStatus(ctx context.Context) (control.RuntimeStatus, error)
 	Agents(ctx context.Context) ([]actors.AgentInfo, error)
 	Status(ctx context.Context, id string) (control.AgentSummary, error)
+	DefaultStatus(ctx context.Context) (control.AgentSummary, error)
 	State(ctx context.Context, id string) (control.AgentStateSnapshot, error)
 	LastEvents(ctx context.Context, id string, n int) (control.EventsPage, error)
 	Follow(ctx context.Context, id string, after uint64, f func(control.StreamEvent) error) (uint64, error)

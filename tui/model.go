@@ -22,6 +22,10 @@ const (
 	// maxEvents bounds the events the console keeps for the selected
 	// agent; older ones drop off the top of the conversation.
 	maxEvents = 4000
+	// trimEvents is how far past maxEvents the events grow before the
+	// oldest are dropped (and the rows wrapped again), so that happens
+	// once per trimEvents events, not on each.
+	trimEvents = 1000
 	// callTimeout bounds one control call of the console.
 	callTimeout = 10 * time.Second
 )
@@ -79,6 +83,7 @@ type Model struct {
 	summary   *control.AgentSummary // its status, nil until read
 	gen       int                   // bumped on each agent switch: stale answers are dropped
 	loaded    bool                  // the selected agent's newest page is painted
+	loading   bool                  // its newest page is being read
 	events    []control.StreamEvent
 	lastSeq   uint64
 	feed      *feed
@@ -91,7 +96,10 @@ type Model struct {
 
 	composer textarea.Model
 	conv     viewport.Model
-	dirty    bool // the conversation must be rebuilt before the next paint
+	dirty    bool     // the conversation must be rebuilt before the next paint
+	rows     []string // wrapped rows of events[:rowsUpTo], for rowsFor
+	rowsUpTo int
+	rowsFor  rowsKey
 	overlay  *overlay
 }
 
@@ -132,9 +140,24 @@ func newComposer() textarea.Model {
 	return ta
 }
 
-// Init connects: it reads the runtime status and the agent list.
+// Init connects: it reads the selected agent's newest page at once (the
+// default agent's, found by its summary, when none was asked for), and
+// the runtime status and agent list beside it.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(textarea.Blink, m.connect(), m.tick())
+	return tea.Batch(textarea.Blink, m.refreshRuntime(), m.tick(), m.start())
+}
+
+// start reads what the first paint needs: the agent's newest page, or
+// first which agent is the default.
+func (m *Model) start() tea.Cmd {
+	switch {
+	case m.agent == "":
+		return m.pick()
+	case m.loading || m.loaded:
+		return nil
+	}
+	m.loading = true
+	return tea.Batch(m.load(), m.refresh())
 }
 
 // Close ends the console's calls and its event stream and waits for the

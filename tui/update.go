@@ -30,8 +30,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case refreshedMsg:
 		m.refreshed(msg)
 		return m, nil
+	case pickedMsg:
+		return m, m.picked(msg)
 	case tickMsg:
-		return m, tea.Batch(m.refreshOrConnect(), m.tick())
+		return m, tea.Batch(m.refreshRuntime(), m.refreshOrStart(), m.tick())
 	case doneMsg:
 		m.done(msg)
 		return m, m.refresh()
@@ -46,29 +48,44 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// refreshOrConnect refreshes the status line, or connects again when no
-// agent is selected yet (the runtime was down at start).
-func (m *Model) refreshOrConnect() tea.Cmd {
-	if m.agent == "" || !m.loaded {
-		return m.connect()
+// refreshOrStart refreshes the status line, or starts again when the
+// first page could not be read (the runtime was down).
+func (m *Model) refreshOrStart() tea.Cmd {
+	if !m.loaded {
+		return m.start()
 	}
 	return m.refresh()
 }
 
+// connected takes the runtime status and the agent list.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.online = false
-		m.notice = describeError(msg.err)
+		m.offline(msg.err)
 		return nil
 	}
 	m.online, m.runtime, m.agents = true, msg.runtime, msg.agents
-	if m.loaded {
+	return nil
+}
+
+// offline notes that the runtime did not answer.
+func (m *Model) offline(err error) {
+	m.online = false
+	m.notice = describeError(err)
+}
+
+// picked selects the default agent when none was asked for.
+func (m *Model) picked(msg pickedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.offline(msg.err)
 		return nil
 	}
-	if m.agent == "" {
-		m.agent = msg.runtime.DefaultAgentID
+	if m.agent != "" {
+		return nil
 	}
-	return tea.Batch(m.load(), m.refresh())
+	m.online, m.agent = true, msg.summary.ID
+	s := msg.summary
+	m.summary = &s
+	return m.start()
 }
 
 // selectAgent switches the console to agent id: the old stream ends, the
@@ -80,22 +97,23 @@ func (m *Model) selectAgent(id string) tea.Cmd {
 	m.feed.stop()
 	m.feed = nil
 	m.gen++
-	m.agent, m.summary, m.loaded = id, nil, false
+	m.agent, m.summary, m.loaded, m.loading = id, nil, false, false
 	m.events, m.lastSeq, m.activity, m.streamErr = nil, 0, "", nil
 	m.dirty = true
 	m.notice = "showing " + id
-	return tea.Batch(m.load(), m.refresh())
+	return m.start()
 }
 
 func (m *Model) loadedPage(msg loadedMsg) tea.Cmd {
 	if msg.gen != m.gen {
 		return nil
 	}
+	m.loading = false
 	if msg.err != nil {
 		m.notice = fmt.Sprintf("cannot read %s's events: %s", m.agent, describeError(msg.err))
 		return nil
 	}
-	m.loaded = true
+	m.loaded, m.online = true, true
 	m.add(msg.page.Events)
 	m.lastSeq = max(m.lastSeq, msg.page.NextAfter)
 	m.feed = startFeed(m.ctx, m.c, m.gen, m.agent, m.lastSeq, m.opts.Retry)
@@ -139,8 +157,9 @@ func (m *Model) add(evs []control.StreamEvent) {
 		m.track(ev)
 		m.dirty = true
 	}
-	if n := len(m.events); n > maxEvents {
+	if n := len(m.events); n > maxEvents+trimEvents {
 		m.events = append(m.events[:0:0], m.events[n-maxEvents:]...)
+		m.rowsUpTo = len(m.events) + 1 // the rows are wrapped again
 	}
 }
 
@@ -159,21 +178,18 @@ func (m *Model) track(ev control.StreamEvent) {
 }
 
 func (m *Model) refreshed(msg refreshedMsg) {
+	if msg.gen != m.gen {
+		return
+	}
 	if msg.err != nil {
-		m.online = false
-		if msg.gen == m.gen {
-			m.notice = describeError(msg.err)
-		}
+		m.offline(msg.err)
 		return
 	}
 	if !m.online && strings.HasPrefix(m.notice, control.ErrNotRunning.Error()) {
 		m.notice = "reconnected"
 	}
-	m.online, m.runtime = true, msg.runtime
-	if msg.agents != nil {
-		m.agents = msg.agents
-	}
-	if msg.gen == m.gen && msg.summary.ID == m.agent {
+	m.online = true
+	if msg.summary.ID == m.agent {
 		s := msg.summary
 		m.summary = &s
 	}

@@ -60,34 +60,42 @@ func (m *Model) View() string {
 func (m *Model) fit(s string) string { return ansi.Truncate(s, m.width, "…") }
 
 // rebuild lays out the conversation's rows for the display mode and the
-// width, keeping the view at the bottom if it was there.
+// width, keeping the view at the bottom if it was there. Rows already
+// wrapped are kept (m.rows) until the width, the mode or the events held
+// change under them; new events only wrap their own rows.
 func (m *Model) rebuild() {
 	m.dirty = false
 	bottom := m.conv.AtBottom() || m.conv.TotalLineCount() <= m.conv.Height
-	wrap := lipgloss.NewStyle().Width(m.conv.Width)
-	var b strings.Builder
-	for _, ev := range m.events {
-		r, ok := rowFor(m.agent, ev, m.display)
-		if !ok {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(wrap.Render(r.text))
+	if m.rowsFor != (rowsKey{m.agent, m.display, m.conv.Width}) || m.rowsUpTo > len(m.events) {
+		m.rows, m.rowsUpTo, m.rowsFor = m.rows[:0], 0, rowsKey{m.agent, m.display, m.conv.Width}
 	}
+	wrap := lipgloss.NewStyle().Width(m.conv.Width)
+	for _, ev := range m.events[m.rowsUpTo:] {
+		if r, ok := rowFor(m.agent, ev, m.display); ok {
+			m.rows = append(m.rows, wrap.Render(r.text))
+		}
+	}
+	m.rowsUpTo = len(m.events)
+	content := strings.Join(m.rows, "\n")
 	switch {
 	case !m.loaded && m.agent != "":
-		b.WriteString("loading " + m.agent + "…")
+		content = "loading " + m.agent + "…"
 	case !m.loaded:
-		b.WriteString("connecting…")
-	case b.Len() == 0:
-		b.WriteString(fmt.Sprintf("nothing to show for %s in display %s yet: type a prompt below", m.agent, m.display))
+		content = "connecting…"
+	case content == "":
+		content = fmt.Sprintf("nothing to show for %s in display %s yet: type a prompt below", m.agent, m.display)
 	}
-	m.conv.SetContent(b.String())
+	m.conv.SetContent(content)
 	if bottom {
 		m.conv.GotoBottom()
 	}
+}
+
+// rowsKey is what the wrapped rows depend on besides the events.
+type rowsKey struct {
+	agent   string
+	display Display
+	width   int
 }
 
 func (m *Model) header() string {
