@@ -78,12 +78,19 @@ func (m *Model) load() tea.Cmd {
 }
 
 // refresh reads the selected agent's summary for the status line: one
-// agent's question, fast however busy the others are.
+// agent's question, fast however busy the others are. One read is in
+// flight at a time; asked again meanwhile, it reads once more after it,
+// so a busy agent's events cost one read per answer, not one per batch.
 func (m *Model) refresh() tea.Cmd {
 	c, id, gen := m.c, m.agent, m.gen
 	if id == "" {
 		return nil
 	}
+	if m.refreshing {
+		m.refreshAgain = true
+		return nil
+	}
+	m.refreshing = true
 	return m.call(func(ctx context.Context) tea.Msg {
 		s, err := c.Status(ctx, id)
 		return refreshedMsg{gen: gen, summary: s, err: err}

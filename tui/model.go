@@ -76,18 +76,21 @@ type Model struct {
 
 	width, height int
 
-	runtime   control.RuntimeStatus
-	online    bool
-	agents    []agentEntry
-	agent     string                // the selected agent
-	summary   *control.AgentSummary // its status, nil until read
-	gen       int                   // bumped on each agent switch: stale answers are dropped
-	loaded    bool                  // the selected agent's newest page is painted
-	loading   bool                  // its newest page is being read
-	events    []control.StreamEvent
-	lastSeq   uint64
-	feed      *feed
-	streamErr error // the stream broke; the feed is resuming
+	runtime control.RuntimeStatus
+	online  bool
+	agents  []agentEntry
+	agent   string                // the selected agent
+	summary *control.AgentSummary // its status, nil until read
+	gen     int                   // bumped on each agent switch: stale answers are dropped
+	loaded  bool                  // the selected agent's newest page is painted
+	loading bool                  // its newest page is being read
+	// refreshing is set while its summary is read; refreshAgain when
+	// another read was asked for meanwhile.
+	refreshing, refreshAgain bool
+	events                   []control.StreamEvent
+	lastSeq                  uint64
+	feed                     *feed
+	streamErr                error // the stream broke; the feed is resuming
 
 	display  Display
 	priority messages.Priority

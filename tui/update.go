@@ -29,6 +29,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.fed(msg)
 	case refreshedMsg:
 		m.refreshed(msg)
+		m.refreshing = false
+		if m.refreshAgain {
+			m.refreshAgain = false
+			return m, m.refresh()
+		}
 		return m, nil
 	case pickedMsg:
 		return m, m.picked(msg)

@@ -179,3 +179,27 @@ func TestNewOperatorMessageClearsActivity(t *testing.T) {
 }
 
 func agentInfo(id string) actors.AgentInfo { return actors.AgentInfo{ID: id} }
+
+// TestOneRefreshInFlight: status reads asked for while one is in flight
+// fold into one more read after it, however many events asked.
+func TestOneRefreshInFlight(t *testing.T) {
+	f := newFixture(t)
+	m := loadedModel(t, f.c, nil)
+	first := m.refresh()
+	if first == nil {
+		t.Fatal("the first refresh read nothing")
+	}
+	for range 5 {
+		if cmd := m.refresh(); cmd != nil {
+			t.Fatal("a refresh started while one is in flight")
+		}
+	}
+	_, again := m.Update(first())
+	if again == nil {
+		t.Fatal("the refreshes asked meanwhile were dropped, want one more read")
+	}
+	_, cmd := m.Update(again())
+	if cmd != nil || m.summary == nil || m.summary.ID != "main" {
+		t.Errorf("after the second read: another command %v, summary %+v; want none and main's", cmd != nil, m.summary)
+	}
+}
