@@ -58,7 +58,7 @@ func TestConsoleAnswersQuestion(t *testing.T) {
 	mark = sc.wait(t, mark, "approve      Approve refund", "deny         Deny refund")
 	sc.key(tea.KeyDown)
 	sc.key(tea.KeyEnter)
-	sc.wait(t, mark, "with deny: responded", "main › Refund denied.")
+	sc.wait(t, mark, "with deny: responded", `you › answered "Refund order #12345?": deny`, "main › Refund denied.")
 
 	open, err := f.c.Suspensions(context.Background(), "main", true)
 	if err != nil || len(open) != 0 {

@@ -79,14 +79,19 @@ func operatorText(ev control.StreamEvent) string {
 	}
 	var v struct {
 		Answer *struct {
-			Value json.RawMessage `json:"value"`
+			Value    json.RawMessage `json:"value"`
+			Question string          `json:"question"`
 		} `json:"input_response"`
-		Question string `json:"question"`
 	}
 	if json.Unmarshal(p.Envelope.Body.Value, &v) != nil || v.Answer == nil {
 		return oneLine(string(p.Envelope.Body.Value), 200)
 	}
-	return fmt.Sprintf("answered %q: %s", oneLine(v.Question, 60), oneLine(string(v.Answer.Value), 100))
+	value := string(v.Answer.Value)
+	var text string
+	if json.Unmarshal(v.Answer.Value, &text) == nil {
+		value = text
+	}
+	return fmt.Sprintf("answered %q: %s", oneLine(v.Answer.Question, 60), oneLine(value, 100))
 }
 
 // activityOf is the one-line "working" summary an event gives the current
