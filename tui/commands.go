@@ -120,23 +120,23 @@ func (m *Model) command(text string) tea.Cmd {
 
 // commandHelp lists the commands, shown by /help.
 var commandHelp = [][2]string{
-	{"/agents, Ctrl+A", "pick the agent (children under their parent)"},
+	{"Enter", "send the prompt to the agent (Alt+Enter: new line)"},
+	{"Ctrl+P, /priority P", "band: normal, next, interject, background"},
+	{"Ctrl+X", "send it next, interrupting the turn in flight"},
+	{"Ctrl+A, /agents", "pick the agent (children under their parent)"},
 	{"/agent ID", "switch to agent ID"},
-	{"/display info|verbose|debug", "what the conversation shows (or 3, 4, 5)"},
-	{"/priority P", "band of the next prompts: normal, next, interject, background (Ctrl+P cycles)"},
-	{"Ctrl+X", "send the composer's prompt next, interrupting the turn in flight (empty: only interrupt)"},
-	{"/questions, Ctrl+Q", "open questions: pick one, then its answer"},
-	{"/answer TEXT", "answer the agent's oldest open question with TEXT"},
-	{"/transcript, Ctrl+T", "the conversation as the model sees it"},
-	{"/tasks", "queue, turn in flight, timers and running tasks"},
-	{"/children", "private children the agent supervises"},
-	{"/work", "work items"},
-	{"/events, Ctrl+E", "raw events (Enter shows one's payload)"},
-	{"/actions, Ctrl+O", "pause, resume, stop, wake, interrupt, model"},
-	{"/pause /resume /stop /wake /interrupt", "lifecycle of the agent"},
+	{"/display MODE", "info, verbose or debug (3, 4, 5)"},
+	{"Ctrl+Q, /questions", "open questions: Enter picks one, then its answer"},
+	{"/answer TEXT", "answer the agent's oldest open question"},
+	{"Ctrl+T, /transcript", "the conversation as the model sees it"},
+	{"/tasks", "queue, turn in flight, timers, running tasks"},
+	{"/children, /work", "the agent's children; its work items"},
+	{"Ctrl+E, /events", "raw events (Enter shows one's payload)"},
+	{"Ctrl+O, /actions", "pause, resume, stop, wake, interrupt, model"},
+	{"/pause /resume /stop", "the agent's lifecycle (also /wake /interrupt)"},
 	{"/model NAME", "set the agent's model (/model - clears it)"},
-	{"PgUp/PgDn", "scroll; Esc closes an overlay; Alt+Enter a new line"},
-	{"/quit, Ctrl+C", "leave the console (the runtime goes on)"},
+	{"PgUp/PgDn, Esc", "scroll; Esc closes an overlay"},
+	{"Ctrl+C, /quit", "leave the console (the runtime goes on)"},
 }
 
 func (m *Model) run(name, arg string) (tea.Cmd, error) {

@@ -178,3 +178,27 @@ func TestConsoleLifecycleActions(t *testing.T) {
 	}
 	_ = actors.OpResume
 }
+
+// TestConsoleScreens: the help overlay, and a tool turn in verbose, at
+// 80×24 are the golden ones.
+func TestConsoleScreens(t *testing.T) {
+	t.Run("help", func(t *testing.T) {
+		f := newFixture(t)
+		sc, _ := f.console(t, Options{})
+		mark := sc.wait(t, 0, "awake_idle │ model default │ budget 0 tok │ online")
+		sc.key(tea.KeyF1)
+		sc.wait(t, mark, "── Help")
+		_, screen := sc.final(t)
+		checkScreen(t, f, "help", screen)
+	})
+	t.Run("verbose", func(t *testing.T) {
+		f := newFixture(t, testkit.Reply("Checking.", testkit.Call("c1", "echo", `{"text":"nightly"}`)), testkit.Reply("All green."))
+		sc, _ := f.console(t, Options{Display: DisplayVerbose})
+		mark := sc.wait(t, 0, "awake_idle")
+		sc.typeLine("check the build")
+		mark = sc.wait(t, mark, "main › All green.")
+		sc.wait(t, mark, "awake_idle │ model default │ budget 220 tok") // the status after the turn
+		_, screen := sc.final(t)
+		checkScreen(t, f, "verbose", screen)
+	})
+}

@@ -73,7 +73,7 @@ func (m *Model) openOverlay(kind overlayKind) tea.Cmd {
 	switch kind {
 	case overlayHelp:
 		for _, h := range commandHelp {
-			o.items = append(o.items, item{text: fmt.Sprintf("%-38s %s", h[0], h[1])})
+			o.items = append(o.items, item{text: fmt.Sprintf("%-21s %s", h[0], h[1])})
 		}
 	case overlayAgents:
 		o.items = m.agentItems()
