@@ -76,12 +76,8 @@ func (m *Model) openOverlay(kind overlayKind) tea.Cmd {
 			o.items = append(o.items, item{text: fmt.Sprintf("%-21s %s", h[0], h[1])})
 		}
 	case overlayAgents:
-		o.items = m.agentItems()
-		for i, a := range m.agents {
-			if a.info.ID == m.agent {
-				o.cursor = i
-			}
-		}
+		m.fillAgents(o)
+		return m.refreshRuntime() // the list fills in or updates when it answers
 	case overlayActions:
 		o.items = m.actionItems()
 	case overlayEvents:
@@ -93,6 +89,16 @@ func (m *Model) openOverlay(kind overlayKind) tea.Cmd {
 		return m.fetchOverlay(kind)
 	}
 	return nil
+}
+
+// fillAgents lists the agents in o, the cursor on the selected one.
+func (m *Model) fillAgents(o *overlay) {
+	o.items = m.agentItems()
+	for i, a := range m.agents {
+		if a.info.ID == m.agent {
+			o.cursor = i
+		}
+	}
 }
 
 func (m *Model) agentItems() []item {

@@ -69,6 +69,13 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	m.online, m.runtime, m.agents = true, msg.runtime, msg.agents
+	if o := m.overlay; o != nil && o.kind == overlayAgents {
+		had, cursor := len(o.items), o.cursor
+		m.fillAgents(o)
+		if had > 0 { // keep the line the operator moved to
+			o.cursor = max(0, min(cursor, len(o.items)-1))
+		}
+	}
 	return nil
 }
 

@@ -203,3 +203,22 @@ func TestOneRefreshInFlight(t *testing.T) {
 		t.Errorf("after the second read: another command %v, summary %+v; want none and main's", cmd != nil, m.summary)
 	}
 }
+
+// TestAgentsOverlayFillsIn: the agents overlay opened before the agent
+// list is known reads it and fills in when the runtime answers.
+func TestAgentsOverlayFillsIn(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.c.CreateAgent(context.Background(), "ops"); err != nil {
+		t.Fatal(err)
+	}
+	m := loadedModel(t, f.c, nil)
+	m.composer.SetValue("/agents")
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.overlay == nil || len(m.overlay.items) != 0 || cmd == nil {
+		t.Fatalf("overlay %+v, command %v: want an empty agents overlay and a read of the list", m.overlay, cmd != nil)
+	}
+	m.Update(cmd())
+	if v := m.View(); len(m.overlay.items) != 2 || !strings.Contains(v, "ops") || !strings.Contains(v, "› main") {
+		t.Errorf("after the list came: %d items, screen:\n%s", len(m.overlay.items), v)
+	}
+}
