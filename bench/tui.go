@@ -326,7 +326,7 @@ type console struct {
 func startConsole(ctx context.Context, sock string) *console {
 	term := newTerminal()
 	m := tui.New(ctx, control.NewUnixClient(sock), tui.Options{Agent: tuiAgent, Painted: func() { term.painted.Store(true) }})
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(term), tea.WithContext(ctx))
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(term), tea.WithContext(ctx), tea.WithFPS(tui.FPS))
 	c := &console{p: p, term: term, done: make(chan error, 1)}
 	go func() {
 		_, err := p.Run()

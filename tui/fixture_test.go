@@ -48,7 +48,7 @@ type fixture struct {
 	done chan error
 }
 
-func newFixture(t *testing.T, steps ...testkit.Step) *fixture {
+func newFixture(t testing.TB, steps ...testkit.Step) *fixture {
 	t.Helper()
 	h := testkit.New(t, steps...)
 	if _, err := h.Runtime.Info(context.Background(), "main"); err != nil {
@@ -65,7 +65,7 @@ func newFixture(t *testing.T, steps ...testkit.Step) *fixture {
 }
 
 // serve starts a control server on the fixture's socket.
-func (f *fixture) serve(t *testing.T) {
+func (f *fixture) serve(t testing.TB) {
 	t.Helper()
 	f.srv = control.NewServer(control.Config{Runtime: f.h.Runtime, Store: f.h.Store(), Clock: f.h.Clock, Log: zerolog.Nop(),
 		Info: control.RuntimeInfo{PID: os.Getpid(), HomeDir: "/srv/holon", SocketPath: f.sock, DefaultAgentID: "main", Version: "test"}})
@@ -78,7 +78,7 @@ func (f *fixture) serve(t *testing.T) {
 }
 
 // close stops the control server (its event streams end); idempotent.
-func (f *fixture) close(t *testing.T) {
+func (f *fixture) close(t testing.TB) {
 	t.Helper()
 	if f.srv == nil {
 		return

@@ -27,7 +27,7 @@ func loadedModel(t *testing.T, c Control, evs []control.StreamEvent) *Model {
 
 // toolTurn runs a turn calling echo once on a harness runtime and returns
 // its events as the console receives them.
-func toolTurn(t *testing.T) (*fixture, []control.StreamEvent) {
+func toolTurn(t testing.TB) (*fixture, []control.StreamEvent) {
 	t.Helper()
 	f := newFixture(t, testkit.Reply("Checking.", testkit.Call("c1", "echo", `{"text":"nightly"}`)), testkit.Reply("All green."))
 	f.h.Prompt("main", "check the build")
