@@ -98,8 +98,13 @@ func (m *Model) refresh() tea.Cmd {
 }
 
 // refreshRuntime reads the runtime status and the agent list, which ask
-// every agent and so may take longer.
+// every agent and so may take longer: one read at a time (the next tick,
+// or the answer in flight, brings the news).
 func (m *Model) refreshRuntime() tea.Cmd {
+	if m.runtimeReading {
+		return nil
+	}
+	m.runtimeReading = true
 	c := m.c
 	return m.call(func(ctx context.Context) tea.Msg {
 		st, err := c.RuntimeStatus(ctx)

@@ -87,6 +87,7 @@ type Model struct {
 	// refreshing is set while its summary is read; refreshAgain when
 	// another read was asked for meanwhile.
 	refreshing, refreshAgain bool
+	runtimeReading           bool // the runtime status and agent list are being read
 	events                   []control.StreamEvent
 	lastSeq                  uint64
 	feed                     *feed

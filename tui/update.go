@@ -22,6 +22,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, nil
 	case connectedMsg:
+		m.runtimeReading = false
 		return m, m.connected(msg)
 	case loadedMsg:
 		return m, m.loadedPage(msg)

@@ -222,3 +222,21 @@ func TestAgentsOverlayFillsIn(t *testing.T) {
 		t.Errorf("after the list came: %d items, screen:\n%s", len(m.overlay.items), v)
 	}
 }
+
+// TestOneRuntimeReadInFlight: the runtime status and agent list, which
+// ask every agent, are read once at a time however often the ticks come.
+func TestOneRuntimeReadInFlight(t *testing.T) {
+	f := newFixture(t)
+	m := loadedModel(t, f.c, nil)
+	first := m.refreshRuntime()
+	if first == nil {
+		t.Fatal("the first read started nothing")
+	}
+	if m.refreshRuntime() != nil {
+		t.Fatal("a second read started while one is in flight")
+	}
+	m.Update(first())
+	if len(m.agents) != 1 || m.refreshRuntime() == nil {
+		t.Errorf("after the answer: agents %v, and no new read could start", m.agents)
+	}
+}
