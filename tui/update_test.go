@@ -240,3 +240,63 @@ func TestOneRuntimeReadInFlight(t *testing.T) {
 		t.Errorf("after the answer: agents %v, and no new read could start", m.agents)
 	}
 }
+
+// TestOverlays: each overlay shows what the runtime holds for the agent.
+func TestOverlays(t *testing.T) {
+	f, evs := toolTurn(t)
+	if _, err := f.c.EnqueueWorkItem(context.Background(), "main", "ship the nightly fix"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"/transcript", []string{"check the build", "All green."}},
+		{"/tasks", []string{"status ", "running task(s)", "queued"}},
+		{"/children", []string{"(none)"}},
+		{"/work", []string{"ship the nightly fix"}},
+		{"/events", []string{"message_admitted", "tool_executed", "brief_recorded"}},
+		{"/actions", []string{"pause", "resume", "stop", "wake", "interrupt", "model"}},
+		{"/help", []string{"/display MODE", "Ctrl+Q, /questions"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			m := loadedModel(t, f.c, evs)
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+			m.composer.SetValue(tt.cmd)
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+			if m.overlay == nil {
+				t.Fatalf("%s opened no overlay (notice %q)", tt.cmd, m.notice)
+			}
+			if cmd != nil && m.overlay.loading {
+				m.Update(cmd())
+			}
+			v := m.View()
+			for _, w := range tt.want {
+				if !strings.Contains(v, w) {
+					t.Errorf("%s: overlay lacks %q:\n%s", tt.cmd, w, v)
+				}
+			}
+			m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+			if m.overlay != nil {
+				t.Errorf("Esc left the %s overlay open", tt.cmd)
+			}
+		})
+	}
+}
+
+// TestEventDetail: Enter on a raw event shows its provenance and payload.
+func TestEventDetail(t *testing.T) {
+	f, evs := toolTurn(t)
+	m := loadedModel(t, f.c, evs)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 60})
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlE})
+	m.Update(tea.KeyMsg{Type: tea.KeyHome})
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	v := m.View()
+	for _, w := range []string{"Event 1 ", `"event_seq": 1`, "payload"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("event detail lacks %q:\n%s", w, v)
+		}
+	}
+}
