@@ -164,3 +164,40 @@ func TestTUIEndToEnd(t *testing.T) {
 		t.Errorf("leaving the console changed the journals: %v before, %v after", before, after)
 	}
 }
+
+// TestTUIShowsChildren: the agents overlay lists a parent's running
+// private children under it, and Enter on one shows its conversation
+// (its brief comes when its 30 s command ends, if it has not yet).
+func TestTUIShowsChildren(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	startRun(t, home, "--model", "scripted", "--script", writeScript(t, delegationScript)) // each child runs sleep 30
+	if code, out, errOut := client(t, home, "prompt", "--wait", "delegate"); code != 0 {
+		t.Fatalf("prompt --wait = %d %q %q", code, out, errOut)
+	}
+	c := control.NewUnixClient(filepath.Join(home, "run", "control.sock"))
+	defer c.Close()
+	var children []string
+	deadline := time.Now().Add(e2eWait)
+	for len(children) < 2 {
+		agents, err := c.Agents(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range agents {
+			if a.ID == "main" {
+				children = a.ActiveChildren
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("main has children %v after %s, want 2", children, e2eWait)
+		}
+		<-time.After(20 * time.Millisecond) // polling another process
+	}
+
+	x := newTmux(t, 80, 24, binary, "--home", home, "tui")
+	x.waitText("holon-actors · main", "you › delegate")
+	x.keys("C-a")
+	x.waitText("── Agents", "└ "+children[0], "└ "+children[1])
+	x.keys("Down", "Enter")
+	x.waitText("holon-actors · "+children[0], children[0]+" › worker finished") // its brief, live or already there
+}
