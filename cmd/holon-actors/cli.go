@@ -39,6 +39,7 @@ type cli struct {
 	Status        statusCmd        `cmd:"" help:"Show an agent's summary."`
 	Agents        agentsCmd        `cmd:"" help:"List, create, inspect and control agents."`
 	Tail          tailCmd          `cmd:"" help:"Print an agent's newest journal events (--after SEQ goes back); --follow keeps printing new ones."`
+	TUI           tuiCmd           `cmd:"" name:"tui" help:"Open the operator console: the agent's conversation live, a prompt composer, questions, actions; closing it changes nothing."`
 	Transcript    transcriptCmd    `cmd:"" help:"Print an agent's conversation as the model sees it."`
 	Briefs        briefsCmd        `cmd:"" help:"Print an agent's briefs (results and failures)."`
 	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
