@@ -52,7 +52,7 @@ func TestLastEvents(t *testing.T) {
 // is a 400 saying what is valid.
 func TestLastEventsRefusesBadCounts(t *testing.T) {
 	f := newFixture(t)
-	for _, raw := range []string{"0", "-1", "abc", "1001", ""} {
+	for _, raw := range []string{"0", "-1", "abc", "1001"} {
 		t.Run(raw, func(t *testing.T) {
 			resp, body := f.raw(t, "GET", "/agents/main/events?last="+raw, "")
 			if resp.StatusCode != http.StatusBadRequest {
