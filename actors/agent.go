@@ -15,6 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -281,7 +282,7 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *journalDamaged:
 		a.recordDamage(m)
-	case *taskWaiting:
+	case *tasks.Waiting:
 		a.taskWaitsForInput(m)
 		a.advance(c)
 	case *SetTokenBudget:
@@ -291,6 +292,8 @@ func (a *agent) Receive(c actor.Context) {
 		a.childUsed(m)
 	case *ancestorBudget:
 		a.ancestorBudgetChanged(m)
+	case tasks.Request:
+		a.taskRequest(c, m)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *kick:
@@ -304,7 +307,7 @@ func (a *agent) Receive(c actor.Context) {
 	case *childFinished:
 		err := a.finishChild(m)
 		if c.Sender() != nil {
-			c.Respond(&endRecorded{err: err})
+			c.Respond(&tasks.Recorded{Err: err})
 		}
 		a.advance(c)
 	case *observeChild:
@@ -690,14 +693,14 @@ func (a *agent) stopCommands() {
 			ids = append(ids, r.TaskID)
 		}
 	}
-	tasks := rt.deps.ToolEnv.tasksOf(a.id)
-	if len(ids) == 0 || tasks == nil {
+	ts := rt.deps.ToolEnv.tasksOf(a.id)
+	if len(ids) == 0 || ts == nil {
 		return
 	}
 	agentID := a.id
 	go func() {
 		for _, id := range ids {
-			if _, err := tasks.Stop(context.Background(), id); err != nil {
+			if _, err := ts.Stop(context.Background(), id); err != nil {
 				rt.deps.Log.Error().Err(err).Str("agent_id", agentID).Str("task_id", id).Msg("task of a stopped agent not stopped")
 			}
 		}

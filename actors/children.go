@@ -13,6 +13,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
@@ -204,7 +205,7 @@ func (a *agent) finishChild(m *childFinished) error {
 	if !ok || rec.Terminal() {
 		return nil
 	}
-	sup := supervisionOf(a.id, *rec)
+	sup := tasks.Supervision(a.id, *rec)
 	if sup.Worktree != nil {
 		wt := a.cleanupWorktree(*sup.Worktree)
 		sup.Worktree = &wt
@@ -216,8 +217,8 @@ func (a *agent) finishChild(m *childFinished) error {
 	if err != nil {
 		return err
 	}
-	return a.finishTask(taskEnd{finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
-		text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
+	return a.finishTask(tasks.End{Finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
+		Text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
 }
 
 // makeChildWorktree makes the worktree SpawnAgent planned for the child
@@ -349,15 +350,15 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 		return
 	}
 	self, root, ctx := c.Self(), c.ActorSystem().Root, context.Background()
-	tasks := rt.deps.ToolEnv.tasksOf(a.id)
+	ts := rt.deps.ToolEnv.tasksOf(a.id)
 	go func() {
 		for _, r := range open {
-			if tasks == nil {
+			if ts == nil {
 				break
 			}
 			// TaskStop's own path: a command is killed, a child archived
 			// (recursively) and its task recorded cancelled.
-			if _, err := tasks.Stop(ctx, r.TaskID); err != nil {
+			if _, err := ts.Stop(ctx, r.TaskID); err != nil {
 				rt.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", r.TaskID).Msg("task not stopped while archiving")
 			}
 		}

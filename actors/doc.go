@@ -4,8 +4,10 @@
 // loop with its safe points; and recovery at boot (snapshot + replay, then
 // reconciling every open fact). Its leaves live in packages of their own,
 // which import nothing of actors: the four-band mailbox (actors/mailbox),
-// the timer service (actors/timers) and the provider-transport actors
-// (actors/transport).
+// the timer service (actors/timers), the provider-transport actors
+// (actors/transport) and the background tasks (actors/tasks: the tasks
+// supervisor, command_task actors and the task controller), which reach
+// the runtime through their Asker port (task_port.go).
 //
 // An agent is a pure core and a thin shell. The core is actors/agentstate:
 // the state and Apply, its only writer, which runs the same live and in

@@ -609,6 +609,9 @@ type deliver struct {
 // because the agent's actor could not be spawned. No agent answers with it.
 type activationFailed struct{ err error }
 
+// Failure implements tasks.Failure.
+func (f *activationFailed) Failure() error { return f.err }
+
 // agentGaveUp tells the supervisor an agent exhausted its restart budget.
 type agentGaveUp struct {
 	id       string

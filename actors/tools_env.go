@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/tools"
@@ -42,9 +43,11 @@ type ToolEnv struct {
 	// environment without the runtime's own secrets (CommandEnv).
 	Env []string
 
-	// host is set by the Runtime: its tasks supervisor; secrets its
-	// AgentDeps.Secrets, scrubbed from the artifacts tools write.
-	host    *taskHost
+	// host and rt are set by the Runtime: its tasks supervisor and
+	// itself, for AgentGet; secrets its AgentDeps.Secrets, scrubbed from
+	// the artifacts tools write.
+	host    *tasks.Host
+	rt      *Runtime
 	secrets *secrets.Registry
 }
 
@@ -141,9 +144,9 @@ func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 	b := builtin.Binding{Exec: exec.Config{Root: root, Artifacts: arts, Budget: e.budget(),
 		DefaultYield: e.DefaultYield, StopGrace: e.stopGrace(), Env: env}}
 	if e.host != nil {
-		tasks := e.host.forAgent(id, arts, b.Exec.Budget, b.Exec.StopGrace)
-		b.Exec.Tasks, b.Tasks, b.Exec.Launches = tasks, tasks, tasks
-		b.Inspector = &inspector{rt: e.host.rt, caller: id, env: e}
+		ts := e.host.ForAgent(id, arts, b.Exec.Budget, b.Exec.StopGrace)
+		b.Exec.Tasks, b.Tasks, b.Exec.Launches = ts, ts, ts
+		b.Inspector = &inspector{rt: e.rt, caller: id, env: e}
 	}
 	return b, nil
 }
