@@ -19,6 +19,13 @@
 // usage), so no step arms or sends anything by hand. A runtime-owned tool
 // is one entry of runtime_tools.go: validate, then decide (result + batch).
 //
+// An agent reaches the runtime only through its Host port (agent_host.go:
+// forward to an agent, adopt and release a child, deliver a notification,
+// its task controller), which the runtime implements. AgentDeps is
+// configuration only; what the runtime wires into each agent's actor (its
+// Host, the timer service, the runtime-owned tools, the children's
+// supervision strategy) is passed beside it.
+//
 // An actor's state is touched only inside its Receive. Receive never blocks
 // on a model, a tool or a process: slow work runs in a goroutine owned by
 // the actor, cancelled when it stops, and comes back as a message carrying

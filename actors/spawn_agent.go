@@ -180,8 +180,8 @@ func (a *agent) spawnPublic(ctx context.Context, args runtimetools.SpawnAgentArg
 			Message: fmt.Sprintf("agent %q could not be created: %v", args.AgentID, err), Retryable: true,
 			RecoveryHint: "retry in a moment"})
 	}
-	if rt := a.deps.rt; rt != nil {
-		rt.forward(args.AgentID, &kick{}) // start its bootstrap turn
+	if rt := a.wire.host; rt != nil {
+		rt.Forward(args.AgentID, &kick{}) // start its bootstrap turn
 	}
 	return tools.Success(runtimetools.SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), runtimetools.SpawnResult{AgentID: args.AgentID})
 }
