@@ -100,6 +100,17 @@ func (h *Host) setLive(id string, pid *actor.PID) {
 	h.live[id] = pid
 }
 
+// spawned records the PID of task id's actor as soon as it is spawned,
+// before the actor's Started runs, so a request right after Promote
+// reaches it; an entry the actor already released stays gone.
+func (h *Host) spawned(id string, pid *actor.PID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cur, ok := h.live[id]; ok && cur == nil {
+		h.live[id] = pid
+	}
+}
+
 func (h *Host) release(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -200,9 +211,13 @@ func (t *Agent) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHandle,
 	}
 	spawn := &spawnCommand{task: &command{h: t.h, agentID: t.agentID, id: id, proc: p.Process,
 		cmd: p.Identity.Cmd, arts: t.arts, grace: t.grace, maxChars: t.budget.Chars(0)}}
-	if err := answerErr(t.h.root.RequestFuture(t.h.supervisor, spawn, t.h.ask.Timeout(ctx)).Result()); err != nil {
+	res, err := t.h.root.RequestFuture(t.h.supervisor, spawn, t.h.ask.Timeout(ctx)).Result()
+	if err = answerErr(res, err); err != nil {
 		t.h.release(id)
 		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
+	}
+	if pid, ok := res.(*actor.PID); ok {
+		t.h.spawned(id, pid)
 	}
 	return exec.TaskHandle{TaskID: id, Kind: exec.TaskKindCommand}, nil
 }
