@@ -9,6 +9,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
+	toolagent "github.com/holon-actors/holon-actors/tools/agent"
 )
 
 // Host is the runtime as an agent sees it: the only way an agent reaches
@@ -37,6 +38,8 @@ type Host interface {
 	Supervisor() *actor.PID
 	// Tasks is agent id's task controller, nil without a task host.
 	Tasks(id string) *tasks.Agent
+	// Inspector is AgentGet's view of the runtime for agent caller.
+	Inspector(caller string) toolagent.Inspector
 }
 
 // wiring is what the runtime gives each agent's actor besides its
@@ -44,6 +47,8 @@ type Host interface {
 // host, no timer service, the default runtime tools.
 type wiring struct {
 	host Host
+	// tasks is the runtime's task host: its live tasks are not orphans.
+	tasks *tasks.Host
 	// sys and timers are the actor system and its timer service; timers
 	// is nil when nobody arms the agent's timers.
 	sys    *actor.ActorSystem
@@ -79,4 +84,7 @@ func (h runtimeHost) Deliver(id string, n messages.OperatorNotification) {
 }
 func (h runtimeHost) Quarantined(q persistence.Quarantine) { h.r.journalQuarantined(q) }
 func (h runtimeHost) Supervisor() *actor.PID               { return h.r.supervisor }
-func (h runtimeHost) Tasks(id string) *tasks.Agent         { return h.r.deps.ToolEnv.tasksOf(id) }
+func (h runtimeHost) Tasks(id string) *tasks.Agent         { return h.r.tasksOf(id) }
+func (h runtimeHost) Inspector(caller string) toolagent.Inspector {
+	return &inspector{rt: h.r, caller: caller, env: h.r.deps.ToolEnv}
+}

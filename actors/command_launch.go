@@ -50,7 +50,7 @@ func (a *agent) settleLaunches(c actor.Context, call messages.ToolCall, launches
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root, ctx := a.gen, c.Self(), c.ActorSystem().Root, a.ctx
-	arts, err := a.deps.ToolEnv.artifacts(a.id)
+	arts, err := a.deps.ToolEnv.artifacts(a.id, a.deps.Secrets)
 	chars := a.deps.ToolEnv.budget().Chars(0)
 	go func() {
 		var found []exec.Settlement

@@ -113,12 +113,13 @@ func (r *Runtime) parentOf(id string) string {
 }
 
 // tasksOf is agent id's task controller, nil without a task host.
-func (e ToolEnv) tasksOf(id string) *tasks.Agent {
-	if e.host == nil {
+func (r *Runtime) tasksOf(id string) *tasks.Agent {
+	h, e := r.wire.tasks, r.deps.ToolEnv
+	if h == nil {
 		return nil
 	}
-	arts, _ := e.artifacts(id)
-	return e.host.ForAgent(id, arts, e.budget(), e.stopGrace())
+	arts, _ := e.artifacts(id, r.deps.Secrets)
+	return h.ForAgent(id, arts, e.budget(), e.stopGrace())
 }
 
 // Kick activates agent id if it is dormant and makes it take its next

@@ -26,8 +26,7 @@ func (r *Runtime) startTasks() error {
 	if err != nil {
 		return err
 	}
-	r.deps.ToolEnv.host, r.deps.ToolEnv.rt = h, r
-	r.deps.ToolEnv.secrets = r.deps.Secrets
+	r.wire.tasks = h
 	return nil
 }
 
@@ -35,7 +34,7 @@ func (r *Runtime) startTasks() error {
 // after Halt, left running. Their records stay open, so the next boot
 // recovers them as interrupted.
 func (r *Runtime) stopTasks() error {
-	if h := r.deps.ToolEnv.host; h != nil {
+	if h := r.wire.tasks; h != nil {
 		return h.Stop()
 	}
 	return nil
@@ -43,7 +42,7 @@ func (r *Runtime) stopTasks() error {
 
 // abandonTasks makes stopTasks leave the processes running.
 func (r *Runtime) abandonTasks() {
-	if h := r.deps.ToolEnv.host; h != nil {
+	if h := r.wire.tasks; h != nil {
 		h.Abandon()
 	}
 }

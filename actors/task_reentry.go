@@ -82,7 +82,7 @@ func (a *agent) finishTask(end tasks.End) error {
 // Tasks still owned by this runtime (the agent only restarted) are left
 // running.
 func (a *agent) recoverTasks(c actor.Context) {
-	h := a.deps.ToolEnv.host
+	h := a.wire.tasks
 	for _, rec := range a.state.OpenTasks() {
 		if h != nil && h.IsLive(rec.TaskID) {
 			continue
@@ -92,7 +92,7 @@ func (a *agent) recoverTasks(c actor.Context) {
 }
 
 func (a *agent) recoverTask(c actor.Context, rec agentstate.TaskRecord) {
-	arts, err := a.deps.ToolEnv.artifacts(a.id)
+	arts, err := a.deps.ToolEnv.artifacts(a.id, a.deps.Secrets)
 	if err != nil || arts == nil || rec.Command == nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("task cannot be recovered without its artifacts")
 		return

@@ -117,7 +117,7 @@ func (i *inspector) summary(in inspection) toolagent.Summary {
 			s.Workspace = &toolagent.Workspace{WorkspaceID: id, ExecutionRoot: root.Dir()}
 		}
 	}
-	arts, _ := i.env.artifacts(in.info.ID)
+	arts, _ := i.env.artifacts(in.info.ID, i.rt.deps.Secrets)
 	for _, r := range in.tasks {
 		s.ActiveTasks = append(s.ActiveTasks, tasks.Snapshot(r, arts))
 	}
