@@ -15,6 +15,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -96,17 +97,6 @@ type AgentDeps struct {
 	// they send (the journal scrubs events itself: persistence
 	// Options.Redact). Nil scrubs nothing.
 	Secrets *secrets.Registry
-
-	// Set by the Runtime: the actor system, its timer service, and the
-	// runtime itself (to reach other agents and the notifier).
-	sys    *actor.ActorSystem
-	timers *actor.PID
-	rt     *Runtime
-	// opTools are the runtime-owned tools (runtimetools.Tools), which the
-	// agent runs itself (runtime_tools.go).
-	opTools []tools.Tool
-	// childStrategy supervises the actors of an agent's private children.
-	childStrategy actor.SupervisorStrategy
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -137,9 +127,6 @@ func (d AgentDeps) withDefaults() AgentDeps {
 	if d.DefaultAgentID == "" {
 		d.DefaultAgentID = DefaultAgentID
 	}
-	if d.opTools == nil {
-		d.opTools = runtimetools.Tools(d.NotifyOperatorTool)
-	}
 	return d
 }
 
@@ -154,6 +141,7 @@ type incarnation struct {
 type agent struct {
 	id   string
 	deps AgentDeps
+	wire wiring
 	inc  *incarnation
 
 	state *agentstate.State
@@ -198,14 +186,22 @@ type agent struct {
 // AgentProps returns the Props of the actor of agent id, with its band
 // mailbox. The agent recovers its state from the journal when it starts.
 func AgentProps(id string, deps AgentDeps) *actor.Props {
+	return agentProps(id, deps, wiring{})
+}
+
+// agentProps is AgentProps wired to a runtime by w.
+func agentProps(id string, deps AgentDeps, w wiring) *actor.Props {
 	deps = deps.withDefaults()
+	if w.opTools == nil {
+		w.opTools = runtimetools.Tools(deps.NotifyOperatorTool)
+	}
 	inc := &incarnation{}
 	opts := []actor.PropsOption{actor.WithMailbox(mailbox.Banded(nil))}
-	if deps.childStrategy != nil {
-		opts = append(opts, actor.WithSupervisor(deps.childStrategy))
+	if w.childStrategy != nil {
+		opts = append(opts, actor.WithSupervisor(w.childStrategy))
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &agent{id: id, deps: deps, inc: inc}
+		return &agent{id: id, deps: deps, wire: w, inc: inc}
 	}, opts...)
 }
 
@@ -281,7 +277,7 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *journalDamaged:
 		a.recordDamage(m)
-	case *taskWaiting:
+	case *tasks.Waiting:
 		a.taskWaitsForInput(m)
 		a.advance(c)
 	case *SetTokenBudget:
@@ -291,6 +287,8 @@ func (a *agent) Receive(c actor.Context) {
 		a.childUsed(m)
 	case *ancestorBudget:
 		a.ancestorBudgetChanged(m)
+	case tasks.Request:
+		a.taskRequest(c, m)
 	case toolsRequest:
 		a.toolsRequest(c, m)
 	case *kick:
@@ -304,7 +302,7 @@ func (a *agent) Receive(c actor.Context) {
 	case *childFinished:
 		err := a.finishChild(m)
 		if c.Sender() != nil {
-			c.Respond(&endRecorded{err: err})
+			c.Respond(&tasks.Recorded{Err: err})
 		}
 		a.advance(c)
 	case *observeChild:
@@ -367,7 +365,7 @@ func (a *agent) isIdle() bool {
 // be saved leaves it as it is. An already passive agent (its retirement
 // refused or in progress) asks again.
 func (a *agent) passivate(c actor.Context, m *passivate) {
-	underParent := a.deps.rt != nil && c.Parent() != nil && !c.Parent().Equal(a.deps.rt.supervisor)
+	underParent := a.wire.host != nil && c.Parent() != nil && !c.Parent().Equal(a.wire.host.Supervisor())
 	if underParent || (a.state != nil && len(a.state.RunningChildTasks()) > 0) {
 		// A supervised child lives under its parent's actor (it stops when
 		// archived), and a parent keeps its children's actors: neither
@@ -680,7 +678,7 @@ func (a *agent) control(m *Control) *ControlResult {
 // Its children are stopped by controlChildren instead: their supervision
 // tasks stay open for a resume.
 func (a *agent) stopCommands() {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return
 	}
@@ -690,15 +688,15 @@ func (a *agent) stopCommands() {
 			ids = append(ids, r.TaskID)
 		}
 	}
-	tasks := rt.deps.ToolEnv.tasksOf(a.id)
-	if len(ids) == 0 || tasks == nil {
+	ts := rt.Tasks(a.id)
+	if len(ids) == 0 || ts == nil {
 		return
 	}
 	agentID := a.id
 	go func() {
 		for _, id := range ids {
-			if _, err := tasks.Stop(context.Background(), id); err != nil {
-				rt.deps.Log.Error().Err(err).Str("agent_id", agentID).Str("task_id", id).Msg("task of a stopped agent not stopped")
+			if _, err := ts.Stop(context.Background(), id); err != nil {
+				a.deps.Log.Error().Err(err).Str("agent_id", agentID).Str("task_id", id).Msg("task of a stopped agent not stopped")
 			}
 		}
 	}()

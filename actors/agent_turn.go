@@ -161,7 +161,7 @@ func (a *agent) request() providers.Request {
 // then the registry's, whose namesakes of the runtime's tools are left out.
 func (a *agent) toolCatalog() []providers.ToolSpec {
 	var specs []providers.ToolSpec
-	for _, t := range a.deps.opTools {
+	for _, t := range a.wire.opTools {
 		s := t.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}

@@ -10,9 +10,7 @@ import (
 
 // armTimer asks the runtime's timer service to fire timer id at due.
 func (a *agent) armTimer(id string, due time.Time) {
-	if a.deps.timers != nil {
-		a.deps.sys.Root.Send(a.deps.timers, &timers.Schedule{AgentID: a.id, TimerID: id, DueAt: due})
-	}
+	a.wire.toTimers(&timers.Schedule{AgentID: a.id, TimerID: id, DueAt: due})
 }
 
 // rearmTimers re-arms every pending timer, as after a restart; one that

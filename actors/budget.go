@@ -125,7 +125,7 @@ func (a *agent) reportUsage(u messages.TokenUsage) { a.reportUsageVia(u, nil) }
 
 // reportUsageVia is reportUsage for a report that came through path.
 func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
-	parent, rt := a.supervisingParent(), a.deps.rt
+	parent, rt := a.supervisingParent(), a.wire.host
 	total := a.state.LifetimeTokens()
 	if parent == "" || rt == nil || total == 0 {
 		return
@@ -136,7 +136,7 @@ func (a *agent) reportUsageVia(u messages.TokenUsage, path []string) {
 			Msg("parent unreachable: token usage not counted against it")
 		return
 	}
-	rt.forward(parent, &childUsage{child: a.id, total: total, usage: u, path: append(slices.Clone(path), a.id)})
+	rt.Forward(parent, &childUsage{child: a.id, total: total, usage: u, path: append(slices.Clone(path), a.id)})
 }
 
 // childUsed records a child's growth in tokens, then reports this agent's
@@ -185,14 +185,14 @@ func (m *ancestorBudget) of() *agentstate.Ancestor {
 // restrain tells child that this agent's budget, or an ancestor's, is
 // spent.
 func (a *agent) restrain(child string) {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return
 	}
 	if f, over := agentstate.BudgetFailure(a.state, a.env()); over {
-		rt.forward(child, &ancestorBudget{ancestor: a.id, summary: f.Summary})
+		rt.Forward(child, &ancestorBudget{ancestor: a.id, summary: f.Summary})
 	} else if o := a.ancestorOver; o != nil {
-		rt.forward(child, o)
+		rt.Forward(child, o)
 	}
 }
 
@@ -207,9 +207,9 @@ func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
 	default:
 		return
 	}
-	if rt := a.deps.rt; rt != nil {
+	if rt := a.wire.host; rt != nil {
 		for _, id := range a.state.ChildIDs() {
-			rt.forward(id, m)
+			rt.Forward(id, m)
 		}
 	}
 }
@@ -217,10 +217,10 @@ func (a *agent) ancestorBudgetChanged(m *ancestorBudget) {
 // releaseChildren tells the running children that this agent's budget is
 // no longer spent.
 func (a *agent) releaseChildren() {
-	if _, over := agentstate.BudgetFailure(a.state, a.env()); over || a.deps.rt == nil {
+	if _, over := agentstate.BudgetFailure(a.state, a.env()); over || a.wire.host == nil {
 		return
 	}
 	for _, id := range a.state.ChildIDs() {
-		a.deps.rt.forward(id, &ancestorBudget{ancestor: a.id, clear: true})
+		a.wire.host.Forward(id, &ancestorBudget{ancestor: a.id, clear: true})
 	}
 }

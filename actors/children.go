@@ -13,6 +13,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
@@ -119,7 +120,7 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 	if err := a.createStream(context.Background(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
 		return nil, fmt.Errorf("create child %s: %w", id, err)
 	}
-	pid, err := c.SpawnNamed(AgentProps(id, a.deps), id)
+	pid, err := c.SpawnNamed(agentProps(id, a.deps, a.wire), id)
 	if err != nil {
 		return nil, fmt.Errorf("spawn child %s: %w", id, err)
 	}
@@ -127,8 +128,8 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 		a.children = make(map[string]*actor.PID)
 	}
 	a.children[id] = pid
-	if rt := a.deps.rt; rt != nil {
-		rt.adoptChild(id, a.id, pid)
+	if rt := a.wire.host; rt != nil {
+		rt.AdoptChild(id, a.id, pid)
 	}
 	return pid, nil
 }
@@ -148,11 +149,11 @@ func (a *agent) forChild(c actor.Context, m *forChild) {
 		}
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", m.id).Msg("child not started")
 	}
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return
 	}
-	rt.deliverFlat(m.id, m.p) // it archives itself as it starts (startChild)
+	rt.DeliverFlat(m.id, m.p) // it archives itself as it starts (startChild)
 }
 
 // sendPending hands p to pid as agentsSupervisor.deliver would.
@@ -177,12 +178,12 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 	if pid, ok := a.children[id]; ok && pid.Equal(who) {
 		delete(a.children, id)
 	}
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return false
 	}
-	quarantined := rt.releaseChild(id, who)
-	c.Send(rt.supervisor, &childGone{who: who})
+	quarantined := rt.ReleaseChild(id, who)
+	c.Send(rt.Supervisor(), &childGone{who: who})
 	if !quarantined || a.halting || a.state == nil {
 		return false
 	}
@@ -204,7 +205,7 @@ func (a *agent) finishChild(m *childFinished) error {
 	if !ok || rec.Terminal() {
 		return nil
 	}
-	sup := supervisionOf(a.id, *rec)
+	sup := tasks.Supervision(a.id, *rec)
 	if sup.Worktree != nil {
 		wt := a.cleanupWorktree(*sup.Worktree)
 		sup.Worktree = &wt
@@ -216,8 +217,8 @@ func (a *agent) finishChild(m *childFinished) error {
 	if err != nil {
 		return err
 	}
-	return a.finishTask(taskEnd{finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
-		text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
+	return a.finishTask(tasks.End{Finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
+		Text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
 }
 
 // makeChildWorktree makes the worktree SpawnAgent planned for the child
@@ -339,7 +340,7 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 		return
 	}
 	open := a.state.OpenTasks()
-	rt := a.deps.rt
+	rt := a.wire.host
 	if a.state.Turn != nil {
 		a.abandonStep() // no more model rounds or tools; archiveNow ends the turn
 	}
@@ -349,16 +350,16 @@ func (a *agent) archive(c actor.Context, m *archiveChild) {
 		return
 	}
 	self, root, ctx := c.Self(), c.ActorSystem().Root, context.Background()
-	tasks := rt.deps.ToolEnv.tasksOf(a.id)
+	ts := rt.Tasks(a.id)
 	go func() {
 		for _, r := range open {
-			if tasks == nil {
+			if ts == nil {
 				break
 			}
 			// TaskStop's own path: a command is killed, a child archived
 			// (recursively) and its task recorded cancelled.
-			if _, err := tasks.Stop(ctx, r.TaskID); err != nil {
-				rt.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", r.TaskID).Msg("task not stopped while archiving")
+			if _, err := ts.Stop(ctx, r.TaskID); err != nil {
+				a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("task_id", r.TaskID).Msg("task not stopped while archiving")
 			}
 		}
 		root.Send(self, &archiveReady{status: m.status, reason: m.reason, replies: replies})
@@ -407,7 +408,7 @@ func answerArchived(c actor.Context, replies []*actor.PID, err error) {
 
 // reportArchived tells the parent how this archived child ended.
 func (a *agent) reportArchived() {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil || a.state.ParentAgentID == "" || a.state.Visibility != messages.VisibilityPrivate {
 		return
 	}
@@ -418,7 +419,7 @@ func (a *agent) reportArchived() {
 	if ok, err := rt.Exists(context.Background(), a.state.ParentAgentID); err != nil || !ok {
 		return // a damaged journal's missing parent: reporting would create it
 	}
-	rt.forward(a.state.ParentAgentID, &childFinished{childID: a.id, status: status, text: a.state.LastResultBrief})
+	rt.Forward(a.state.ParentAgentID, &childFinished{childID: a.id, status: status, text: a.state.LastResultBrief})
 }
 
 // retireArchived stops an archived child's actor when its parent spawned
@@ -426,11 +427,11 @@ func (a *agent) reportArchived() {
 // what comes next is routed anew, and what is queued drains before it
 // stops.
 func (a *agent) retireArchived(c actor.Context) {
-	rt := a.deps.rt
-	if rt == nil || c.Parent() == nil || c.Parent().Equal(rt.supervisor) {
+	rt := a.wire.host
+	if rt == nil || c.Parent() == nil || c.Parent().Equal(rt.Supervisor()) {
 		return
 	}
-	rt.releaseChild(a.id, c.Self())
+	rt.ReleaseChild(a.id, c.Self())
 	c.Poison(c.Self())
 }
 
@@ -440,11 +441,11 @@ func (a *agent) retireArchived(c actor.Context) {
 // supervised one started as a plain agent (its parent disowned it: its
 // task is missing or final) archives itself. true when it did either.
 func (a *agent) startChild(c actor.Context) bool {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil || a.state.ParentAgentID == "" || a.state.Visibility != messages.VisibilityPrivate {
 		return false
 	}
-	flat := c.Parent() == nil || c.Parent().Equal(rt.supervisor)
+	flat := c.Parent() == nil || c.Parent().Equal(rt.Supervisor())
 	switch {
 	case a.state.Status == messages.StatusArchived && !flat:
 		a.reportArchived()
@@ -471,12 +472,12 @@ func (*familyControl) Priority() messages.Priority { return messages.PriorityInt
 
 // controlChildren passes a lifecycle command on to the running children.
 func (a *agent) controlChildren(m *Control) {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return
 	}
 	for _, id := range a.state.ChildIDs() {
-		rt.forward(id, &familyControl{op: m.Op, reason: fmt.Sprintf("%s (with its parent %s)", reasonOr(m.Reason, string(m.Op)), a.id)})
+		rt.Forward(id, &familyControl{op: m.Op, reason: fmt.Sprintf("%s (with its parent %s)", reasonOr(m.Reason, string(m.Op)), a.id)})
 	}
 }
 

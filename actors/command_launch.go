@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
@@ -13,13 +14,6 @@ import (
 // errNoCallInFlight refuses a launch while no tool call runs: the command
 // of a call the agent has moved on from must not run.
 var errNoCallInFlight = errors.New("no tool call of this agent is running")
-
-// recordLaunch journals a command's launch for the tool call in flight;
-// the reply is an error or nil (see agentTasks.RecordLaunch).
-type recordLaunch struct{ launch exec.Launch }
-
-func (*recordLaunch) toolsRequest()               {}
-func (*recordLaunch) Priority() messages.Priority { return messages.PriorityNext }
 
 // inFlightCall is the tool call whose step runs now.
 func (a *agent) inFlightCall() (string, bool) {
@@ -31,16 +25,16 @@ func (a *agent) inFlightCall() (string, bool) {
 	return call.ID, ok && started
 }
 
-// journalLaunch answers recordLaunch: command_launched is durable before
+// journalLaunch answers tasks.RecordLaunch: command_launched is durable before
 // the reply, so the command is released only once the journal can find
 // it.
-func (a *agent) journalLaunch(c actor.Context, m *recordLaunch) {
+func (a *agent) journalLaunch(c actor.Context, m *tasks.RecordLaunch) {
 	callID, ok := a.inFlightCall()
 	if !ok {
 		c.Respond(errNoCallInFlight)
 		return
 	}
-	data, err := json.Marshal(m.launch)
+	data, err := json.Marshal(m.Launch)
 	if err == nil {
 		err = a.persist(messages.CommandLaunched{TurnID: a.state.Turn.ID, CallID: callID, Record: data})
 	}
@@ -56,7 +50,7 @@ func (a *agent) settleLaunches(c actor.Context, call messages.ToolCall, launches
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root, ctx := a.gen, c.Self(), c.ActorSystem().Root, a.ctx
-	arts, err := a.deps.ToolEnv.artifacts(a.id)
+	arts, err := a.deps.ToolEnv.artifacts(a.id, a.deps.Secrets)
 	chars := a.deps.ToolEnv.budget().Chars(0)
 	go func() {
 		var found []exec.Settlement

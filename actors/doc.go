@@ -4,8 +4,10 @@
 // loop with its safe points; and recovery at boot (snapshot + replay, then
 // reconciling every open fact). Its leaves live in packages of their own,
 // which import nothing of actors: the four-band mailbox (actors/mailbox),
-// the timer service (actors/timers) and the provider-transport actors
-// (actors/transport).
+// the timer service (actors/timers), the provider-transport actors
+// (actors/transport) and the background tasks (actors/tasks: the tasks
+// supervisor, command_task actors and the task controller), which reach
+// the runtime through their Asker port (task_port.go).
 //
 // An agent is a pure core and a thin shell. The core is actors/agentstate:
 // the state and Apply, its only writer, which runs the same live and in
@@ -16,6 +18,13 @@
 // (effects.go: arm its timers, dispatch its notifications, report its
 // usage), so no step arms or sends anything by hand. A runtime-owned tool
 // is one entry of runtime_tools.go: validate, then decide (result + batch).
+//
+// An agent reaches the runtime only through its Host port (agent_host.go:
+// forward to an agent, adopt and release a child, deliver a notification,
+// its task controller), which the runtime implements. AgentDeps is
+// configuration only; what the runtime wires into each agent's actor (its
+// Host, the timer service, the runtime-owned tools, the children's
+// supervision strategy) is passed beside it.
 //
 // An actor's state is touched only inside its Receive. Receive never blocks
 // on a model, a tool or a process: slow work runs in a goroutine owned by

@@ -26,8 +26,7 @@ func TestPersistArmsTheTimersOfItsBatch(t *testing.T) {
 		}
 	}))
 	deps := AgentDeps{Store: persistence.NewMemStore(), Log: zerolog.Nop()}.withDefaults()
-	deps.sys, deps.timers = sys, probe
-	a := &agent{id: "a", deps: deps, state: &agentstate.State{ID: "a"}}
+	a := &agent{id: "a", deps: deps, wire: wiring{sys: sys, timers: probe}, state: &agentstate.State{ID: "a"}}
 	due := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	if err := a.persist(messages.TimerScheduled{TimerID: "tmr_1", DueAt: due, Reason: "test"},
 		messages.TimerScheduled{TimerID: "tmr_2", DueAt: due.Add(time.Hour), Reason: "test"}); err != nil {

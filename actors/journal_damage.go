@@ -144,8 +144,8 @@ func (a *agent) startDamaged(err error) {
 			continue
 		}
 		a.damaged = quarantinedErr(q)
-		if rt := a.deps.rt; rt != nil {
-			rt.journalQuarantined(q)
+		if rt := a.wire.host; rt != nil {
+			rt.Quarantined(q)
 		}
 	}
 }

@@ -78,8 +78,6 @@ func (a *agent) retryModel(m *RetryModel) *RetryModelResult {
 	} else if err := a.persist(messages.TimerFired{TimerID: id, FireID: timers.FireID(id, a.deps.Clock.Now())}); err != nil {
 		return &RetryModelResult{Err: err}
 	}
-	if a.deps.timers != nil {
-		a.deps.sys.Root.Send(a.deps.timers, &timers.Cancel{AgentID: a.id, TimerID: id})
-	}
+	a.wire.toTimers(&timers.Cancel{AgentID: a.id, TimerID: id})
 	return &RetryModelResult{Info: a.info()}
 }

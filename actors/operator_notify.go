@@ -54,16 +54,16 @@ func (a *agent) supervisingParent() string { return agentstate.ParentOf(a.state)
 // dispatchNotification sends a recorded notification on its way: to the
 // parent agent for a private child, to the configured notifier otherwise.
 func (a *agent) dispatchNotification(n messages.OperatorNotification) {
-	rt := a.deps.rt
+	rt := a.wire.host
 	if rt == nil {
 		return
 	}
 	n.Message, n.Summary = a.deps.Secrets.Redact(n.Message), a.deps.Secrets.Redact(n.Summary) // it leaves the journal's reach
 	if n.TargetOperatorBoundary == messages.BoundaryParentSupervisor {
-		rt.forward(n.BoundaryAgentID, &childNotification{n: n})
+		rt.Forward(n.BoundaryAgentID, &childNotification{n: n})
 		return
 	}
-	rt.deliver(a.id, n)
+	rt.Deliver(a.id, n)
 }
 
 // childNotified records a private child's notification at this agent's
@@ -88,8 +88,8 @@ func (a *agent) journalTailDropped(m *tailDropped) {
 // redeliverNotifications resumes the external delivery of notifications
 // whose delivery had not settled when the runtime stopped.
 func (a *agent) redeliverNotifications() {
-	rt := a.deps.rt
-	if rt == nil || rt.deps.Notifier == nil {
+	rt := a.wire.host
+	if rt == nil || a.deps.Notifier == nil {
 		return
 	}
 	for _, v := range a.state.Notifications {
@@ -97,7 +97,7 @@ func (a *agent) redeliverNotifications() {
 			continue
 		}
 		if v.Delivery == nil || v.Delivery.Status == messages.DeliveryRetrying {
-			rt.deliver(a.id, v.OperatorNotification)
+			rt.Deliver(a.id, v.OperatorNotification)
 		}
 	}
 }

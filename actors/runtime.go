@@ -32,6 +32,8 @@ type Runtime struct {
 	// exists.
 	supervisor *actor.PID
 	timers     *actor.PID
+	// wire is what each agent's actor gets besides deps (agent_host.go).
+	wire       wiring
 	transports *actor.PID // the transports supervisor (see actors/transport)
 	deliveries *deliveries
 	tailsOnce  sync.Once // reportDroppedTails
@@ -115,7 +117,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if r.timers, err = sys.Root.SpawnNamed(timers.ServiceProps(deps.Clock, fire), "timers"); err != nil {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
-	r.deps.sys, r.deps.timers, r.deps.rt, r.deps.childStrategy = sys, r.timers, r, strategy
+	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -609,6 +611,9 @@ type deliver struct {
 // because the agent's actor could not be spawned. No agent answers with it.
 type activationFailed struct{ err error }
 
+// Failure implements tasks.Failure.
+func (f *activationFailed) Failure() error { return f.err }
+
 // agentGaveUp tells the supervisor an agent exhausted its restart budget.
 type agentGaveUp struct {
 	id       string
@@ -790,7 +795,7 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 	if s.r.deleted.has(context.Background(), s.r, id) {
 		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
 	}
-	pid, err := c.SpawnNamed(AgentProps(id, s.r.deps), id)
+	pid, err := c.SpawnNamed(agentProps(id, s.r.deps, s.r.wire), id)
 	if err != nil {
 		return nil, fmt.Errorf("spawn agent %s: %w", id, err)
 	}

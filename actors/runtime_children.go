@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
@@ -112,12 +113,13 @@ func (r *Runtime) parentOf(id string) string {
 }
 
 // tasksOf is agent id's task controller, nil without a task host.
-func (e ToolEnv) tasksOf(id string) *agentTasks {
-	if e.host == nil {
+func (r *Runtime) tasksOf(id string) *tasks.Agent {
+	h, e := r.wire.tasks, r.deps.ToolEnv
+	if h == nil {
 		return nil
 	}
-	arts, _ := e.artifacts(id)
-	return e.host.forAgent(id, arts, e.budget(), e.stopGrace())
+	arts, _ := e.artifacts(id, r.deps.Secrets)
+	return h.ForAgent(id, arts, e.budget(), e.stopGrace())
 }
 
 // Kick activates agent id if it is dormant and makes it take its next
@@ -146,7 +148,7 @@ type ChildView struct {
 // running tasks, oldest first, with recent finished ones too when all is
 // set.
 func (r *Runtime) Children(ctx context.Context, id string, all bool) ([]ChildView, error) {
-	res, err := r.ask(ctx, id, &getTasks{})
+	res, err := r.ask(ctx, id, &tasks.Records{})
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +159,7 @@ func (r *Runtime) Children(ctx context.Context, id string, all bool) ([]ChildVie
 		}
 		v := ChildView{ChildAgentID: rec.Child.ChildAgentID, SupervisionTaskID: rec.TaskID, Summary: rec.Summary,
 			TaskStatus: rec.Status, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
-			Supervision: supervisionOf(id, rec)}
+			Supervision: tasks.Supervision(id, rec)}
 		v.Observability = r.childObservability(ctx, rec)
 		out = append(out, v)
 	}

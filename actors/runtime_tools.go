@@ -49,7 +49,7 @@ var runtimeTools = map[string]runtimeTool{
 // the payloads toolFinished journals with it on success, or the slow rest
 // of the decision for a step goroutine (later); false for any other tool.
 func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloads []messages.Payload, later slowDecision, ok bool) {
-	i := slices.IndexFunc(a.deps.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
+	i := slices.IndexFunc(a.wire.opTools, func(t tools.Tool) bool { return t.Spec().Name == call.Name })
 	if i < 0 {
 		return tools.Result{}, nil, nil, false
 	}
@@ -59,7 +59,7 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 			return res, nil, nil, true
 		}
 	}
-	res = callSafely(a.ctx, a.deps.opTools[i], call)
+	res = callSafely(a.ctx, a.wire.opTools[i], call)
 	if res.Status != messages.ToolOK {
 		return res, nil, nil, true
 	}

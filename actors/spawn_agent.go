@@ -11,6 +11,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/tools"
@@ -56,7 +57,7 @@ func (a *agent) spawn(ctx context.Context, args runtimetools.SpawnAgentArgs) too
 // childID, supervised through task taskID, in worktree wt if not nil.
 func privateChildResult(parent string, args runtimetools.SpawnAgentArgs, childID, taskID string, wt *worktree.Info) tools.Result {
 	label := oneLine(args.InitialMessage, 80)
-	sup := childSupervision(parent, childID, taskID)
+	sup := tasks.ChildSupervision(parent, childID, taskID)
 	text := fmt.Sprintf("Started private child %s; supervise it through task %s.", childID, taskID)
 	if wt != nil {
 		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, wt
@@ -100,29 +101,6 @@ func (a *agent) spawnWorktreeChild(call messages.ToolCall, valid tools.Result) (
 		}
 		return res, nil
 	}, true
-}
-
-func childSupervision(parent, child, taskID string) task.ChildSupervision {
-	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
-		WorkspaceMode: runtimetools.WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
-}
-
-// supervisionOf is the supervision projection of child task r: as its
-// journaled result recorded it once it ended (with the worktree's cleanup
-// outcome), else from its record.
-func supervisionOf(parent string, r agentstate.TaskRecord) task.ChildSupervision {
-	if r.Terminal() {
-		var out task.OutputTask
-		if json.Unmarshal(r.Result, &out) == nil && out.ChildSupervision != nil {
-			return *out.ChildSupervision
-		}
-	}
-	sup := childSupervision(parent, r.Child.ChildAgentID, r.TaskID)
-	if r.Child.Worktree != nil {
-		wt := *r.Child.Worktree
-		sup.WorkspaceMode, sup.Worktree = runtimetools.WorkspaceWorktree, &wt
-	}
-	return sup
 }
 
 // makeWorktree plans the task-owned worktree of a worktree-mode child from
@@ -202,8 +180,8 @@ func (a *agent) spawnPublic(ctx context.Context, args runtimetools.SpawnAgentArg
 			Message: fmt.Sprintf("agent %q could not be created: %v", args.AgentID, err), Retryable: true,
 			RecoveryHint: "retry in a moment"})
 	}
-	if rt := a.deps.rt; rt != nil {
-		rt.forward(args.AgentID, &kick{}) // start its bootstrap turn
+	if rt := a.wire.host; rt != nil {
+		rt.Forward(args.AgentID, &kick{}) // start its bootstrap turn
 	}
 	return tools.Success(runtimetools.SpawnAgentToolName, fmt.Sprintf("Created public agent %s.", args.AgentID), runtimetools.SpawnResult{AgentID: args.AgentID})
 }

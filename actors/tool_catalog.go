@@ -13,7 +13,7 @@ import (
 func ToolCatalog(registry *tools.Registry) []tools.Spec {
 	d := AgentDeps{NotifyOperatorTool: true, Tools: registry}.withDefaults()
 	var out []tools.Spec
-	for _, t := range d.opTools { // Sleep first
+	for _, t := range runtimetools.Tools(d.NotifyOperatorTool) { // Sleep first
 		out = append(out, t.Spec())
 	}
 	for _, s := range d.Tools.Specs() {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/openai"
 	"github.com/holon-actors/holon-actors/tools/builtin"
@@ -41,7 +42,7 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
-	for _, tool := range (AgentDeps{NotifyOperatorTool: true}).withDefaults().opTools { // every runtime-owned tool, Sleep first
+	for _, tool := range runtimetools.Tools(true) { // every runtime-owned tool, Sleep first
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}

@@ -41,11 +41,6 @@ type ToolEnv struct {
 	// Env is the environment of agents' commands; nil means this process's
 	// environment without the runtime's own secrets (CommandEnv).
 	Env []string
-
-	// host is set by the Runtime: its tasks supervisor; secrets its
-	// AgentDeps.Secrets, scrubbed from the artifacts tools write.
-	host    *taskHost
-	secrets *secrets.Registry
 }
 
 // BuiltinBudget is the default tool output budget with the
@@ -80,9 +75,9 @@ func (e ToolEnv) stopGrace() time.Duration {
 	return 2 * time.Second
 }
 
-// artifacts returns agent id's artifact directory; nil when there is no
-// home.
-func (e ToolEnv) artifacts(id string) (*tools.ArtifactDir, error) {
+// artifacts returns agent id's artifact directory, which scrubs secrets
+// from what tools write; nil when there is no home.
+func (e ToolEnv) artifacts(id string, secrets *secrets.Registry) (*tools.ArtifactDir, error) {
 	if e.Home == "" {
 		return nil, nil
 	}
@@ -94,10 +89,10 @@ func (e ToolEnv) artifacts(id string) (*tools.ArtifactDir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.secrets.Len() == 0 {
+	if secrets.Len() == 0 {
 		return d, nil // nothing to scrub: spare Scrub reading every output file
 	}
-	return d.WithRedact(e.secrets.RedactBytes), nil
+	return d.WithRedact(secrets.RedactBytes), nil
 }
 
 // root returns agent id's execution root: own (its worktree) when set,
@@ -122,7 +117,7 @@ func (e ToolEnv) root(id, own string) (tools.ExecRoot, error) {
 
 // binding is agent id's runtime pieces for one tool call; own is its
 // execution root override (AgentState.ExecutionRoot).
-func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
+func (e ToolEnv) binding(id, own string, secrets *secrets.Registry, h Host) (builtin.Binding, error) {
 	if e.Home == "" {
 		return builtin.Binding{}, nil
 	}
@@ -130,7 +125,7 @@ func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 	if err != nil {
 		return builtin.Binding{}, fmt.Errorf("tool binding of %s: %w", id, err)
 	}
-	arts, err := e.artifacts(id)
+	arts, err := e.artifacts(id, secrets)
 	if err != nil {
 		return builtin.Binding{}, fmt.Errorf("tool binding of %s: %w", id, err)
 	}
@@ -140,10 +135,12 @@ func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 	}
 	b := builtin.Binding{Exec: exec.Config{Root: root, Artifacts: arts, Budget: e.budget(),
 		DefaultYield: e.DefaultYield, StopGrace: e.stopGrace(), Env: env}}
-	if e.host != nil {
-		tasks := e.host.forAgent(id, arts, b.Exec.Budget, b.Exec.StopGrace)
-		b.Exec.Tasks, b.Tasks, b.Exec.Launches = tasks, tasks, tasks
-		b.Inspector = &inspector{rt: e.host.rt, caller: id, env: e}
+	if h == nil {
+		return b, nil
+	}
+	if ts := h.Tasks(id); ts != nil {
+		b.Exec.Tasks, b.Tasks, b.Exec.Launches = ts, ts, ts
+		b.Inspector = h.Inspector(id)
 	}
 	return b, nil
 }
@@ -152,7 +149,7 @@ func (e ToolEnv) binding(id, own string) (builtin.Binding, error) {
 // that cannot be made is logged; the tools then answer
 // runtime_misconfigured.
 func (a *agent) toolContext(ctx context.Context) context.Context {
-	b, err := a.deps.ToolEnv.binding(a.id, a.state.ExecutionRoot)
+	b, err := a.deps.ToolEnv.binding(a.id, a.state.ExecutionRoot, a.deps.Secrets, a.wire.host)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	toolagent "github.com/holon-actors/holon-actors/tools/agent"
 	"github.com/holon-actors/holon-actors/tools/task"
@@ -116,10 +117,9 @@ func (i *inspector) summary(in inspection) toolagent.Summary {
 			s.Workspace = &toolagent.Workspace{WorkspaceID: id, ExecutionRoot: root.Dir()}
 		}
 	}
-	arts, _ := i.env.artifacts(in.info.ID)
-	view := &agentTasks{arts: arts}
+	arts, _ := i.env.artifacts(in.info.ID, i.rt.deps.Secrets)
 	for _, r := range in.tasks {
-		s.ActiveTasks = append(s.ActiveTasks, view.snapshot(r))
+		s.ActiveTasks = append(s.ActiveTasks, tasks.Snapshot(r, arts))
 	}
 	return s
 }

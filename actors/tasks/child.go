@@ -1,4 +1,4 @@
-package actors
+package tasks
 
 import (
 	"context"
@@ -17,45 +17,23 @@ import (
 
 // childSnapshot adds the child fields to a child task's snapshot; the
 // observability of a running child is asked of the child itself.
-func (t *agentTasks) childSnapshot(ctx context.Context, r agentstate.TaskRecord, s *task.Snapshot) {
+func (t *Agent) childSnapshot(ctx context.Context, r agentstate.TaskRecord, s *task.Snapshot) {
 	if r.Child == nil {
 		return
 	}
-	sup := supervisionOf(t.agentID, r)
+	sup := Supervision(t.agentID, r)
 	s.ChildAgentID, s.WorkspaceMode, s.ChildSupervision = r.Child.ChildAgentID, sup.WorkspaceMode, &sup
 	if !r.Terminal() {
 		s.InputTarget = task.InputChildFollowup
 	}
 	if t.h != nil {
-		s.ChildObservability = t.h.rt.childObservability(ctx, r)
+		s.ChildObservability = t.h.ask.Observe(ctx, r)
 	}
-}
-
-// childObservability is the observability of the child of task r: from
-// the terminal record once it ended, else asked of the child (nil when it
-// does not answer).
-func (rt *Runtime) childObservability(ctx context.Context, r agentstate.TaskRecord) *task.ChildObservability {
-	if r.Terminal() {
-		o := task.ChildObservability{Phase: task.PhaseTerminal}
-		var out task.OutputTask
-		if json.Unmarshal(r.Result, &out) == nil {
-			o.LastResultBrief = agentstate.BoundedBrief(out.OutputPreview, agentstate.BriefLimit)
-		}
-		return &o
-	}
-	res, err := rt.ask(ctx, r.Child.ChildAgentID, &observeChild{})
-	if err != nil {
-		return nil
-	}
-	if o, ok := res.(task.ChildObservability); ok {
-		return &o
-	}
-	return nil
 }
 
 // childOutput is TaskOutput of a child task: its result once terminal.
-func (t *agentTasks) childOutput(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
-	sup := supervisionOf(t.agentID, r)
+func (t *Agent) childOutput(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
+	sup := Supervision(t.agentID, r)
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary, ChildSupervision: &sup}
 	if !r.Terminal() {
 		return out, nil
@@ -71,7 +49,7 @@ func (t *agentTasks) childOutput(r agentstate.TaskRecord, maxChars int) (task.Ou
 
 // childInput delivers a parent follow-up to the child as its next message
 // (runtime instruction, never operator authority).
-func (t *agentTasks) childInput(ctx context.Context, r agentstate.TaskRecord, text string) (task.InputResult, error) {
+func (t *Agent) childInput(ctx context.Context, r agentstate.TaskRecord, text string) (task.InputResult, error) {
 	res := task.InputResult{InputTarget: task.InputChildFollowup}
 	res.Task = t.liveSnapshot(ctx, r)
 	switch {
@@ -85,9 +63,7 @@ func (t *agentTasks) childInput(ctx context.Context, r agentstate.TaskRecord, te
 	if answered, ok := t.answerChild(ctx, r, text, &res); ok {
 		return answered, nil
 	}
-	env := delegationEnvelope(r.Child.ChildAgentID, t.h.rt.deps.Clock.Now(), text,
-		map[string]string{"parent_agent_id": t.agentID, "supervision_task_id": r.TaskID, "followup": "true"})
-	if _, err := t.h.rt.Admit(ctx, env); err != nil {
+	if err := t.h.ask.FollowUp(ctx, t.agentID, r, text); err != nil {
 		res.SummaryText = "the follow-up was not delivered: " + err.Error()
 		return res, nil
 	}
@@ -99,9 +75,9 @@ func (t *agentTasks) childInput(ctx context.Context, r agentstate.TaskRecord, te
 // answerChild answers the open question of a child suspended awaiting
 // input: its supervising parent is the boundary its questions go to. ok
 // is false when the child has no open question.
-func (t *agentTasks) answerChild(ctx context.Context, r agentstate.TaskRecord, text string, res *task.InputResult) (task.InputResult, bool) {
+func (t *Agent) answerChild(ctx context.Context, r agentstate.TaskRecord, text string, res *task.InputResult) (task.InputResult, bool) {
 	id := r.Child.ChildAgentID
-	all, err := t.h.rt.Suspensions(ctx, id)
+	all, err := t.h.ask.Suspensions(ctx, id)
 	if err != nil {
 		return *res, false
 	}
@@ -109,7 +85,7 @@ func (t *agentTasks) answerChild(ctx context.Context, r agentstate.TaskRecord, t
 		if !s.Open() {
 			continue
 		}
-		_, err := t.h.rt.Respond(ctx, id, Answer{SuspensionID: s.ID, Value: agentstate.AnswerJSON(s.ResponseType, text),
+		_, err := t.h.ask.Respond(ctx, id, agentstate.Answer{SuspensionID: s.ID, Value: agentstate.AnswerJSON(s.ResponseType, text),
 			RespondedBy: "parent:" + t.agentID})
 		if err != nil {
 			res.SummaryText = fmt.Sprintf("the child's question %q was not answered: %v", s.Question, err)
@@ -124,7 +100,7 @@ func (t *agentTasks) answerChild(ctx context.Context, r agentstate.TaskRecord, t
 
 // liveSnapshot is r's snapshot with, for a child task, its child's
 // supervision and live observability.
-func (t *agentTasks) liveSnapshot(ctx context.Context, r agentstate.TaskRecord) task.Snapshot {
+func (t *Agent) liveSnapshot(ctx context.Context, r agentstate.TaskRecord) task.Snapshot {
 	s := t.snapshot(r)
 	t.childSnapshot(ctx, r, &s)
 	return s
@@ -133,17 +109,9 @@ func (t *agentTasks) liveSnapshot(ctx context.Context, r agentstate.TaskRecord) 
 // childStop archives the child (which first stops its own tasks and
 // children) and records the supervision task cancelled; a child that
 // already settled keeps its own status.
-func (t *agentTasks) childStop(ctx context.Context, r agentstate.TaskRecord) (task.StopResult, error) {
+func (t *Agent) childStop(ctx context.Context, r agentstate.TaskRecord) (task.StopResult, error) {
 	if !r.Terminal() {
-		id := r.Child.ChildAgentID
-		if err := archivedErr(t.h.rt.ask(ctx, id, &archiveChild{status: task.StatusCancelled, reason: "stopped by its parent (TaskStop)"})); err != nil {
-			t.h.rt.deps.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("child_agent_id", id).Msg("child not archived; its task is cancelled anyway")
-		}
-		res, err := t.h.rt.ask(ctx, t.agentID, &childFinished{childID: id, status: task.StatusCancelled, text: "Stopped by its parent with TaskStop."})
-		if err == nil {
-			err = res.(*endRecorded).err
-		}
-		if err != nil {
+		if err := t.h.ask.StopChild(ctx, t.agentID, r); err != nil {
 			return task.StopResult{}, fmt.Errorf("stop child task %s: %w", r.TaskID, err)
 		}
 	}
@@ -152,17 +120,4 @@ func (t *agentTasks) childStop(ctx context.Context, r agentstate.TaskRecord) (ta
 		return task.StopResult{}, err
 	}
 	return task.StopResult{Task: t.liveSnapshot(ctx, rec), StopRequested: !r.Terminal()}, nil
-}
-
-// archived answers archiveChild.
-type archived struct{ err error }
-
-func archivedErr(res any, err error) error {
-	if err != nil {
-		return err
-	}
-	if a, ok := res.(*archived); ok {
-		return a.err
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package actors
+package tasks
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/jonboulle/clockwork"
+	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
@@ -18,18 +20,20 @@ import (
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
-// taskHost is the runtime's side of background tasks: the tasks
-// supervisor (a root actor, not a child of any agent, so an agent's
-// restart never stops its commands) and the index of its live
-// command_task actors. Per agent it serves exec.TaskHost and
-// task.Controller (agentTasks); the agent's journal holds each task's
-// TaskRecord, which is authoritative for its terminal state.
-type taskHost struct {
-	rt         *Runtime
+// Host is the runtime's side of background tasks: the tasks supervisor
+// (a root actor, not a child of any agent, so an agent's restart never
+// stops its commands) and the index of its live command_task actors. Per
+// agent it serves exec.TaskHost and task.Controller (Agent); the agent's
+// journal holds each task's TaskRecord, which is authoritative for its
+// terminal state.
+type Host struct {
+	root       *actor.RootContext
+	ask        Asker
+	cfg        Config
 	supervisor *actor.PID
-	// abandon is set by Runtime.Halt: stopping task actors then leave
-	// their processes running, as a killed daemon would, for recovery to
-	// find as orphans.
+	// abandon is set by Abandon: stopping task actors then leave their
+	// processes running, as a killed daemon would, for recovery to find
+	// as orphans.
 	abandon atomic.Bool
 
 	mu sync.Mutex
@@ -40,78 +44,74 @@ type taskHost struct {
 	live map[string]*actor.PID
 }
 
-// startTasks spawns the tasks supervisor; NewRuntime calls it before any
-// agent exists.
-func (r *Runtime) startTasks() error {
-	h := &taskHost{rt: r, live: make(map[string]*actor.PID)}
+// Config is a Host's configuration.
+type Config struct {
+	Clock clockwork.Clock
+	Log   zerolog.Logger
+	// ResendAfter is how long a command task waits for its agent to
+	// answer Finish before it sends the end again.
+	ResendAfter time.Duration
+}
+
+// NewHost spawns the tasks supervisor, named "tasks", in sys; the runtime
+// calls it before any agent exists.
+func NewHost(sys *actor.ActorSystem, ask Asker, cfg Config) (*Host, error) {
+	h := &Host{root: sys.Root, ask: ask, cfg: cfg, live: make(map[string]*actor.PID)}
 	stopPanicked := actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })
-	pid, err := r.sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &tasksSupervisor{h: h} },
+	pid, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return &supervisor{h: h} },
 		actor.WithSupervisor(stopPanicked)), "tasks")
 	if err != nil {
-		return fmt.Errorf("start tasks supervisor: %w", err)
+		return nil, fmt.Errorf("start tasks supervisor: %w", err)
 	}
 	h.supervisor = pid
-	r.deps.ToolEnv.host = h
-	r.deps.ToolEnv.secrets = r.deps.Secrets
-	return nil
+	return h, nil
 }
 
-// stopTasks stops every command task: their processes are killed, or,
-// after Halt, left running. Their records stay open, so the next boot
+// Stop stops every command task: their processes are killed, or, after
+// Abandon, left running. Their records stay open, so the next boot
 // recovers them as interrupted.
-func (r *Runtime) stopTasks() error {
-	if h := r.deps.ToolEnv.host; h != nil {
-		if err := r.sys.Root.StopFuture(h.supervisor).Wait(); err != nil {
-			return fmt.Errorf("stop tasks supervisor: %w", err)
-		}
+func (h *Host) Stop() error {
+	if err := h.root.StopFuture(h.supervisor).Wait(); err != nil {
+		return fmt.Errorf("stop tasks supervisor: %w", err)
 	}
 	return nil
 }
 
-// requestFrom sends msg to agent id with from as its sender, who gets the
-// answer (or *activationFailed) as a message: routed like post, so a
-// dormant agent is activated, but nothing waits for the answer.
-func (r *Runtime) requestFrom(from *actor.PID, id string, msg any) error {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.closed {
-		return ErrRuntimeClosed
-	}
-	if pid, ok := r.pids[id]; ok {
-		r.sys.Root.RequestWithCustomSender(pid, msg, from)
-		return nil
-	}
-	r.sys.Root.RequestWithCustomSender(r.supervisor, &deliver{id: id, msg: msg}, from)
-	return nil
-}
+// Abandon makes Stop leave the processes running.
+func (h *Host) Abandon() { h.abandon.Store(true) }
 
-// abandonTasks makes stopTasks leave the processes running.
-func (r *Runtime) abandonTasks() {
-	if h := r.deps.ToolEnv.host; h != nil {
-		h.abandon.Store(true)
-	}
-}
-
-func (h *taskHost) isLive(id string) bool {
+// IsLive reports whether this runtime owns task id's process.
+func (h *Host) IsLive(id string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, ok := h.live[id]
 	return ok
 }
 
-func (h *taskHost) pid(id string) *actor.PID {
+func (h *Host) pid(id string) *actor.PID {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.live[id]
 }
 
-func (h *taskHost) setLive(id string, pid *actor.PID) {
+func (h *Host) setLive(id string, pid *actor.PID) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.live[id] = pid
 }
 
-func (h *taskHost) release(id string) {
+// spawned records the PID of task id's actor as soon as it is spawned,
+// before the actor's Started runs, so a request right after Promote
+// reaches it; an entry the actor already released stays gone.
+func (h *Host) spawned(id string, pid *actor.PID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cur, ok := h.live[id]; ok && cur == nil {
+		h.live[id] = pid
+	}
+}
+
+func (h *Host) release(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.live, id)
@@ -119,12 +119,12 @@ func (h *taskHost) release(id string) {
 
 // request asks task id's actor and waits for its answer; ok is false when
 // the task has no live actor (it ended, or belongs to a dead runtime).
-func (h *taskHost) request(ctx context.Context, id string, msg any, timeout time.Duration) (any, bool, error) {
+func (h *Host) request(ctx context.Context, id string, msg any, timeout time.Duration) (any, bool, error) {
 	pid := h.pid(id)
 	if pid == nil {
 		return nil, false, nil
 	}
-	res, err := h.rt.sys.Root.RequestFuture(pid, msg, timeout).Result()
+	res, err := h.root.RequestFuture(pid, msg, timeout).Result()
 	if err != nil {
 		return nil, false, err
 	}
@@ -134,17 +134,17 @@ func (h *taskHost) request(ctx context.Context, id string, msg any, timeout time
 	return res, true, ctx.Err()
 }
 
-// forAgent returns the task host and controller of agent id.
-func (h *taskHost) forAgent(id string, arts *tools.ArtifactDir, budget tools.Budget, grace time.Duration) *agentTasks {
-	return &agentTasks{h: h, agentID: id, arts: arts, budget: budget, grace: grace}
+// ForAgent returns the task host and controller of agent id.
+func (h *Host) ForAgent(id string, arts *tools.ArtifactDir, budget tools.Budget, grace time.Duration) *Agent {
+	return &Agent{h: h, agentID: id, arts: arts, budget: budget, grace: grace}
 }
 
-// agentTasks is one agent's view of the runtime's tasks: exec.TaskHost
+// Agent is one agent's view of the runtime's tasks: exec.TaskHost
 // for ExecCommand's promotions and task.Controller for the task tools.
 // Records come from the agent (its TaskRecords); live operations go to
 // the task's actor.
-type agentTasks struct {
-	h       *taskHost
+type Agent struct {
+	h       *Host
 	agentID string
 	arts    *tools.ArtifactDir
 	budget  tools.Budget
@@ -152,21 +152,21 @@ type agentTasks struct {
 }
 
 var (
-	_ exec.TaskHost       = (*agentTasks)(nil)
-	_ exec.LaunchRecorder = (*agentTasks)(nil)
-	_ task.Controller     = (*agentTasks)(nil)
+	_ exec.TaskHost       = (*Agent)(nil)
+	_ exec.LaunchRecorder = (*Agent)(nil)
+	_ task.Controller     = (*Agent)(nil)
 )
 
 // records asks the agent for its task records, oldest first.
-func (t *agentTasks) records(ctx context.Context) ([]agentstate.TaskRecord, error) {
-	res, err := t.h.rt.ask(ctx, t.agentID, &getTasks{})
+func (t *Agent) records(ctx context.Context) ([]agentstate.TaskRecord, error) {
+	res, err := t.h.ask.Ask(ctx, t.agentID, &Records{})
 	if err != nil {
 		return nil, fmt.Errorf("task records of %s: %w", t.agentID, err)
 	}
 	return res.([]agentstate.TaskRecord), nil
 }
 
-func (t *agentTasks) record(ctx context.Context, id string) (agentstate.TaskRecord, error) {
+func (t *Agent) record(ctx context.Context, id string) (agentstate.TaskRecord, error) {
 	recs, err := t.records(ctx)
 	if err != nil {
 		return agentstate.TaskRecord{}, err
@@ -180,7 +180,7 @@ func (t *agentTasks) record(ctx context.Context, id string) (agentstate.TaskReco
 }
 
 // FindRunning implements exec.TaskHost.
-func (t *agentTasks) FindRunning(ctx context.Context, digest, workdir string) (exec.TaskHandle, bool) {
+func (t *Agent) FindRunning(ctx context.Context, digest, workdir string) (exec.TaskHandle, bool) {
 	recs, err := t.records(ctx)
 	if err != nil {
 		return exec.TaskHandle{}, false
@@ -196,32 +196,36 @@ func (t *agentTasks) FindRunning(ctx context.Context, digest, workdir string) (e
 // Promote implements exec.TaskHost: task_started is journaled in the
 // agent's journal (with the pgid and token that find the command's
 // orphans after a crash), then a command_task actor takes the process.
-func (t *agentTasks) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHandle, error) {
+func (t *Agent) Promote(ctx context.Context, p exec.Promotion) (exec.TaskHandle, error) {
 	id := messages.NewID("task")
 	t.h.setLive(id, nil) // before the record: a restarting agent must not take it for an orphan
-	rec := task.RecordOf(id, p, t.h.rt.deps.Clock.Now())
+	rec := task.RecordOf(id, p, t.h.cfg.Clock.Now())
 	data, err := json.Marshal(rec)
 	if err == nil {
-		err = answerErr(t.h.rt.ask(ctx, t.agentID, &startTask{started: messages.TaskStarted{
+		err = answerErr(t.h.ask.Ask(ctx, t.agentID, &Start{Started: messages.TaskStarted{
 			TaskID: id, Kind: exec.TaskKindCommand, Summary: oneLine(p.Identity.Cmd, 80), Record: data}}))
 	}
 	if err != nil {
 		t.h.release(id)
 		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
 	}
-	spawn := &spawnCommandTask{task: &commandTask{h: t.h, agentID: t.agentID, id: id, proc: p.Process,
+	spawn := &spawnCommand{task: &command{h: t.h, agentID: t.agentID, id: id, proc: p.Process,
 		cmd: p.Identity.Cmd, arts: t.arts, grace: t.grace, maxChars: t.budget.Chars(0)}}
-	if err := answerErr(t.h.rt.sys.Root.RequestFuture(t.h.supervisor, spawn, t.h.rt.timeout(ctx)).Result()); err != nil {
+	res, err := t.h.root.RequestFuture(t.h.supervisor, spawn, t.h.ask.Timeout(ctx)).Result()
+	if err = answerErr(res, err); err != nil {
 		t.h.release(id)
 		return exec.TaskHandle{}, fmt.Errorf("promote %q: %w", p.Identity.Cmd, err)
+	}
+	if pid, ok := res.(*actor.PID); ok {
+		t.h.spawned(id, pid)
 	}
 	return exec.TaskHandle{TaskID: id, Kind: exec.TaskKindCommand}, nil
 }
 
 // RecordLaunch implements exec.LaunchRecorder: the agent journals the
 // launch (command_launched) with its tool call in flight.
-func (t *agentTasks) RecordLaunch(ctx context.Context, l exec.Launch) error {
-	if err := answerErr(t.h.rt.ask(ctx, t.agentID, &recordLaunch{launch: l})); err != nil {
+func (t *Agent) RecordLaunch(ctx context.Context, l exec.Launch) error {
+	if err := answerErr(t.h.ask.Ask(ctx, t.agentID, &RecordLaunch{Launch: l})); err != nil {
 		return fmt.Errorf("record launch of %q: %w", l.Cmd, err)
 	}
 	return nil
@@ -239,7 +243,11 @@ func answerErr(res any, err error) error {
 }
 
 // snapshot is the lifecycle snapshot of a record.
-func (t *agentTasks) snapshot(r agentstate.TaskRecord) task.Snapshot {
+func (t *Agent) snapshot(r agentstate.TaskRecord) task.Snapshot { return Snapshot(r, t.arts) }
+
+// Snapshot is the lifecycle snapshot of a record, its output path in
+// arts (none when arts is nil).
+func Snapshot(r agentstate.TaskRecord, arts *tools.ArtifactDir) task.Snapshot {
 	s := task.Snapshot{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 	if c := r.Command; c != nil {
@@ -251,8 +259,8 @@ func (t *agentTasks) snapshot(r agentstate.TaskRecord) task.Snapshot {
 		s.Command = &task.CommandInfo{Cmd: id.Cmd, CmdDigest: id.CmdDigest, CmdPreview: oneLine(id.Cmd, 80),
 			Workdir: id.Workdir, Shell: id.Shell, Login: id.Login, TTY: id.TTY, AcceptsInput: id.AcceptsInput,
 			TerminalReentry: true, Pgid: c.Pgid}
-		if t.arts != nil && out != "" {
-			s.Command.OutputPath = t.arts.Path(out)
+		if arts != nil && out != "" {
+			s.Command.OutputPath = arts.Path(out)
 		}
 		if id.AcceptsInput && !r.Terminal() {
 			s.InputTarget = inputTarget(id.TTY)
@@ -269,7 +277,7 @@ func inputTarget(tty bool) string {
 }
 
 // Status implements task.Controller.
-func (t *agentTasks) Status(ctx context.Context, id string) (task.Snapshot, error) {
+func (t *Agent) Status(ctx context.Context, id string) (task.Snapshot, error) {
 	r, err := t.record(ctx, id)
 	if err != nil {
 		return task.Snapshot{}, err
@@ -279,7 +287,7 @@ func (t *agentTasks) Status(ctx context.Context, id string) (task.Snapshot, erro
 
 // Output implements task.Controller. block waits, within req.Timeout, for
 // the task's terminal record to be durable.
-func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.OutputResult, error) {
+func (t *Agent) Output(ctx context.Context, req task.OutputRequest) (task.OutputResult, error) {
 	r, err := t.record(ctx, req.TaskID)
 	if err != nil {
 		return task.OutputResult{}, err
@@ -314,7 +322,7 @@ func (t *agentTasks) Output(ctx context.Context, req task.OutputRequest) (task.O
 // summary and failure artifact journaled with task_finished. A terminal
 // task whose output file cannot be read answers with the output preview
 // journaled at its end: the terminal record alone is a stable snapshot.
-func (t *agentTasks) output(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
+func (t *Agent) output(r agentstate.TaskRecord, maxChars int) (task.OutputTask, error) {
 	out := task.OutputTask{TaskID: r.TaskID, Kind: r.Kind, Status: r.Status, Summary: r.Summary}
 	var final task.OutputTask
 	if r.Terminal() {
@@ -345,7 +353,7 @@ func (t *agentTasks) output(r agentstate.TaskRecord, maxChars int) (task.OutputT
 }
 
 // readable reports whether a command's main output file can be read.
-func (t *agentTasks) readable(files exec.OutputFiles) bool {
+func (t *Agent) readable(files exec.OutputFiles) bool {
 	main := files.Combined
 	if main == "" {
 		main = files.Stdout
@@ -360,7 +368,7 @@ func (t *agentTasks) readable(files exec.OutputFiles) bool {
 
 // Input implements task.Controller: refused with accepted_input=false when
 // the task does not accept input or has ended.
-func (t *agentTasks) Input(ctx context.Context, id, text string, closeInput bool) (task.InputResult, error) {
+func (t *Agent) Input(ctx context.Context, id, text string, closeInput bool) (task.InputResult, error) {
 	r, err := t.record(ctx, id)
 	if err != nil {
 		return task.InputResult{}, err
@@ -378,7 +386,7 @@ func (t *agentTasks) Input(ctx context.Context, id, text string, closeInput bool
 		return res, nil
 	}
 	res.InputTarget = inputTarget(r.Command.Command.TTY)
-	ans, ok, err := t.h.request(ctx, id, &taskInput{text: text, close: closeInput}, t.h.rt.timeout(ctx))
+	ans, ok, err := t.h.request(ctx, id, &taskInput{text: text, close: closeInput}, t.h.ask.Timeout(ctx))
 	switch {
 	case err != nil:
 		return task.InputResult{}, fmt.Errorf("input to task %s: %w", id, err)
@@ -399,7 +407,7 @@ func (t *agentTasks) Input(ctx context.Context, id, text string, closeInput bool
 
 // Stop implements task.Controller: SIGTERM to the group, SIGKILL after the
 // grace, and the snapshot once the cancelled record is durable.
-func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, error) {
+func (t *Agent) Stop(ctx context.Context, id string) (task.StopResult, error) {
 	r, err := t.record(ctx, id)
 	if err != nil {
 		return task.StopResult{}, err
@@ -411,7 +419,7 @@ func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, erro
 		return task.StopResult{Task: t.snapshot(r)}, nil
 	}
 	var sr exec.StopResult
-	ans, ok, err := t.h.request(ctx, id, &stopTask{}, t.grace+t.h.rt.timeout(ctx))
+	ans, ok, err := t.h.request(ctx, id, &stopTask{}, t.grace+t.h.ask.Timeout(ctx))
 	if err != nil {
 		return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, err)
 	}
@@ -421,7 +429,7 @@ func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, erro
 			return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, done.err)
 		}
 		sr = done.result
-		if _, _, err := t.h.request(ctx, id, &awaitTerminal{}, t.h.rt.timeout(ctx)); err != nil {
+		if _, _, err := t.h.request(ctx, id, &awaitTerminal{}, t.h.ask.Timeout(ctx)); err != nil {
 			return task.StopResult{}, fmt.Errorf("stop task %s: %w", id, err)
 		}
 	}
@@ -432,7 +440,7 @@ func (t *agentTasks) Stop(ctx context.Context, id string) (task.StopResult, erro
 }
 
 // List implements task.Controller.
-func (t *agentTasks) List(ctx context.Context, includeTerminal bool) ([]task.Snapshot, error) {
+func (t *Agent) List(ctx context.Context, includeTerminal bool) ([]task.Snapshot, error) {
 	recs, err := t.records(ctx)
 	if err != nil {
 		return nil, err

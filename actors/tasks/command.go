@@ -1,8 +1,7 @@
-package actors
+package tasks
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,25 +10,24 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/jonboulle/clockwork"
 
-	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
 	"github.com/holon-actors/holon-actors/tools/exec"
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
-// tasksSupervisor is the parent of every command_task actor. It is a root
+// supervisor is the parent of every command_task actor. It is a root
 // actor of the runtime, beside the agents supervisor, so an agent actor's
 // crash and restart never stops its commands. A task actor that panics is
 // stopped (its process with it) and its task recovered as interrupted
 // the next time its agent starts.
-type tasksSupervisor struct{ h *taskHost }
+type supervisor struct{ h *Host }
 
-// spawnCommandTask asks the tasks supervisor to start the actor of a
+// spawnCommand asks the tasks supervisor to start the actor of a
 // promoted command; the answer is its *actor.PID or an error.
-type spawnCommandTask struct{ task *commandTask }
+type spawnCommand struct{ task *command }
 
-func (s *tasksSupervisor) Receive(c actor.Context) {
-	if m, ok := c.Message().(*spawnCommandTask); ok {
+func (s *supervisor) Receive(c actor.Context) {
+	if m, ok := c.Message().(*spawnCommand); ok {
 		pid, err := c.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return m.task }), m.task.id)
 		if err != nil {
 			c.Respond(fmt.Errorf("spawn task %s: %w", m.task.id, err))
@@ -39,14 +37,14 @@ func (s *tasksSupervisor) Receive(c actor.Context) {
 	}
 }
 
-// commandTask is the actor of one promoted command: it owns the
+// command is the actor of one promoted command: it owns the
 // exec.Process. Receive never blocks: waiting for the process, writing
 // its input, stopping it and journaling its end run in goroutines the
 // actor owns (cancelled and awaited when it stops) and come back as
 // messages. Once its terminal record is durable in its agent's journal
 // and the task_result admitted, it answers its waiters and stops.
-type commandTask struct {
-	h        *taskHost
+type command struct {
+	h        *Host
 	agentID  string
 	id       string
 	proc     *exec.Process
@@ -58,7 +56,7 @@ type commandTask struct {
 	stopping bool         // TaskStop asked: the end is cancelled
 	ended    bool         // the process is done
 	waiters  []*actor.PID // awaitTerminal requests answered once the end is durable
-	pending  *taskEnd     // the end, until the agent has journaled it
+	pending  *End         // the end, until the agent has journaled it
 	resend   clockwork.Timer
 	done     bool // settled: the actor is stopping
 	// inputCheck looks, every inputCheckInterval, whether a command that
@@ -96,13 +94,10 @@ type (
 	processEnded struct{}
 	// endComputed: the terminal result of the ended command is ready.
 	endComputed struct {
-		end taskEnd
+		end End
 		err error
 	}
-	// endRecorded is the agent's answer to finishTask: it journaled the
-	// end (err when it could not).
-	endRecorded struct{ err error }
-	// resendEnd: the agent did not answer finishTask in time.
+	// resendEnd: the agent did not answer Finish in time.
 	resendEnd struct{}
 	// checkInput: time to look whether the command waits for input.
 	checkInput struct{}
@@ -114,7 +109,7 @@ type (
 // for waiting on it.
 const inputCheckInterval = 2 * time.Second
 
-func (t *commandTask) Receive(c actor.Context) {
+func (t *command) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		t.h.setLive(t.id, c.Self()) // before anything can release it
@@ -148,10 +143,10 @@ func (t *commandTask) Receive(c actor.Context) {
 		}
 	case *inputState:
 		t.inputChecked(c, m.waiting)
-	case *endRecorded:
-		t.settled(c, m.err)
-	case *activationFailed:
-		t.settled(c, m.err)
+	case *Recorded:
+		t.settled(c, m.Err)
+	case Failure:
+		t.settled(c, m.Failure())
 	case *actor.Stopping:
 		t.halt()
 	}
@@ -159,27 +154,27 @@ func (t *commandTask) Receive(c actor.Context) {
 
 // armInputCheck schedules the next input check of a command that accepts
 // input.
-func (t *commandTask) armInputCheck(c actor.Context) {
+func (t *command) armInputCheck(c actor.Context) {
 	if !t.proc.Spec().AcceptsInput || t.ended {
 		return
 	}
 	self, root := c.Self(), c.ActorSystem().Root
-	t.inputCheck = t.h.rt.deps.Clock.AfterFunc(inputCheckInterval, func() { root.Send(self, &checkInput{}) })
+	t.inputCheck = t.h.cfg.Clock.AfterFunc(inputCheckInterval, func() { root.Send(self, &checkInput{}) })
 }
 
 // inputChecked tells the agent, once per wait, that its command is blocked
 // reading input, and schedules the next check.
-func (t *commandTask) inputChecked(c actor.Context, waiting bool) {
+func (t *command) inputChecked(c actor.Context, waiting bool) {
 	if waiting && !t.waitNotified && !t.ended {
 		t.waitNotified = true
-		t.h.rt.forward(t.agentID, &taskWaiting{taskID: t.id, cmd: t.cmd})
+		t.h.ask.Forward(t.agentID, &Waiting{TaskID: t.id, Cmd: t.cmd})
 	}
 	t.armInputCheck(c)
 }
 
 // goOwned runs f in a goroutine the actor owns and sends its non-nil
 // result to to (the actor itself when to is nil).
-func (t *commandTask) goOwned(c actor.Context, to *actor.PID, f func() any) {
+func (t *command) goOwned(c actor.Context, to *actor.PID, f func() any) {
 	if to == nil {
 		to = c.Self()
 	}
@@ -193,7 +188,7 @@ func (t *commandTask) goOwned(c actor.Context, to *actor.PID, f func() any) {
 	}()
 }
 
-func (t *commandTask) input(c actor.Context, m *taskInput) {
+func (t *command) input(c actor.Context, m *taskInput) {
 	if t.ended {
 		c.Respond(&taskInputDone{err: errors.New("the command has ended")})
 		return
@@ -209,7 +204,7 @@ func (t *commandTask) input(c actor.Context, m *taskInput) {
 	})
 }
 
-func (t *commandTask) stop(c actor.Context) {
+func (t *command) stop(c actor.Context) {
 	if !t.ended {
 		t.stopping = true
 	}
@@ -222,7 +217,7 @@ func (t *commandTask) stop(c actor.Context) {
 
 // recordEnd computes the ended command's terminal result (output
 // preview, exit status, failure artifact) in a goroutine.
-func (t *commandTask) recordEnd(c actor.Context) {
+func (t *command) recordEnd(c actor.Context) {
 	p, stopping := t.proc, t.stopping
 	t.goOwned(c, nil, func() any {
 		_ = p.Close()
@@ -233,7 +228,7 @@ func (t *commandTask) recordEnd(c actor.Context) {
 
 // endComputed hands the terminal result to the agent, which journals it
 // as task_finished together with the task_result message.
-func (t *commandTask) endComputed(c actor.Context, m *endComputed) {
+func (t *command) endComputed(c actor.Context, m *endComputed) {
 	if m.err != nil {
 		t.settled(c, m.err)
 		return
@@ -247,20 +242,20 @@ func (t *commandTask) endComputed(c actor.Context, m *endComputed) {
 // answer, endRecorded, comes back as a message, so nothing waits on the
 // agent. An answer lost (the agent crashed meanwhile) is asked again
 // after the request timeout; a repeated end changes nothing.
-func (t *commandTask) sendEnd(c actor.Context) {
+func (t *command) sendEnd(c actor.Context) {
 	if t.pending == nil || t.done {
 		return
 	}
-	if err := t.h.rt.requestFrom(c.Self(), t.agentID, &finishTask{end: *t.pending}); err != nil {
+	if err := t.h.ask.RequestFrom(c.Self(), t.agentID, &Finish{End: *t.pending}); err != nil {
 		t.settled(c, err)
 		return
 	}
 	self, root := c.Self(), c.ActorSystem().Root
 	t.stopResend()
-	t.resend = t.h.rt.deps.Clock.AfterFunc(t.h.rt.requestTimeout, func() { root.Send(self, &resendEnd{}) })
+	t.resend = t.h.cfg.Clock.AfterFunc(t.h.cfg.ResendAfter, func() { root.Send(self, &resendEnd{}) })
 }
 
-func (t *commandTask) stopResend() {
+func (t *command) stopResend() {
 	if t.resend != nil {
 		t.resend.Stop()
 		t.resend = nil
@@ -268,7 +263,7 @@ func (t *commandTask) stopResend() {
 }
 
 // end is the terminal result of the ended command.
-func (t *commandTask) end(stopping bool) (taskEnd, error) {
+func (t *command) end(stopping bool) (End, error) {
 	st, _, _ := t.proc.Exit()
 	status := task.StatusCompleted
 	switch {
@@ -280,7 +275,7 @@ func (t *commandTask) end(stopping bool) (taskEnd, error) {
 	out := task.OutputTask{TaskID: t.id, Kind: exec.TaskKindCommand, Status: status, Summary: oneLine(t.cmd, 80),
 		ExitStatus: new(st.Code), ResultSummary: "command " + st.String()}
 	if err := task.CommandOutput(t.arts, t.proc.Output(), t.maxChars, &out); err != nil {
-		return taskEnd{}, err
+		return End{}, err
 	}
 	if status != task.StatusCompleted {
 		reason := "the command " + st.String()
@@ -288,27 +283,27 @@ func (t *commandTask) end(stopping bool) (taskEnd, error) {
 			reason = "stopped by TaskStop; the command " + st.String()
 		}
 		ref, err := task.WriteFailure(t.arts, task.Failure{TaskID: t.id, Status: status, Reason: reason, Cmd: t.cmd,
-			Pgid: t.proc.Pgid(), ExitStatus: new(st.Code), At: t.h.rt.deps.Clock.Now()})
+			Pgid: t.proc.Pgid(), ExitStatus: new(st.Code), At: t.h.cfg.Clock.Now()})
 		if err != nil {
-			return taskEnd{}, err
+			return End{}, err
 		}
 		out.Artifacts = append(out.Artifacts, ref)
 		out.FailureArtifact = new(len(out.Artifacts) - 1)
 	}
-	return newTaskEnd(out, t.cmd)
+	return NewEnd(out, t.cmd)
 }
 
 // settled answers the waiters and stops the actor: the task is over. When
 // the end could not be journaled (the runtime is going down), the record
 // stays open and the agent recovers it at its next start.
-func (t *commandTask) settled(c actor.Context, err error) {
+func (t *command) settled(c actor.Context, err error) {
 	if t.done {
 		return
 	}
 	t.done = true
 	t.stopResend()
 	if err != nil {
-		t.h.rt.deps.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("task_id", t.id).Msg("task end not journaled")
+		t.h.cfg.Log.Warn().Err(err).Str("agent_id", t.agentID).Str("task_id", t.id).Msg("task end not journaled")
 	}
 	for _, w := range t.waiters {
 		c.Send(w, true)
@@ -321,7 +316,7 @@ func (t *commandTask) settled(c actor.Context, err error) {
 // halt ends the actor's goroutines. The process is killed, unless the
 // runtime halts as if it had crashed: then it is left running for the
 // next boot's recovery to find, as after a real crash.
-func (t *commandTask) halt() {
+func (t *command) halt() {
 	t.stopResend()
 	if t.inputCheck != nil {
 		t.inputCheck.Stop()
@@ -332,20 +327,4 @@ func (t *commandTask) halt() {
 		_ = t.proc.Close()
 	}
 	t.wg.Wait()
-}
-
-// taskEnd is a task's terminal result as its agent journals it.
-type taskEnd struct {
-	finished messages.TaskFinished
-	// text is the task_result message the model reads.
-	text string
-}
-
-func newTaskEnd(out task.OutputTask, cmd string) (taskEnd, error) {
-	data, err := json.Marshal(out)
-	if err != nil {
-		return taskEnd{}, fmt.Errorf("task %s result: %w", out.TaskID, err)
-	}
-	return taskEnd{finished: messages.TaskFinished{TaskID: out.TaskID, Status: out.Status, ExitStatus: out.ExitStatus, Result: data},
-		text: taskResultText(out, cmd)}, nil
 }
