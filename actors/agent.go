@@ -619,13 +619,6 @@ func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Pa
 	return agentstate.StatusChange(a.state, to, reason)
 }
 
-// setStatus persists a status change when the status differs.
-func (a *agent) setStatus(to messages.AgentStatus, reason string) {
-	if a.state.Status != to {
-		a.mustPersist(a.statusChange(to, reason))
-	}
-}
-
 // admit journals env when agentstate.Admit admits it, and answers only
 // once the message_admitted event is durable. Nothing is written for a
 // refusal or a duplicate.

@@ -16,7 +16,8 @@ func (a *agent) env() agentstate.Env {
 		NotificationFilter: a.deps.NotificationFilter,
 		SystemPrompt:       a.deps.SystemPrompt,
 		WorkItemReminder:   a.deps.WorkItemReminder,
-	}, Plans: a.planOf}
+		Compaction:         a.deps.Compaction,
+	}, Plans: a.planOf, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog}
 }
 
 // commit journals a decision's batch (persist, which then performs the

@@ -18,124 +18,44 @@ import (
 	"github.com/holon-actors/holon-actors/tools/task"
 )
 
-// advance takes the next step of the agent's work, if any and if no step is
-// running. It is called after every change, and after recovery, so a turn
-// cut by a crash resumes from its last durable step:
-//
-//   - no turn: start one with the next queued message (band order);
-//   - the model is owed a reply (turn start, or a tool batch recorded):
-//     splice trusted interjects, then call the model;
-//   - a call of the last round has no durable tool_executed: if its
-//     tool_call_started is durable the call may have run, so it is recorded
-//     as interrupted with an unknown outcome and never re-run; otherwise
-//     tool_call_started is journaled and the tool runs;
-//   - the last round asked for no tools: the turn settles, unless a trusted
-//     interject is waiting, which the model then sees in one more round.
+// advance takes the agent's steps (agentstate.Next) until one runs in a
+// goroutine or none is left. It is called after every change, and after
+// recovery, so a turn cut by a crash resumes from its last durable step.
+// Each Record is journaled, applied and its effects performed (commit)
+// before Next decides again, so the order of side effects is the order of
+// the decisions.
 func (a *agent) advance(c actor.Context) {
 	defer a.settleChild(c)
-	for !a.stepping && a.runnable() {
-		t := a.state.Turn
-		switch {
-		case t == nil:
-			if a.state.Queue.Len() == 0 && a.state.PendingWakeHint != nil {
-				a.takeWakeHint()
-				continue
-			}
-			if a.forceIdleDelivery() || a.activateWorkQueue() {
-				continue
-			}
-			if !a.startTurn() {
+	for !a.stepping && !a.archiving {
+		start := a.deps.Clock.Now()
+		switch s := agentstate.Next(a.state, a.env()).(type) {
+		case agentstate.Idle:
+			return
+		case agentstate.Record:
+			if !s.Report {
+				a.mustCommit(s.Batch)
+			} else if err := a.commit(s.Batch); err != nil {
+				a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("report not recorded")
 				return
 			}
-		case t.AwaitingModel && t.Ask != nil:
-			a.finishSuspend()
-		case t.AwaitingModel && t.Sleep != nil:
-			a.finishSleep()
-		case t.AwaitingModel && t.Retry.Pending():
-			return // waiting for the model retry's timer
-		case t.AwaitingModel:
-			a.spliceInterjects()
-			a.spliceCritical()
-			a.startModel(c)
-		default:
-			call, started, ok := t.NextCall()
-			switch {
-			case ok && started && len(t.LaunchesOf(call.ID)) > 0:
-				a.settleLaunches(c, call, t.LaunchesOf(call.ID))
-			case ok && started:
-				a.recordInterruptedCall(call)
-			case ok:
-				a.startTool(c, call)
-			case a.hasTrustedInterject():
-				a.spliceInterjects()
-				a.spliceCritical()
-				a.startModel(c)
-			default:
-				a.finishTurn()
-			}
+		case agentstate.CallModel:
+			a.startModel(c, s, a.elapsedMS(start))
+		case agentstate.RunTool:
+			a.mustCommit(s.Started)
+			a.startTool(c, s.Call)
+		case agentstate.SettleLaunches:
+			a.settleLaunches(c, s.Call, s.Launches)
 		}
 	}
 }
 
-// runnable reports whether the agent may take steps: not paused, stopped
-// or suspended awaiting its operator's answer.
-func (a *agent) runnable() bool {
-	if a.archiving {
-		return false
+// startModel runs one model round in a goroutine the agent owns; buildMS
+// is the time its request took to build.
+func (a *agent) startModel(c actor.Context, m agentstate.CallModel, buildMS int64) {
+	if m.Answered > 0 {
+		a.deps.Log.Error().Str("agent_id", a.id).Int("calls", m.Answered).Msg("request had unanswered tool calls; answered in the request only")
 	}
-	switch a.state.Status {
-	case messages.StatusPaused, messages.StatusStopped, messages.StatusSuspended, messages.StatusArchived:
-		return false
-	}
-	return true
-}
-
-// startTurn starts a turn with the next queued message; false when the
-// queue is empty (the agent settles idle).
-func (a *agent) startTurn() bool {
-	env, ok := a.state.Queue.Next()
-	if !ok {
-		if a.state.Status == messages.StatusAwakeRunning || a.state.Status == messages.StatusBooting {
-			a.setStatus(messages.StatusAwakeIdle, "queue empty")
-		}
-		a.watchStall() // settled: is it waiting for something that cannot come?
-		return false
-	}
-	a.mustCommit(agentstate.TurnStart(a.state, a.env(), env))
-	if agentstate.IsLivenessOnly(env) {
-		a.settleLiveness()
-	}
-	return true
-}
-
-// settleLiveness ends a liveness-only SystemTick without a model call
-// (agentstate.LivenessTurn).
-func (a *agent) settleLiveness() { a.mustCommit(agentstate.LivenessTurn(a.state)) }
-
-func (a *agent) hasTrustedInterject() bool {
-	for _, env := range a.state.Queue.Bands[messages.PriorityInterject.Rank()] {
-		if agentstate.IsTrustedInterject(env) {
-			return true
-		}
-	}
-	return false
-}
-
-// spliceInterjects moves every queued trusted interject into the running
-// turn (agentstate.InterjectSplice).
-func (a *agent) spliceInterjects() { a.mustCommit(agentstate.InterjectSplice(a.state, a.env())) }
-
-// startModel runs one model round in a goroutine the agent owns.
-func (a *agent) startModel(c actor.Context) {
-	if a.stopRunaway() { // over budget or looping: the turn failed instead
-		return
-	}
-	if cc, ok := a.state.Compaction(a.deps.Compaction); ok {
-		a.mustPersist(cc)
-	}
-	start := a.deps.Clock.Now()
-	req := a.request()
-	buildMS := a.elapsedMS(start)
+	req := m.Request
 	a.gen++
 	a.stepping, a.stepKind = true, stepModel
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock
@@ -145,16 +65,6 @@ func (a *agent) startModel(c actor.Context) {
 		root.Send(self, &stepDone{gen: gen, kind: stepModel, resp: resp, err: err,
 			buildMS: buildMS, roundMS: clock.Since(t0).Milliseconds(), modelName: p.Name()})
 	}()
-}
-
-// request builds the provider-neutral request of the next round
-// (agentstate.Request) over the agent's tool catalog.
-func (a *agent) request() providers.Request {
-	req, answered := agentstate.Request(a.state, a.env(), a.toolCatalog())
-	if answered > 0 {
-		a.deps.Log.Error().Str("agent_id", a.id).Int("calls", answered).Msg("request had unanswered tool calls; answered in the request only")
-	}
-	return req
 }
 
 // toolCatalog is the tools the model may call: the runtime's own first,
@@ -229,16 +139,13 @@ func (a *agent) modelFinished(m *stepDone) {
 	)...)
 }
 
-// startTool journals tool_call_started, then runs the tool in a goroutine,
+// startTool runs the tool in a goroutine (its tool_call_started is durable:
+// agentstate.RunTool),
 // bound to the agent's execution root, artifacts, tasks and inspector
 // (ToolEnv). Unknown tools and arguments that are not a JSON object
 // become error results the model can correct; nothing runs for them. A
 // freeform tool (ApplyPatch) also takes its raw text.
 func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
-	t := a.state.Turn
-	a.mustPersist(messages.ToolCallStarted{
-		TurnID: t.ID, Round: t.Round, CallID: call.ID, ToolName: call.Name, Arguments: rawOrNull(call.Arguments),
-	})
 	a.gen++
 	a.stepping, a.stepKind = true, stepTool
 	gen, self, root := a.gen, c.Self(), c.ActorSystem().Root
@@ -295,33 +202,7 @@ func isJSONObject(b json.RawMessage) bool {
 	return json.Unmarshal(b, &m) == nil && m != nil
 }
 
-func rawOrNull(b json.RawMessage) json.RawMessage {
-	if json.Valid(b) {
-		return b
-	}
-	s, _ := json.Marshal(string(b))
-	return s
-}
-
-// recordInterruptedCall settles a call whose start is durable but whose
-// outcome is not: it may or may not have run, so it is never re-run and the
-// model is told exactly that.
-func (a *agent) recordInterruptedCall(call messages.ToolCall) {
-	res := tools.Failure(call.Name, messages.ToolInterrupted, tools.ToolError{
-		Kind:         tools.KindInterrupted,
-		Message:      "the runtime restarted while this call was running; its outcome is unknown and it was not run again",
-		RecoveryHint: "check whether its effect happened before repeating it",
-	})
-	a.mustPersist(messages.ToolExecuted{
-		TurnID: a.state.Turn.ID, CallID: call.ID, ToolName: call.Name,
-		Status: res.Status, Envelope: res.Envelope, Receipt: res.Receipt,
-		Notifications: a.batchCarrier(call),
-	})
-}
-
-// finishTurn settles a completed turn (agentstate.CompletedTurn) in one atomic
-// batch, so a crash never leaves a turn half settled.
-func (a *agent) finishTurn() { a.mustCommit(agentstate.CompletedTurn(a.state, a.env())) }
+func rawOrNull(b json.RawMessage) json.RawMessage { return agentstate.RawOrNull(b) }
 
 // failTurn settles the turn in flight as failed by the runtime with code
 // and summary (agentstate.FailedTurn).
@@ -384,3 +265,7 @@ func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 	}
 	return childStarted
 }
+
+// runnable reports whether the agent may take steps: not archiving, and
+// agentstate.Runnable.
+func (a *agent) runnable() bool { return !a.archiving && agentstate.Runnable(a.state) }

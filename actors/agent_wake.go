@@ -68,7 +68,3 @@ func (a *agent) wakeHint(m *WakeHintRequest) *WakeHintResult {
 	}
 	return &WakeHintResult{Disposition: WakeCoalesced}
 }
-
-// takeWakeHint turns the pending wake hint into a SystemTick
-// (agentstate.TakeWakeHint).
-func (a *agent) takeWakeHint() { a.mustCommit(agentstate.TakeWakeHint(a.state, a.env())) }

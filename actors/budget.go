@@ -88,21 +88,6 @@ func (r *Runtime) InfoOf(st *agentstate.State) agentstate.AgentInfo {
 	return in
 }
 
-// stopRunaway fails the turn in flight instead of starting its next model
-// round when agentstate.Runaway says so, and otherwise journals the budget warning
-// due, if any; true when it failed the turn.
-func (a *agent) stopRunaway() bool {
-	f, stop, warn := agentstate.Runaway(a.state, a.env(), a.ancestorOver.of())
-	if stop {
-		a.failTurnWith(messages.TerminalAborted, f)
-		return true
-	}
-	if err := a.commit(warn); err != nil {
-		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("budget warning not recorded")
-	}
-	return false
-}
-
 // childUsage is a private child's report of its lifetime token total to
 // its parent, after a model round or when it starts.
 type childUsage struct {

@@ -12,12 +12,15 @@
 // An agent is a pure core and a thin shell. The core is actors/agentstate:
 // the state and Apply, its only writer, which runs the same live and in
 // replay; and actors/runtimetools: the specs and argument checks of the
-// tools the agent runs itself. The shell is the agent actor here. It decides
-// a step, persists the step's batch (persist: append, then Apply), and then
-// does what the batch asks of the world, read off the batch itself
-// (effects.go: arm its timers, dispatch its notifications, report its
-// usage), so no step arms or sends anything by hand. A runtime-owned tool
-// is one entry of runtime_tools.go: validate, then decide (result + batch).
+// tools the agent runs itself. The shell is the agent actor here. Its
+// advance is a loop over agentstate.Next: it persists each batch Next
+// records (persist: append, then Apply), and then does what the batch asks
+// of the world, read off the batch itself (effects.go: arm its timers,
+// dispatch its notifications, report its usage), so no step arms or sends
+// anything by hand; a model call or a tool runs in a step goroutine. A
+// runtime-owned tool is validated by its Call, then decided: purely by
+// runtimetools.Decisions (the work-item tools, whose plan-file I/O runs in
+// the step goroutine), or by its entry of runtime_tools.go.
 //
 // An agent reaches the runtime only through its Host port (agent_host.go:
 // forward to an agent, adopt and release a child, deliver a notification,

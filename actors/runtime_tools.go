@@ -31,18 +31,16 @@ type runtimeTool struct {
 // block, and must touch nothing of the agent.
 type slowDecision func(ctx context.Context) (tools.Result, []messages.Payload)
 
-// runtimeTools are the agent's decisions for its own tools, by name: the
-// one place a runtime-owned tool's name selects what the agent does.
+// runtimeTools are the agent's decisions for its own tools, by name, that
+// still need the agent; the pure ones are runtimetools.Decisions. These
+// two maps are the one place a runtime-owned tool's name selects what the
+// agent does.
 var runtimeTools = map[string]runtimeTool{
-	agentstate.SleepToolName:            {}, // the turn ends in sleep when its result is applied
-	agentstate.RequestInputToolName:     {refuse: (*agent).refuseSecondQuestion},
-	agentstate.ShouldAskToolName:        {decide: (*agent).recordEngagement},
-	agentstate.NotifyToolName:           {decide: (*agent).notifyFromTool},
-	runtimetools.SpawnAgentToolName:     {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
-	agentstate.CreateWorkItemToolName:   {decide: workItemDecision((*agent).createWorkItem)},
-	agentstate.PickWorkItemToolName:     {decide: workItemDecision((*agent).pickWorkItem)},
-	agentstate.UpdateWorkItemToolName:   {decide: workItemDecision((*agent).updateWorkItem)},
-	agentstate.CompleteWorkItemToolName: {decide: workItemDecision((*agent).completeWorkItem)},
+	agentstate.SleepToolName:        {}, // the turn ends in sleep when its result is applied
+	agentstate.RequestInputToolName: {refuse: (*agent).refuseSecondQuestion},
+	agentstate.ShouldAskToolName:    {decide: (*agent).recordEngagement},
+	agentstate.NotifyToolName:       {decide: (*agent).notifyFromTool},
+	runtimetools.SpawnAgentToolName: {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
 }
 
 // runRuntimeTool runs a tool the agent owns inside Receive: the result and
@@ -62,6 +60,10 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 	res = callSafely(a.ctx, a.wire.opTools[i], call)
 	if res.Status != messages.ToolOK {
 		return res, nil, nil, true
+	}
+	if decide, ok := runtimetools.Decisions[call.Name]; ok {
+		res, payloads, later = a.deps.ToolEnv.decided(a.id, decide(a.state, a.env(), call))
+		return res, payloads, later, true
 	}
 	if rt.slow != nil {
 		if later, ok := rt.slow(a, call, res); ok {
@@ -118,14 +120,6 @@ func (a *agent) spawnFromTool(call messages.ToolCall, valid tools.Result) (tools
 		return res, []messages.Payload{*started}
 	}
 	return res, nil
-}
-
-// workItemDecision adapts a work-item decision to the arguments its tool
-// has just accepted.
-func workItemDecision[A any](decide func(*agent, A) (tools.Result, []messages.Payload)) func(*agent, messages.ToolCall, tools.Result) (tools.Result, []messages.Payload) {
-	return func(a *agent, call messages.ToolCall, _ tools.Result) (tools.Result, []messages.Payload) {
-		return decide(a, decodeValid[A](call))
-	}
 }
 
 // resultOf decodes the result of a tool's success envelope.

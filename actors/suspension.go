@@ -8,11 +8,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// finishSuspend settles a turn whose model asked its operator a question
-// (agentstate.SuspendedTurn), then arms the deadline timer and sends the
-// notification on its way.
-func (a *agent) finishSuspend() { a.mustCommit(agentstate.SuspendedTurn(a.state, a.env())) }
-
 // respond answers or cancels a suspension (agentstate.AnswerSuspension), answering
 // once the batch is durable.
 func (a *agent) respond(m *respondSuspension) *suspensionResult {

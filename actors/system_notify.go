@@ -35,19 +35,6 @@ func (a *agent) queueSystem(n messages.SystemNotification) error {
 // (agentstate.CriticalPending).
 func (a *agent) criticalPending() bool { return agentstate.CriticalPending(a.state, a.env()) }
 
-// forceIdleDelivery starts a system-initiated turn for critical
-// notifications (agentstate.ForceIdleDelivery); false when there is
-// nothing to force.
-func (a *agent) forceIdleDelivery() bool {
-	b := agentstate.ForceIdleDelivery(a.state, a.env())
-	a.mustCommit(b)
-	return len(b) > 0
-}
-
-// spliceCritical joins the critical notifications to the running turn
-// (agentstate.CriticalSplice).
-func (a *agent) spliceCritical() { a.mustCommit(agentstate.CriticalSplice(a.state, a.env())) }
-
 // batchCarrier returns the notifications the result of a call carries
 // (agentstate.BatchCarrier).
 func (a *agent) batchCarrier(messages.ToolCall) []messages.SystemNotification {

@@ -11,32 +11,17 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// WorkItemView is a work item as read surfaces show it: the record, its
-// derived scheduling state, the plan artifact descriptor instead of an
-// inline plan, and for a completed item its completion report.
-type WorkItemView struct {
-	messages.WorkItemRecord
-	Current          bool                       `json:"current"`
-	SchedulingState  agentstate.SchedulingState `json:"scheduling_state"`
-	Readiness        Readiness                  `json:"readiness"`
-	PlanArtifact     *PlanArtifact              `json:"plan_artifact,omitempty"`
-	CompletionReport *CompletionReport          `json:"completion_report,omitempty"`
-}
+// WorkItemView is a work item as read surfaces show it
+// (agentstate.WorkItemView).
+type WorkItemView = agentstate.WorkItemView
 
 // CompletionReport is the promoted report of a completed work item
 // (agentstate.CompletionReport).
 type CompletionReport = agentstate.CompletionReport
 
-// reportOf is the completion report of a completed rec (agentstate.ReportOf).
-func reportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *CompletionReport {
-	return agentstate.ReportOf(d, rec)
-}
-
 // viewOf is the read view of rec.
 func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView {
-	sched := a.state.Scheduling(rec)
-	v := WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: readiness(sched),
-		CompletionReport: reportOf(a.state.DeliverySummaryOf(rec.ID), rec)}
+	v := agentstate.ViewOf(a.state, rec, current)
 	v.PlanArtifact = a.planOf(rec.ID)
 	return v
 }
@@ -122,7 +107,7 @@ func (a *agent) enqueue(m *enqueueWorkItem) *workItemEnqueued {
 	if a.state.Status == messages.StatusStopped {
 		return &workItemEnqueued{err: ErrAgentStopped}
 	}
-	rec := a.newWorkItem(m.objective, messages.PlanDraft, nil)
+	rec := runtimetools.NewWorkItem(a.env(), m.objective, messages.PlanDraft, nil)
 	if err := a.persist(messages.WorkItemCreated{Record: rec}); err != nil {
 		return &workItemEnqueued{err: fmt.Errorf("enqueue work item: %w", err)}
 	}

@@ -27,6 +27,3 @@ const (
 	DefaultStaleReminderCooldownRounds = agentstate.DefaultStaleReminderCooldownRounds
 	DefaultStaleReminderMaxTokens      = agentstate.DefaultStaleReminderMaxTokens
 )
-
-// readiness projects a scheduling state onto the readiness labels.
-func readiness(st agentstate.SchedulingState) Readiness { return agentstate.ReadinessOf(st) }

@@ -19,6 +19,11 @@
 // reader) returning a Batch the agent journals atomically; nothing in a
 // decision reads a clock or mints an id by itself.
 //
+// Next is the decision over them all: what the agent does next (Idle,
+// Record a Batch, CallModel, RunTool, SettleLaunches). The agent's loop
+// journals and applies each Record and asks again, so applying a Batch
+// must always change what Next decides.
+//
 // agentstate imports messages, providers (the conversation's items), tools
 // and the record types of tools/exec, tools/task and tools/worktree; actors
 // and actors/runtimetools import agentstate, never the other way round.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
 )
 
 // The agent's decisions (issue 15, step 4). A decision is a function of the
@@ -27,6 +28,12 @@ type Env struct {
 	// Plans reads a work item's plan artifact (a file the agent edits) for
 	// the prompt's projection; nil, or nil from it, when there is none.
 	Plans func(itemID string) *PlanArtifact
+	// Ancestor is the ancestor whose spent token budget stops this agent
+	// before its next model round; nil when none is over its budget.
+	Ancestor *Ancestor
+	// Tools is the catalog of tools the model may call (the prompt
+	// frame's); nil offers none.
+	Tools func() []providers.ToolSpec
 }
 
 // Config is the part of the runtime's configuration decisions read.
@@ -45,6 +52,8 @@ type Config struct {
 	SystemPrompt string
 	// WorkItemReminder configures the stale work-item progress reminder.
 	WorkItemReminder WorkItemReminder
+	// Compaction configures conversation compaction.
+	Compaction Compaction
 }
 
 // Batch is event payloads a decision wants journaled as one atomic append.

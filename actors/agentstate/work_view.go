@@ -66,3 +66,23 @@ func ReportOf(d *messages.DeliverySummaryRecord, rec *messages.WorkItemRecord) *
 	}
 	return nil
 }
+
+// WorkItemView is a work item as read surfaces show it: the record, its
+// derived scheduling state, the plan artifact descriptor instead of an
+// inline plan, and for a completed item its completion report.
+type WorkItemView struct {
+	messages.WorkItemRecord
+	Current          bool              `json:"current"`
+	SchedulingState  SchedulingState   `json:"scheduling_state"`
+	Readiness        Readiness         `json:"readiness"`
+	PlanArtifact     *PlanArtifact     `json:"plan_artifact,omitempty"`
+	CompletionReport *CompletionReport `json:"completion_report,omitempty"`
+}
+
+// ViewOf is the read view of rec without its plan artifact (the agent
+// reads the plan file, Env.Plans).
+func ViewOf(st *State, rec *messages.WorkItemRecord, current bool) WorkItemView {
+	sched := st.Scheduling(rec)
+	return WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: ReadinessOf(sched),
+		CompletionReport: ReportOf(st.DeliverySummaryOf(rec.ID), rec)}
+}

@@ -1,0 +1,52 @@
+package runtimetools
+
+import (
+	"encoding/json"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools"
+)
+
+// Decision is what a runtime-owned tool's call, once its Call accepted the
+// arguments, does to the agent: the Result the model sees, and the Batch
+// journaled with it when it succeeds. When Plan is set, the result waits
+// for plan-file I/O that the agent does off its actor: Result is unset
+// and Plan.Finish builds it.
+type Decision struct {
+	Result tools.Result
+	Batch  agentstate.Batch
+	Plan   *PlanIO
+}
+
+// PlanIO is the plan-file I/O a work-item tool's result waits for. Seed,
+// when set, is written as work item ItemID's plan first; then the plan is
+// read, and Finish builds the result from what was read (art, nil when
+// there is no plan) and the write's failure (seedErr). Finish touches no
+// agent state: it may run on any goroutine.
+type PlanIO struct {
+	ItemID string
+	Seed   *string
+	Finish func(art *agentstate.PlanArtifact, seedErr error) tools.Result
+}
+
+// Decide is a tool's decision on a validated call (Decisions).
+type Decide func(st *agentstate.State, env agentstate.Env, call messages.ToolCall) Decision
+
+// decideArgs adapts a decision on arguments A to the call whose arguments
+// the tool has just accepted.
+func decideArgs[A any](decide func(*agentstate.State, agentstate.Env, A) Decision) Decide {
+	return func(st *agentstate.State, env agentstate.Env, call messages.ToolCall) Decision {
+		var args A
+		_ = json.Unmarshal(call.Arguments, &args)
+		return decide(st, env, args)
+	}
+}
+
+// Decisions are the pure decisions of the runtime-owned tools, by name.
+var Decisions = map[string]Decide{
+	agentstate.CreateWorkItemToolName:   decideArgs(CreateWorkItem),
+	agentstate.PickWorkItemToolName:     decideArgs(PickWorkItem),
+	agentstate.UpdateWorkItemToolName:   decideArgs(UpdateWorkItem),
+	agentstate.CompleteWorkItemToolName: decideArgs(CompleteWorkItem),
+}
