@@ -1,9 +1,12 @@
 package actors_test
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,4 +101,27 @@ func TestImportFailureRemovesWhatItWrote(t *testing.T) {
 	check("after the failed import")
 	other.Restart()
 	check("after a restart")
+}
+
+// TestImportBoundsNamesToo: an archive of empty entries with long names
+// (a few KiB compressed, each name held in memory) is refused at the
+// import's bound like one of large files, not read to its end.
+func TestImportBoundsNamesToo(t *testing.T) {
+	var buf bytes.Buffer
+	gw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gw)
+	for i := range 200 {
+		name := fmt.Sprintf("agents/w/artifacts/%d-%s", i, strings.Repeat("a", 60<<10))
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tw.Close() != nil || gw.Close() != nil {
+		t.Fatal("close the archive")
+	}
+	h := testkit.NewWith(t, testkit.Options{Deps: withHome})
+	_, err := h.Runtime.Import(context.Background(), bytes.NewReader(buf.Bytes()), 1<<20)
+	if !errors.Is(err, actors.ErrBadArchive) || !strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Fatalf("Import of %d KiB holding 12 MiB of names = %v, want refused as larger than 1 MiB", buf.Len()>>10, err)
+	}
 }
