@@ -331,8 +331,11 @@ func decodeArchivedEvents(id string, b []byte, high uint64) ([]messages.Event, e
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			return nil, fmt.Errorf("%w: agent %s event %d: %v", ErrBadArchive, id, len(evs)+1, err)
 		}
-		if err := ev.Validate(); err != nil || ev.AgentID != id {
-			return nil, fmt.Errorf("%w: agent %s event %d is not an event of it (%v)", ErrBadArchive, id, len(evs)+1, err)
+		if err := ev.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: agent %s event %d is not a valid event (%v)", ErrBadArchive, id, len(evs)+1, err)
+		}
+		if ev.AgentID != id {
+			return nil, fmt.Errorf("%w: agent %s event %d is an event of agent %q", ErrBadArchive, id, len(evs)+1, ev.AgentID)
 		}
 		if ev.Seq != uint64(len(evs))+1 {
 			return nil, fmt.Errorf("%w: agent %s: event %d has event_seq %d: its journal has a gap (records dropped by a repair), which an import cannot rebuild",

@@ -125,3 +125,16 @@ func TestImportBoundsNamesToo(t *testing.T) {
 		t.Fatalf("Import of %d KiB holding 12 MiB of names = %v, want refused as larger than 1 MiB", buf.Len()>>10, err)
 	}
 }
+
+// TestImportNamesAForeignEvent: an event of another agent in a journal is
+// refused naming that agent (the refusal read "(<nil>)" for it).
+func TestImportNamesAForeignEvent(t *testing.T) {
+	archive := testkit.Rearchive(t, exportedW(t), func(files map[string][]byte) {
+		files["agents/w/events.jsonl"] = bytes.Replace(files["agents/w/events.jsonl"], []byte(`"agent_id":"w"`), []byte(`"agent_id":"x"`), 1)
+	})
+	h := testkit.NewWith(t, testkit.Options{Deps: withHome})
+	_, err := h.Runtime.Import(context.Background(), bytes.NewReader(archive), actors.DefaultMaxArchiveBytes)
+	if !errors.Is(err, actors.ErrBadArchive) || !strings.Contains(err.Error(), `event 1 is an event of agent "x"`) {
+		t.Fatalf("Import = %v, want event 1 refused as agent x's", err)
+	}
+}
