@@ -252,6 +252,11 @@ func archiveFileAt(aw *archiveWriter, p, name string) error {
 	return aw.add(name, st.Size(), f)
 }
 
+// tarBlock is the size of a tar header block: what an entry costs beyond
+// its name and content, counted against an import's bound so that a
+// stream of empty entries with long names cannot grow without one.
+const tarBlock = 512
+
 // readArchive reads and checks a whole archive: every file the manifest
 // lists, with its size and checksum, and nothing else; at most maxBytes
 // uncompressed. Its errors wrap ErrBadArchive.
@@ -279,7 +284,7 @@ func readArchive(rd io.Reader, maxBytes int64) (archiveManifestDoc, map[string][
 		if hdr.Typeflag != tar.TypeReg || name != path.Clean(name) || path.IsAbs(name) || strings.HasPrefix(name, "..") || files[name] != nil {
 			return m, nil, bad("unexpected entry %q", name)
 		}
-		if total += hdr.Size; total > maxBytes {
+		if total += hdr.Size + int64(len(name)) + tarBlock; total > maxBytes { // names and headers are held too
 			return m, nil, bad("larger than %d MiB uncompressed", maxBytes>>20)
 		}
 		b, err := io.ReadAll(tr)
@@ -326,8 +331,11 @@ func decodeArchivedEvents(id string, b []byte, high uint64) ([]messages.Event, e
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			return nil, fmt.Errorf("%w: agent %s event %d: %v", ErrBadArchive, id, len(evs)+1, err)
 		}
-		if err := ev.Validate(); err != nil || ev.AgentID != id {
-			return nil, fmt.Errorf("%w: agent %s event %d is not an event of it (%v)", ErrBadArchive, id, len(evs)+1, err)
+		if err := ev.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: agent %s event %d is not a valid event (%v)", ErrBadArchive, id, len(evs)+1, err)
+		}
+		if ev.AgentID != id {
+			return nil, fmt.Errorf("%w: agent %s event %d is an event of agent %q", ErrBadArchive, id, len(evs)+1, ev.AgentID)
 		}
 		if ev.Seq != uint64(len(evs))+1 {
 			return nil, fmt.Errorf("%w: agent %s: event %d has event_seq %d: its journal has a gap (records dropped by a repair), which an import cannot rebuild",

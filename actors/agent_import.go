@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -93,19 +94,47 @@ func (r *Runtime) Import(ctx context.Context, rd io.Reader, maxBytes int64) (Imp
 			return ImportResult{}, err
 		}
 	}
+	ids := make([]string, len(agents))
+	for i, a := range agents {
+		ids[i] = a.AgentID
+	}
+	if err := r.beginImport(m.AgentID, ids); err != nil {
+		return ImportResult{}, err
+	}
 	res := ImportResult{AgentID: m.AgentID}
+	var written []string
 	for _, a := range agents {
-		if err := r.restore(ctx, a); err != nil {
-			return res, err
+		err := r.restore(ctx, a)
+		if !errors.Is(err, ErrAgentExists) {
+			written = append(written, a.AgentID) // some of it may be written
+		}
+		if err != nil {
+			return ImportResult{}, r.failImport(ctx, m.AgentID, ids, written, err)
 		}
 		res.Agents = append(res.Agents, a.AgentID)
 		res.Events += len(a.events)
 		res.Artifacts += len(a.artifacts)
 	}
+	if err := r.endImport(m.AgentID, ids); err != nil {
+		return ImportResult{}, r.failImport(ctx, m.AgentID, ids, written, err)
+	}
 	if _, err := r.ask(ctx, m.AgentID, &GetRecovery{}); err != nil {
-		return res, fmt.Errorf("imported agent %s does not recover: %w", m.AgentID, err)
+		err = fmt.Errorf("imported agent %s does not recover: %w", m.AgentID, err)
+		return ImportResult{}, r.failImport(ctx, m.AgentID, ids, written, err)
 	}
 	return res, nil
+}
+
+// failImport removes what the failed import wrote and says so in err.
+func (r *Runtime) failImport(ctx context.Context, root string, ids, written []string, err error) error {
+	if len(written) == 0 {
+		_ = r.endImport(root, ids)
+		return err
+	}
+	if left := r.abandonImport(ctx, root, ids, written); left != "" {
+		return fmt.Errorf("%w; what it wrote of %s could not all be removed (the next start tries again): %s", err, strings.Join(written, ", "), left)
+	}
+	return fmt.Errorf("%w; what it wrote of %s was removed, and these ids are not reused here: import the archive on another runtime", err, strings.Join(written, ", "))
 }
 
 // checkArchive checks an archive's agents: ids, journals, snapshots and
@@ -153,12 +182,28 @@ func checkArchive(m archiveManifestDoc, files map[string][]byte) ([]importedAgen
 				used++
 			}
 		}
+		if rel := artifactUnderFile(ia.artifacts); rel != "" {
+			return nil, bad("agent %s's artifact %s lies under another artifact file", a.AgentID, rel)
+		}
 		out = append(out, ia)
 	}
 	if used != len(files) {
 		return nil, bad("it holds files of no agent it lists")
 	}
 	return out, nil
+}
+
+// artifactUnderFile returns an artifact whose path runs through another
+// artifact file (a and a/b), which no file system can hold: "" when none.
+func artifactUnderFile(artifacts map[string][]byte) string {
+	for rel := range artifacts {
+		for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+			if _, ok := artifacts[d]; ok {
+				return rel
+			}
+		}
+	}
+	return ""
 }
 
 // importable refuses an id in use here, or used before.

@@ -16,7 +16,8 @@ const DefaultTrashRetention = 7 * 24 * time.Hour
 // SweepTrash sets the trash retention (0 keeps archives until removed by
 // hand) and removes the archives of agents deleted longer ago than it.
 // It also finishes deletions a crash cut short: events, snapshots and
-// artifacts of deleted agents still in the store go. It returns how many
+// artifacts of deleted agents still in the store go, and removes what an
+// import cut short wrote. It returns how many
 // archives it removed. Call it at start, before agents take work.
 func (r *Runtime) SweepTrash(ctx context.Context, retention time.Duration) (int, error) {
 	home := r.deps.ToolEnv.Home
@@ -51,7 +52,7 @@ func (r *Runtime) SweepTrash(ctx context.Context, retention time.Duration) (int,
 	if left := r.purge(ctx, ts); left != "" {
 		firstErr = errors.Join(firstErr, errors.New("sweep trash: "+left))
 	}
-	return removed, errors.Join(firstErr, err)
+	return removed, errors.Join(firstErr, err, r.sweepImports(ctx))
 }
 
 // retentionOf is the trash retention set by SweepTrash.

@@ -54,6 +54,8 @@ func (s *Server) allTasks(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case errors.Is(err, actors.ErrJournalQuarantined):
 			continue // contained since Active answered: its tasks are not known
+		case errors.Is(err, actors.ErrAgentDeleted), errors.Is(err, actors.ErrNoAgent):
+			continue // deleted since Active answered: it runs nothing now
 		case err != nil:
 			writeError(w, runtimeError(err))
 			return

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/holon-actors/holon-actors/control"
@@ -55,6 +56,8 @@ func readPrompt(name string, open func() (io.ReadCloser, error)) (string, error)
 	defer r.Close()
 	b, err := io.ReadAll(io.LimitReader(r, maxPromptBytes+1))
 	switch {
+	case errors.Is(err, syscall.EISDIR):
+		return "", usage(fmt.Errorf("read the prompt: %s is a directory: give a file", name))
 	case err != nil:
 		return "", fmt.Errorf("read the prompt from %s: %w", name, err)
 	case len(b) > maxPromptBytes:

@@ -96,6 +96,7 @@ func TestPromptInputsAndNewestFirst(t *testing.T) {
 		{"empty stdin", "  \n", []string{"-"}, "empty"},
 		{"no text", "", nil, "- to read it from stdin, or --file"},
 		{"binary stdin", "\xff\xfe", []string{"-"}, "not UTF-8"},
+		{"directory", "", []string{"--file", t.TempDir()}, "is a directory: give a file"},
 	} {
 		code, _, errOut := clientStdin(t, home, c.stdin, append([]string{"prompt"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

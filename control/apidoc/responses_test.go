@@ -111,8 +111,23 @@ func TestResponsesMatchSchemas(t *testing.T) {
 		{"POST", "/control/agents/{id}/trigger", "/control/agents/researcher/trigger", "", 409},
 		{"POST", "/control/agents/{id}/suspensions/{suspension_id}/respond", "/control/agents/researcher/suspensions/s1/respond", `{"value":"yes"}`, 404},
 		{"POST", "/control/agents/{id}/prompt", "/control/agents/researcher/prompt", `{"text":"` + strings.Repeat("x", 1<<20) + `"}`, 413},
+		// The fleet routes: tasks, delete, export and import.
+		{"GET", "/agents/{id}/tasks", "/agents/researcher/tasks", "", 200},
+		{"GET", "/tasks", "/tasks", "", 200},
+		{"GET", "/agents/{id}/tasks", "/agents/nobody/tasks", "", 404},
+		{"DELETE", "/control/agents/{id}", "/control/agents/nobody", "", 404},
+		{"DELETE", "/control/agents/{id}", "/control/agents/main", "", 409},
+		{"DELETE", "/control/agents/{id}", "/control/agents/bad%20id", "", 400},
+		{"GET", "/control/agents/{id}/export", "/control/agents/nobody/export", "", 404},
+		{"GET", "/control/agents/{id}/export", "/control/agents/bad%20id/export", "", 400},
+		{"POST", "/control/agents/import", "/control/agents/import", "not an archive", 422},
+		{"POST", "/control/agents/import", "/control/agents/import", "", 422},
 	}
 	for _, c := range calls {
 		t.Run(c.method+" "+c.path[:min(len(c.path), 60)]+" "+strconv.Itoa(c.status), func(t *testing.T) { check(t, c) })
 	}
+	check(t, call{"POST", "/control/agents", "/control/agents", `{"agent_id":"doomed"}`, 201})
+	check(t, call{"DELETE", "/control/agents/{id}", "/control/agents/doomed", "", 200})
+	check(t, call{"DELETE", "/control/agents/{id}", "/control/agents/doomed", "", 404})
+	check(t, call{"GET", "/control/agents/{id}/export", "/control/agents/doomed/export", "", 404})
 }
