@@ -125,6 +125,7 @@ func Start(cfg Config) (*Node, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("%w on %s: %w", ErrListen, cfg.Listen, err)
 	}
+	g.Bind(sys.Address())
 	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log}
 	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg}
 	pid, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return gw }), GatewayName)
