@@ -78,6 +78,11 @@ func (o Operator) Prompt(ctx context.Context, c Caller, p OperatorPrompt) (Promp
 	if err != nil {
 		return PromptResponse{}, runtimeError(err)
 	}
+	if res.Duplicate {
+		if e := o.checkDuplicate(ctx, c, p.AgentID, env.ID, res.Seq); e != nil {
+			return PromptResponse{}, e
+		}
+	}
 	return PromptResponse{AgentID: p.AgentID, MessageID: res.MessageID, EventSeq: res.Seq, Duplicate: res.Duplicate}, nil
 }
 

@@ -55,12 +55,13 @@ func Dial(ctx context.Context, o Options) (*Client, error) {
 	sys := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}))
+	g := guard.New(zerolog.Nop(), "")
 	opts := []parem.ConfigOption{
 		// The node answers by dialling back: only a member certificate of
 		// the CA may reach this endpoint, and the node must show one too.
 		parem.WithServerOptions(append([]grpc.ServerOption{grpc.Creds(credentials.NewTLS(creds.ServerConfig(tlsca.RoleMember)))},
 			// and even a node cannot crash it with upstream's known inputs
-			guard.New(zerolog.Nop(), "").ServerOptions()...)...),
+			g.ServerOptions()...)...),
 		parem.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(clientTLS(creds)))),
 	}
 	if o.Advertise != "" {
@@ -71,6 +72,7 @@ func Dial(ctx context.Context, o Options) (*Client, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("remote: listen on %s: %w", o.Listen, err)
 	}
+	g.Bind(sys.Address())
 	return &Client{opts: o, sys: sys, rem: rem, gateway: actor.NewPID(o.Addr, remotepb.GatewayName), self: sys.Address()}, nil
 }
 

@@ -30,10 +30,10 @@ import (
 // wait bounds every reply a test waits for.
 const wait = 10 * time.Second
 
-// creds is a CA with a member (the node), a client "alice", and a client
-// of another CA.
+// creds is a CA with a member (the node), clients "alice" and "bob", and
+// a client of another CA.
 type creds struct {
-	member, alice, stranger *tlsca.Credentials
+	member, alice, bob, stranger *tlsca.Credentials
 }
 
 func newCreds(t testing.TB) creds {
@@ -57,7 +57,7 @@ func newCreds(t testing.TB) creds {
 		}
 	}
 	return creds{member: issue(ca, tlsca.RoleMember, "node-1"), alice: issue(ca, tlsca.RoleClient, "alice"),
-		stranger: issue(other, tlsca.RoleClient, "mallory")}
+		bob: issue(ca, tlsca.RoleClient, "bob"), stranger: issue(other, tlsca.RoleClient, "mallory")}
 }
 
 // rig is a harness runtime served by a node on loopback.

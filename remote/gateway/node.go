@@ -25,6 +25,15 @@ import (
 // default.
 const DefaultMaxInFlight = 256
 
+// DefaultMaxConns is how many connections the node's remote port holds at
+// once by default, handshakes included.
+const DefaultMaxConns = 1024
+
+// handshakeTimeout bounds a connection's TLS handshake: gRPC's own is 2
+// minutes, which lets a peer without a certificate hold a connection
+// slot that long.
+const handshakeTimeout = 10 * time.Second
+
 // remotePageBytes bounds an events page: well under gRPC's 4 MiB default
 // message limit, which the receiving client's server applies.
 const remotePageBytes = 1 << 20
@@ -44,7 +53,10 @@ type Config struct {
 	// MaxInFlight bounds the requests answered at once (0:
 	// DefaultMaxInFlight).
 	MaxInFlight int
-	Log         zerolog.Logger
+	// MaxConns bounds the connections held at once, handshakes included
+	// (0: DefaultMaxConns); one more is closed at once.
+	MaxConns int
+	Log      zerolog.Logger
 }
 
 // Validate checks the addresses and the credentials.
@@ -98,6 +110,9 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.MaxInFlight <= 0 {
 		cfg.MaxInFlight = DefaultMaxInFlight
 	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = DefaultMaxConns
+	}
 	op := cfg.Operator
 	op.Surface = messages.SurfaceRemoteControlPrompt
 	if op.MaxPageBytes <= 0 || op.MaxPageBytes > remotePageBytes {
@@ -108,8 +123,8 @@ func Start(cfg Config) (*Node, error) {
 	portN, _ := strconv.Atoi(port)
 	g := guard.New(log, GatewayName, RequestTypes()...)
 	opts := []remote.ConfigOption{
-		remote.WithServerOptions(append(g.ServerOptions(),
-			grpc.Creds(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient))))...),
+		remote.WithServerOptions(append(g.ServerOptions(), grpc.ConnectionTimeout(handshakeTimeout),
+			grpc.Creds(guard.LimitConns(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient)), cfg.MaxConns)))...),
 		// Replies go back on a connection the node dials to the sender's
 		// address: a client's own listener, with its client certificate.
 		remote.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)))),
@@ -125,6 +140,7 @@ func Start(cfg Config) (*Node, error) {
 		sys.Shutdown()
 		return nil, fmt.Errorf("%w on %s: %w", ErrListen, cfg.Listen, err)
 	}
+	g.Bind(sys.Address())
 	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log}
 	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg}
 	pid, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return gw }), GatewayName)

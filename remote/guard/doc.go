@@ -6,7 +6,8 @@
 // crash the pinned protoactor-go), limit client-role peers to a list of
 // message types sent to one actor, and stamp each envelope with the peer
 // certificate's name and role (HeaderPeer, HeaderRole), replacing what the
-// peer sent.
+// peer sent. Every target is readdressed to the server's own system
+// (Bind), so a server never relays a peer's message to another address.
 //
 // A peer's identity is its verified TLS certificate (package tlsca): the
 // server must require client certificates of the CA.

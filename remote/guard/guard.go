@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/remote"
@@ -32,14 +33,17 @@ const receiveMethod = "/remote.Remoting/Receive"
 // batch may use.
 const protoSerializer = 0
 
-// Guard holds the gRPC interceptors of a remote server. It is immutable
-// and safe for concurrent use.
+// Guard holds the gRPC interceptors of a remote server. It is safe for
+// concurrent use; Bind sets the one thing that changes, once.
 type Guard struct {
 	log zerolog.Logger
 	// target is the one actor a client-role peer may address.
 	target string
 	// clientTypes are the message types a client-role peer may send.
 	clientTypes map[string]bool
+	// self is the address targets are delivered at (Bind); nil until the
+	// server's system has one.
+	self atomic.Pointer[string]
 }
 
 // New is a guard that lets client-role peers send only the message types
@@ -126,6 +130,9 @@ func (s *checkedStream) RecvMsg(m any) error {
 	}
 	if err := s.g.check(batch, s.role); err != nil {
 		s.g.log.Warn().Err(err).Str("peer", s.name).Str("role", string(s.role)).Msg("remote: refused a message batch")
+		return err
+	}
+	if err := s.g.localize(batch.Targets); err != nil {
 		return err
 	}
 	for _, env := range batch.Envelopes {

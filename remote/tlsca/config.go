@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"time"
 )
 
 // Credentials are a TLS directory's CA and one role's certificate.
@@ -46,6 +47,9 @@ func Load(dir string, role Role) (*Credentials, error) {
 	}
 	if got != role {
 		return nil, fmt.Errorf("%w: %s is a %s certificate, not a %s one", ErrBadRole, certPath, got, role)
+	}
+	if err := checkValidity(certPath, leaf, time.Now()); err != nil {
+		return nil, err
 	}
 	roots := x509.NewCertPool()
 	roots.AddCert(ca)
@@ -114,4 +118,17 @@ func peerRoles(roles []Role) func([][]byte, [][]*x509.Certificate) error {
 
 func pemOf(cert *x509.Certificate) []byte {
 	return pemEncode("CERTIFICATE", cert.Raw)
+}
+
+// checkValidity refuses leaf, read from path, outside its validity at now.
+func checkValidity(path string, leaf *x509.Certificate, now time.Time) error {
+	const day = "2006-01-02 15:04 MST"
+	switch {
+	case now.After(leaf.NotAfter):
+		return fmt.Errorf("%w: %s expired at %s: issue a new one (holon-actors ca issue)", ErrOutOfValidity, path, leaf.NotAfter.UTC().Format(day))
+	case now.Before(leaf.NotBefore):
+		return fmt.Errorf("%w: %s is not valid before %s: check this machine's clock, or issue a new one (holon-actors ca issue)",
+			ErrOutOfValidity, path, leaf.NotBefore.UTC().Format(day))
+	}
+	return nil
 }

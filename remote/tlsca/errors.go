@@ -12,4 +12,7 @@ var (
 	// ErrKeyExposed is returned by Load for a private key other users can
 	// read.
 	ErrKeyExposed = errors.New("tlsca: private key readable by other users")
+	// ErrOutOfValidity is returned by Load for a certificate that has
+	// expired or is not valid yet.
+	ErrOutOfValidity = errors.New("tlsca: certificate out of its validity")
 )
