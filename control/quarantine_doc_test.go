@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 )
@@ -25,7 +26,7 @@ func (q *quarantinedRuntime) CheckExport(context.Context, string) error { return
 // 409 journal_quarantined for an agent whose journal is quarantined, and
 // their routes (so control/openapi.json) list that kind.
 func TestQuarantinedAnswersAreDocumented(t *testing.T) {
-	rt := &quarantinedRuntime{fakeRuntime{agents: map[string]actors.AgentView{"main": {Info: actors.AgentInfo{ID: "main"}}},
+	rt := &quarantinedRuntime{fakeRuntime{agents: map[string]actors.AgentView{"main": {Info: agentstate.AgentInfo{ID: "main"}}},
 		err: fmt.Errorf("agent main: %w", actors.ErrJournalQuarantined)}}
 	c := serveFake(t, rt)
 	ctx := context.Background()

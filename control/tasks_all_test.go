@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // goneRuntime is a runtime whose agents vanish between the listing of the
@@ -32,7 +33,7 @@ func (g *goneRuntime) View(ctx context.Context, id string) (actors.AgentView, er
 // failing the whole listing.
 func TestAllTasksSkipsAgentsGoneMeanwhile(t *testing.T) {
 	now := time.Now()
-	main := actors.AgentView{Info: actors.AgentInfo{ID: "main", Active: true}, Tasks: map[string]actors.TaskRecord{
+	main := actors.AgentView{Info: agentstate.AgentInfo{ID: "main", Active: true}, Tasks: map[string]agentstate.TaskRecord{
 		"task_1": {TaskID: "task_1", Kind: "command_task", Status: "running", CreatedAt: now, UpdatedAt: now}}}
 	rt := &goneRuntime{fakeRuntime: fakeRuntime{agents: map[string]actors.AgentView{"main": main}},
 		gone: map[string]error{
