@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/actors/transport"
 	"github.com/holon-actors/holon-actors/messages"
@@ -117,7 +118,10 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	if r.timers, err = sys.Root.SpawnNamed(timers.ServiceProps(deps.Clock, fire), "timers"); err != nil {
 		return nil, fmt.Errorf("start timer service: %w", err)
 	}
-	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy}
+	// The runtime-owned tools are built once (their schemas by
+	// reflection), not at each activation.
+	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
+		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool)}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
