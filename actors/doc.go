@@ -18,9 +18,11 @@
 // of the world, read off the batch itself (effects.go: arm its timers,
 // dispatch its notifications, report its usage), so no step arms or sends
 // anything by hand; a model call or a tool runs in a step goroutine. A
-// runtime-owned tool is validated by its Call, then decided: purely by
-// runtimetools.Decisions (the work-item tools, whose plan-file I/O runs in
-// the step goroutine), or by its entry of runtime_tools.go.
+// runtime-owned tool is refused or validated by its Call, then decided:
+// purely by runtimetools.Refusals and Decisions (Sleep, the operator
+// tools, and the work-item tools, whose plan-file I/O runs in the step
+// goroutine), or, for SpawnAgent, which starts a child actor and plans its
+// git worktree, by its entry of runtime_tools.go.
 //
 // An agent reaches the runtime only through its Host port (agent_host.go:
 // forward to an agent, adopt and release a child, deliver a notification,

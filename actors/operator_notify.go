@@ -33,11 +33,6 @@ func (*childNotification) Priority() messages.Priority { return messages.Priorit
 func (*deliveryReported) Priority() messages.Priority  { return messages.PriorityBackground }
 func (*tailDropped) Priority() messages.Priority       { return messages.PriorityNext }
 
-// operatorNotification builds a notification of this agent (agentstate.NotificationOf).
-func (a *agent) operatorNotification(reason, message, suspensionID string) messages.OperatorNotification {
-	return agentstate.NotificationOf(a.state, a.env(), reason, message, suspensionID)
-}
-
 // newNotification is agent id's notification to the primary operator.
 func newNotification(id, reason, message string, at time.Time) messages.OperatorNotification {
 	return messages.OperatorNotification{

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
@@ -14,12 +13,10 @@ import (
 
 // runtimeTool is what the agent does with one of its own tools
 // (runtimetools.Tools) around the tool's Call, which validates the
-// arguments. refuse, when set, answers instead of the call while the
-// agent's state forbids it. decide, when set, turns a validated call into
-// the result the model sees and the payloads journaled with it
-// (toolFinished); without it the validated result stands.
+// arguments, when the decision needs the agent itself. decide turns a
+// validated call into the result the model sees and the payloads
+// journaled with it (toolFinished).
 type runtimeTool struct {
-	refuse func(a *agent) (tools.Result, bool)
 	decide func(a *agent, call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload)
 	// slow, when set and ok, is tried before decide: the part of the
 	// decision that blocks (git) is finished by later in a step goroutine,
@@ -32,14 +29,11 @@ type runtimeTool struct {
 type slowDecision func(ctx context.Context) (tools.Result, []messages.Payload)
 
 // runtimeTools are the agent's decisions for its own tools, by name, that
-// still need the agent; the pure ones are runtimetools.Decisions. These
-// two maps are the one place a runtime-owned tool's name selects what the
-// agent does.
+// still need the agent: SpawnAgent starts a child actor and plans its git
+// worktree. Every other runtime-owned tool is refused and decided purely
+// (runtimetools.Refusals, runtimetools.Decisions). These maps are the one
+// place a runtime-owned tool's name selects what the agent does.
 var runtimeTools = map[string]runtimeTool{
-	agentstate.SleepToolName:        {}, // the turn ends in sleep when its result is applied
-	agentstate.RequestInputToolName: {refuse: (*agent).refuseSecondQuestion},
-	agentstate.ShouldAskToolName:    {decide: (*agent).recordEngagement},
-	agentstate.NotifyToolName:       {decide: (*agent).notifyFromTool},
 	runtimetools.SpawnAgentToolName: {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
 }
 
@@ -51,9 +45,8 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 	if i < 0 {
 		return tools.Result{}, nil, nil, false
 	}
-	rt := runtimeTools[call.Name]
-	if rt.refuse != nil {
-		if res, refused := rt.refuse(a); refused {
+	if refuse, ok := runtimetools.Refusals[call.Name]; ok {
+		if res, refused := refuse(a.state); refused {
 			return res, nil, nil, true
 		}
 	}
@@ -62,9 +55,14 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 		return res, nil, nil, true
 	}
 	if decide, ok := runtimetools.Decisions[call.Name]; ok {
-		res, payloads, later = a.deps.ToolEnv.decided(a.id, decide(a.state, a.env(), call))
+		d := decide(a.state, a.env(), call)
+		if d.Plan == nil && d.Result.Status == "" {
+			d.Result = res // the validated result stands
+		}
+		res, payloads, later = a.deps.ToolEnv.decided(a.id, d)
 		return res, payloads, later, true
 	}
+	rt := runtimeTools[call.Name]
 	if rt.slow != nil {
 		if later, ok := rt.slow(a, call, res); ok {
 			return tools.Result{}, nil, later, true
@@ -75,37 +73,6 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 	}
 	res, payloads = rt.decide(a, call, res)
 	return res, payloads, nil, true
-}
-
-// refuseSecondQuestion refuses a second RequestOperatorInput in one turn.
-func (a *agent) refuseSecondQuestion() (tools.Result, bool) {
-	if a.state.Turn.Ask == nil {
-		return tools.Result{}, false
-	}
-	return tools.Failure(agentstate.RequestInputToolName, messages.ToolError, tools.ToolError{
-		Kind: tools.KindInvalidToolInput, Message: "this turn already asks the operator a question",
-		RecoveryHint: "ask one question per turn; put the options of one decision in its choices",
-	}), true
-}
-
-// recordEngagement journals ShouldRequestInput's decision with its result.
-func (a *agent) recordEngagement(call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload) {
-	d, ok := resultOf[messages.EngagementDecision](valid)
-	if !ok {
-		return valid, nil
-	}
-	return valid, []messages.Payload{messages.EngagementDecisionRecorded{Decision: d, TurnID: a.state.Turn.ID, CallID: call.ID}}
-}
-
-// notifyFromTool journals NotifyOperator's notification with its result;
-// toolFinished dispatches it once durable.
-func (a *agent) notifyFromTool(call messages.ToolCall, valid tools.Result) (tools.Result, []messages.Payload) {
-	var args runtimetools.NotifyArgs
-	if json.Unmarshal(call.Arguments, &args) != nil {
-		return valid, nil
-	}
-	n := a.operatorNotification(messages.NotifyAgentTool, args.Message, "")
-	return valid, []messages.Payload{messages.OperatorNotificationRequested{Notification: n}}
 }
 
 // spawnFromTool spawns what a validated SpawnAgent call asks for; a

@@ -10,7 +10,8 @@ import (
 
 // Decision is what a runtime-owned tool's call, once its Call accepted the
 // arguments, does to the agent: the Result the model sees, and the Batch
-// journaled with it when it succeeds. When Plan is set, the result waits
+// journaled with it when it succeeds. An unset Result (no Status) keeps
+// the result of the Call that validated the arguments. When Plan is set, the result waits
 // for plan-file I/O that the agent does off its actor: Result is unset
 // and Plan.Finish builds it.
 type Decision struct {
@@ -49,4 +50,8 @@ var Decisions = map[string]Decide{
 	agentstate.PickWorkItemToolName:     decideArgs(PickWorkItem),
 	agentstate.UpdateWorkItemToolName:   decideArgs(UpdateWorkItem),
 	agentstate.CompleteWorkItemToolName: decideArgs(CompleteWorkItem),
+	agentstate.SleepToolName:            Sleep,
+	agentstate.RequestInputToolName:     RequestInput,
+	agentstate.ShouldAskToolName:        ShouldAsk,
+	agentstate.NotifyToolName:           Notify,
 }

@@ -4,10 +4,12 @@
 // For each one it has the spec the model sees, the argument types and
 // their validation (Tools, Is). A tool's Call only validates its arguments
 // and echoes them, or answers what needs no state (ShouldRequestInput).
-// What the call does to the agent is a Decision: for the work-item tools a
-// pure function of the agent's state and Env here (Decisions), which names
-// the plan-file I/O its result waits for as data; for the others the
-// agent's (actors' runtime_tools.go). Either is journaled with the result.
+// What the call does to the agent is a Decision, a pure function of the
+// agent's state and Env here (Decisions), journaled with the result; the
+// work-item tools' names the plan-file I/O their result waits for as data.
+// Refusals answer instead of a call the agent's state forbids (a second
+// question in one turn). Only SpawnAgent is decided by the agent (actors'
+// runtime_tools.go): it starts a child actor and plans its git worktree.
 //
 // Like agentstate, it is pure: no actor system, storage, logging, clock,
 // process or network (boundary_test.go).
