@@ -145,6 +145,8 @@ type agent struct {
 	inc  *incarnation
 
 	state *agentstate.State
+	// plans caches its work items' plan artifacts (plan_cache.go).
+	plans planCache
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64
@@ -315,7 +317,11 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.enqueue(m))
 		a.advance(c)
 	case *getWorkItems:
-		c.Respond(a.workItemViews())
+		a.answerWorkItems(c)
+	case *plansRead:
+		if a.plansReadBack(m) {
+			a.advance(c)
+		}
 	case *passivate:
 		a.passivate(c, m)
 	case *retire:

@@ -26,9 +26,9 @@ import (
 // the decisions.
 func (a *agent) advance(c actor.Context) {
 	defer a.settleChild(c)
-	for !a.stepping && !a.archiving {
+	for !a.stepping && !a.archiving && !a.plans.reading {
 		start := a.deps.Clock.Now()
-		switch s := agentstate.Next(a.state, a.env()).(type) {
+		switch s := agentstate.Next(a.state, a.planEnv()).(type) {
 		case agentstate.Idle:
 			return
 		case agentstate.Record:
@@ -39,6 +39,9 @@ func (a *agent) advance(c actor.Context) {
 				return
 			}
 		case agentstate.CallModel:
+			if a.refreshPlans(c) {
+				return // plansRead advances again
+			}
 			a.startModel(c, s, a.elapsedMS(start))
 		case agentstate.RunTool:
 			a.mustCommit(s.Started)
@@ -56,6 +59,7 @@ func (a *agent) startModel(c actor.Context, m agentstate.CallModel, buildMS int6
 		a.deps.Log.Error().Str("agent_id", a.id).Int("calls", m.Answered).Msg("request had unanswered tool calls; answered in the request only")
 	}
 	req := m.Request
+	a.plans.fresh = nil // the next request reads its plans again
 	a.gen++
 	a.stepping, a.stepKind = true, stepModel
 	gen, ctx, self, root, p, clock := a.gen, a.ctx, c.Self(), c.ActorSystem().Root, a.deps.Provider, a.deps.Clock

@@ -32,7 +32,10 @@
 // supervision strategy) is passed beside it.
 //
 // An actor's state is touched only inside its Receive. Receive never blocks
-// on a model, a tool or a process: slow work runs in a goroutine owned by
+// on a model, a tool, a process or a file: the plan previews of a prompt
+// and of the work-item views are read by a goroutine (plan_cache.go), as
+// is a runtime tool's plan file (a child's git worktree is still made and
+// removed inside Receive: children.go); slow work runs in a goroutine owned by
 // the actor, cancelled when it stops, and comes back as a message carrying
 // a step generation. Agents are addressed by agent id, never by PID.
 //

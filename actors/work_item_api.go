@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/messages"
@@ -19,31 +21,39 @@ type WorkItemView = agentstate.WorkItemView
 // (agentstate.CompletionReport).
 type CompletionReport = agentstate.CompletionReport
 
-// viewOf is the read view of rec.
+// viewOf is the read view of rec, with the plan artifact last read of it
+// (plan_cache.go).
 func (a *agent) viewOf(rec *messages.WorkItemRecord, current bool) WorkItemView {
 	v := agentstate.ViewOf(a.state, rec, current)
-	v.PlanArtifact = a.planOf(rec.ID)
+	v.PlanArtifact = a.plans.arts[rec.ID]
 	return v
 }
 
-// planOf reads the plan artifact of this agent's work item itemID; nil
-// when there is none (or no HOLON_HOME).
-func (a *agent) planOf(itemID string) *PlanArtifact {
-	path, err := a.deps.ToolEnv.planPath(a.id, itemID)
-	if err != nil {
-		return nil
-	}
-	return readPlanArtifact(path)
-}
-
-// workItemViews lists the agent's work items, oldest first.
-func (a *agent) workItemViews() []WorkItemView {
+// answerWorkItems answers getWorkItems with the agent's work items, oldest
+// first: the views are taken here, their plan files are read by a
+// goroutine, which answers.
+func (a *agent) answerWorkItems(c actor.Context) {
 	items := a.state.WorkItemsSorted()
 	out := make([]WorkItemView, 0, len(items))
+	paths := make([]string, 0, len(items))
 	for _, r := range items {
-		out = append(out, a.viewOf(r, r.ID == a.state.CurrentWorkItemID))
+		out = append(out, agentstate.ViewOf(a.state, r, r.ID == a.state.CurrentWorkItemID))
+		path, err := a.deps.ToolEnv.planPath(a.id, r.ID)
+		if err != nil {
+			path = ""
+		}
+		paths = append(paths, path)
 	}
-	return out
+	sender, root := c.Sender(), c.ActorSystem().Root
+	if sender == nil {
+		return
+	}
+	go func() {
+		for i, path := range paths {
+			out[i].PlanArtifact = readPlanArtifact(path)
+		}
+		root.Send(sender, out)
+	}()
 }
 
 // ErrInvalidObjective is wrapped by EnqueueWorkItem's error for an empty

@@ -63,3 +63,61 @@ func TestPlanIOLeavesTheAgentFree(t *testing.T) {
 		t.Fatalf("updated = %+v, want %s blocked on the review", updated, view.ID)
 	}
 }
+
+// TestPromptPlanReadLeavesTheAgentFree: the plan preview of a model
+// request is read outside the agent's Receive. The current work item's
+// plan file becomes a FIFO nobody writes before the third request is
+// built; the agent answers the operator meanwhile, and the request goes
+// out once the read ends.
+func TestPromptPlanReadLeavesTheAgentFree(t *testing.T) {
+	var fifo string
+	pick := reply("", call("c1", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`))
+	other := reply("", call("c2", "no_such_tool", `{}`))
+	p := &dynProvider{steps: []dynStep{
+		pick,
+		func(req providers.Request) testkit.Step {
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Error(err)
+			}
+			return other(req)
+		},
+		reply("Done."),
+	}}
+	h := workHarness(t, p, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	view, err := h.Runtime.EnqueueWorkItem(ctx, "main", "Ship the release")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(h.Home, "agents", "main", "work-items", view.ID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fifo = filepath.Join(dir, "plan.md")
+
+	h.WaitEvent("main", func(ev messages.Event) bool {
+		return ev.Type == messages.EventToolExecuted && decode[messages.ToolExecuted](t, ev).CallID == "c2"
+	})
+	stateCtx, stateCancel := context.WithTimeout(ctx, 3*time.Second)
+	st, stateErr := h.Runtime.State(stateCtx, "main") // the third request waits on the FIFO
+	stateCancel()
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // lets the read go on
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(fifo); err != nil { // later prompts find no plan
+		t.Fatal(err)
+	}
+	w.Close()
+	if stateErr != nil {
+		t.Fatalf("the agent did not answer while its prompt's plan was read: %v", stateErr)
+	}
+	if st.Turn == nil {
+		t.Fatal("the agent's turn ended before its third model step")
+	}
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if n := len(p.requests()); n < 3 {
+		t.Fatalf("model calls = %d, want 3", n)
+	}
+}

@@ -25,8 +25,9 @@ type Env struct {
 	NewID func(prefix string) string
 	// Cfg is the runtime configuration decisions read.
 	Cfg Config
-	// Plans reads a work item's plan artifact (a file the agent edits) for
-	// the prompt's projection; nil, or nil from it, when there is none.
+	// Plans gives a work item's plan artifact (a file the agent edits) for
+	// the prompt's projection, as the agent last read it; nil, or nil from
+	// it, when there is none. It never touches the file itself.
 	Plans func(itemID string) *PlanArtifact
 	// Ancestor is the ancestor whose spent token budget stops this agent
 	// before its next model round; nil when none is over its budget.

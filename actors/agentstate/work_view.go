@@ -80,7 +80,7 @@ type WorkItemView struct {
 }
 
 // ViewOf is the read view of rec without its plan artifact (the agent
-// reads the plan file, Env.Plans).
+// reads the plan file off the actor).
 func ViewOf(st *State, rec *messages.WorkItemRecord, current bool) WorkItemView {
 	sched := st.Scheduling(rec)
 	return WorkItemView{WorkItemRecord: rec.Clone(), Current: current, SchedulingState: sched, Readiness: ReadinessOf(sched),
