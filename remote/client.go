@@ -114,19 +114,7 @@ const closeGrace = 100 * time.Millisecond
 // Close stops the client's endpoint and its connections to the node.
 // Requests in flight fail.
 func (c *Client) Close() {
-	done := make(chan struct{}) // closed by the graceful shutdown's goroutine
-	go func() {
-		defer close(done)
-		c.rem.Shutdown(true)
-	}()
-	t := time.NewTimer(closeGrace)
-	defer t.Stop()
-	select {
-	case <-done:
-	case <-t.C:
-		c.rem.Shutdown(false) // ends the graceful stop too
-		<-done
-	}
+	_ = guard.Shutdown(c.rem, closeGrace) // a recovered upstream panic: the endpoint is stopped all the same
 	c.sys.Shutdown()
 }
 
