@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
@@ -54,16 +53,8 @@ func (c APIConfig) Validate() error {
 	switch {
 	case c.Dir == "":
 		return errors.New("api bench: dir is empty")
-	case c.Clients < 1:
-		return fmt.Errorf("api bench: clients is %d, want at least 1", c.Clients)
-	case c.Requests < c.Clients:
-		return fmt.Errorf("api bench: requests is %d, want at least one per client (%d)", c.Requests, c.Clients)
-	case c.Agents < 0:
-		return fmt.Errorf("api bench: agents is %d, want 0 (one per client) or more", c.Agents)
-	case (c.Requests+c.agents()-1)/c.agents() > actors.DefaultQueueLimit:
-		return fmt.Errorf("api bench: %d prompts per agent exceed the queue limit %d: add agents", (c.Requests+c.agents()-1)/c.agents(), actors.DefaultQueueLimit)
 	}
-	return nil
+	return checkPrompts("api", c.Clients, c.Requests, c.Agents)
 }
 
 // APIResult is what API measured.
@@ -100,19 +91,11 @@ func apiRun(ctx context.Context, cfg APIConfig, st *persistence.BadgerStore, soc
 		return APIResult{}, err
 	}
 	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-	srv := control.NewServer(control.Config{Runtime: rt, Store: st})
-	l, err := control.ListenUnix(sock)
+	_, stop, err := serveControl(control.Config{Runtime: rt, Store: st}, sock)
 	if err != nil {
 		return APIResult{}, err
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	defer func() {
-		err = errors.Join(err, srv.Close(context.Background()))
-		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
-			err = errors.Join(err, serr)
-		}
-	}()
+	defer func() { err = errors.Join(err, stop()) }()
 	c := control.NewUnixClient(sock)
 	defer c.Close()
 	for i := range cfg.agents() {

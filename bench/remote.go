@@ -55,16 +55,8 @@ func (c RemoteConfig) Validate() error {
 		return errors.New("remote bench: dir is empty")
 	case c.Binary == "":
 		return errors.New("remote bench: no holon-actors binary to run the node")
-	case c.Clients < 1:
-		return fmt.Errorf("remote bench: clients is %d, want at least 1", c.Clients)
-	case c.Requests < c.Clients:
-		return fmt.Errorf("remote bench: requests is %d, want at least one per client (%d)", c.Requests, c.Clients)
-	case c.Agents < 0:
-		return fmt.Errorf("remote bench: agents is %d, want 0 (one per client) or more", c.Agents)
-	case (c.Requests+c.agents()-1)/c.agents() > actors.DefaultQueueLimit:
-		return fmt.Errorf("remote bench: %d prompts per agent exceed the queue limit %d: add agents", (c.Requests+c.agents()-1)/c.agents(), actors.DefaultQueueLimit)
 	}
-	return nil
+	return checkPrompts("remote", c.Clients, c.Requests, c.Agents)
 }
 
 // RemoteResult is what Remote measured: the same prompts admitted durably

@@ -146,19 +146,11 @@ func sseRun(ctx context.Context, cfg SSEConfig, st *persistence.BadgerStore, soc
 		return SSEResult{}, err
 	}
 	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-	srv := control.NewServer(control.Config{Runtime: rt, Store: st, MaxEventStreams: cfg.Subscribers})
-	l, err := control.ListenUnix(sock)
+	srv, stop, err := serveControl(control.Config{Runtime: rt, Store: st, MaxEventStreams: cfg.Subscribers}, sock)
 	if err != nil {
 		return SSEResult{}, err
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	defer func() {
-		err = errors.Join(err, srv.Close(context.Background()))
-		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
-			err = errors.Join(err, serr)
-		}
-	}()
+	defer func() { err = errors.Join(err, stop()) }()
 	if _, err := st.Append(ctx, sseAgent, []messages.Event{sseEvent(0, "start")}); err != nil {
 		return SSEResult{}, err
 	}

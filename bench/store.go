@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
@@ -79,4 +81,24 @@ func inFreshStore(ctx context.Context, o persistence.Options, root string, keep 
 		return nil
 	}
 	return then()
+}
+
+// serveControl serves the control API of cfg on a unix socket at sock;
+// stop closes the server and returns what ended its serving, if not the
+// close.
+func serveControl(cfg control.Config, sock string) (srv *control.Server, stop func() error, err error) {
+	srv = control.NewServer(cfg)
+	l, err := control.ListenUnix(sock)
+	if err != nil {
+		return nil, nil, err
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	return srv, func() error {
+		err := srv.Close(context.Background())
+		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
+			err = errors.Join(err, serr)
+		}
+		return err
+	}, nil
 }

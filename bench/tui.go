@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -114,19 +113,11 @@ func tuiRun(ctx context.Context, cfg TUIConfig, st *persistence.BadgerStore, soc
 		return TUIResult{}, err
 	}
 	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-	srv := control.NewServer(control.Config{Runtime: rt, Store: st})
-	l, err := control.ListenUnix(sock)
+	_, stop, err := serveControl(control.Config{Runtime: rt, Store: st}, sock)
 	if err != nil {
 		return TUIResult{}, err
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	defer func() {
-		err = errors.Join(err, srv.Close(context.Background()))
-		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
-			err = errors.Join(err, serr)
-		}
-	}()
+	defer func() { err = errors.Join(err, stop()) }()
 	c := control.NewUnixClient(sock)
 	defer c.Close()
 	res = TUIResult{Busy: cfg.Busy, Paints: cfg.Paints, Keystrokes: cfg.Keystrokes}
