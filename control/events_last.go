@@ -45,22 +45,40 @@ func (s *Server) eventsLast(w http.ResponseWriter, r *http.Request, id string, n
 // readNewest reads the newest events of id up to high, at most n of them
 // and about MaxPageBytes of them (the newest one whatever its size),
 // walking back from high one range at a time, so sequence numbers deleted
-// in between (a dropped record) leave no hole in the answer. A range with
-// no event at all ends the walk: retention deleted everything before it.
+// in between leave no hole in the answer. A range with no event in it (a
+// crash repair dropped a torn tail, or retention deleted the start) does not
+// end the walk while an older event exists: the next range back is twice as
+// wide, so a long gap costs a few reads, not one per n seqs.
 func (s *Server) readNewest(ctx context.Context, id string, high uint64, n int) ([]messages.Event, error) {
 	var rev []messages.Event // newest first
 	size := 0
+	oldest := uint64(0) // the oldest seq stored, looked up at the first gap
+	width := uint64(n)
 	for to := high; to > 0 && len(rev) < n; {
 		from := uint64(1)
-		if want := uint64(n - len(rev)); to > want {
-			from = to - want + 1
+		if to > width {
+			from = to - width + 1
 		}
 		evs, err := s.cfg.Store.Read(ctx, id, from, to, 0)
 		if err != nil {
 			return nil, err
 		}
 		if len(evs) == 0 {
-			break
+			if oldest == 0 {
+				first, err := s.cfg.Store.Read(ctx, id, 1, to, 1)
+				if err != nil {
+					return nil, err
+				}
+				if len(first) == 0 {
+					break
+				}
+				oldest = first[0].Seq
+			}
+			if from <= oldest {
+				break
+			}
+			to, width = from-1, 2*width
+			continue
 		}
 		for i := len(evs) - 1; i >= 0 && len(rev) < n; i-- {
 			if size += len(evs[i].Payload); size > MaxPageBytes && len(rev) > 0 {
@@ -68,7 +86,7 @@ func (s *Server) readNewest(ctx context.Context, id string, high uint64, n int) 
 			}
 			rev = append(rev, evs[i])
 		}
-		to = from - 1
+		to, width = from-1, uint64(n-len(rev))
 	}
 	return reversed(rev), nil
 }
