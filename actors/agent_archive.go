@@ -209,7 +209,8 @@ func (r *Runtime) artifactsDir(id string) string {
 }
 
 // archiveArtifacts writes the regular files under dir (none when it does
-// not exist), skipping files being written (*.tmp*).
+// not exist), skipping files being written (persistence.Artifacts writes
+// NAME.tmp-RANDOM, and refuses that element in an artifact's name).
 func archiveArtifacts(aw *archiveWriter, dir, prefix string) (int, error) {
 	if dir == "" {
 		return 0, nil
@@ -221,7 +222,7 @@ func archiveArtifacts(aw *archiveWriter, dir, prefix string) (int, error) {
 			return fs.SkipAll
 		case err != nil:
 			return err
-		case d.Type().IsRegular() && !strings.Contains(d.Name(), ".tmp"):
+		case d.Type().IsRegular() && !strings.Contains(d.Name(), ".tmp-"):
 			names = append(names, p)
 		}
 		return nil
