@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // The agent's decisions (issue 15, step 4). A decision is a function of the
@@ -34,7 +34,7 @@ type Env struct {
 	Ancestor *Ancestor
 	// Tools is the catalog of tools the model may call (the prompt
 	// frame's); nil offers none.
-	Tools func() []providers.ToolSpec
+	Tools func() []llm.ToolSpec
 }
 
 // Config is the part of the runtime's configuration decisions read.
