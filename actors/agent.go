@@ -169,6 +169,8 @@ type agent struct {
 
 	// children are the live actors of the private children it supervises.
 	children map[string]*actor.PID
+	// git is what its children's worktree goroutines have under way.
+	git childGit
 	// halting is set once the actor stops or restarts: its children stop
 	// with it, and that is not their failure.
 	halting bool
@@ -302,11 +304,11 @@ func (a *agent) Receive(c actor.Context) {
 	case *archiveReady:
 		a.archiveNow(c, m.status, m.reason, m.replies)
 	case *childFinished:
-		err := a.finishChild(m)
-		if c.Sender() != nil {
-			c.Respond(&tasks.Recorded{Err: err})
-		}
-		a.advance(c)
+		a.endChild(c, m, c.Sender())
+	case *worktreeMade:
+		a.worktreeMadeBack(c, m)
+	case *worktreeCleaned:
+		a.worktreeCleanedBack(c, m)
 	case *observeChild:
 		c.Respond(a.observation())
 	case *actor.Terminated:

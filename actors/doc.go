@@ -34,8 +34,8 @@
 // An actor's state is touched only inside its Receive. Receive never blocks
 // on a model, a tool, a process or a file: the plan previews of a prompt
 // and of the work-item views are read by a goroutine (plan_cache.go), as
-// is a runtime tool's plan file (a child's git worktree is still made and
-// removed inside Receive: children.go); slow work runs in a goroutine owned by
+// is a runtime tool's plan file, and a child's git worktree is made and
+// cleaned up by one (child_worktree.go); slow work runs in a goroutine owned by
 // the actor, cancelled when it stops, and comes back as a message carrying
 // a step generation. Agents are addressed by agent id, never by PID.
 //
