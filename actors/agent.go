@@ -171,6 +171,9 @@ type agent struct {
 	children map[string]*actor.PID
 	// git is what its children's worktree goroutines have under way.
 	git childGit
+	// childrenDue is set when a batch started a child's supervision task:
+	// its actor starts before Receive returns (startChildren).
+	childrenDue bool
 	// halting is set once the actor stops or restarts: its children stop
 	// with it, and that is not their failure.
 	halting bool
@@ -227,6 +230,7 @@ func (a *agent) Receive(c actor.Context) {
 		}
 		a.ensureState()
 		defer a.armIdle(c)
+		defer a.startChildren(c)
 	}
 	switch m := c.Message().(type) {
 	case *actor.Started:

@@ -115,7 +115,7 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 			map[string]string{"parent_agent_id": a.id, "supervision_task_id": rec.TaskID})},
 	}
 	payloads = a.withCreatorPolicy(payloads)
-	if err := a.createStream(context.Background(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
+	if err := createStream(context.Background(), a.deps.Store, a.deps.Clock.Now(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
 		return nil, fmt.Errorf("create child %s: %w", id, err)
 	}
 	pid, err := c.SpawnNamed(agentProps(id, a.deps, a.wire), id)

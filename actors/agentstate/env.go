@@ -55,6 +55,9 @@ type Config struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction.
 	Compaction Compaction
+	// MaxActiveChildren bounds the private children an agent supervises
+	// at once; 0 means the default (runtimetools.DefaultMaxActiveChildren).
+	MaxActiveChildren int
 }
 
 // Batch is event payloads a decision wants journaled as one atomic append.
