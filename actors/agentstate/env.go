@@ -60,5 +60,23 @@ type Config struct {
 	MaxActiveChildren int
 }
 
+// WorkItemReminder configures the stale-progress reminder: during a long
+// provider turn, after Rounds consecutive model rounds without a
+// successful work-item mutation, the next request (only) carries a
+// reminder of the current work item, then again every CooldownRounds
+// rounds; it is cut to MaxTokens (4 characters a token). Zero fields mean
+// the defaults; a negative Rounds disables the reminder.
+type WorkItemReminder struct {
+	Rounds         int
+	CooldownRounds int
+	MaxTokens      int
+}
+
+// Ancestor is an ancestor whose spent token budget counts this agent's
+// spend, with its own failure summary.
+type Ancestor struct {
+	ID, Summary string
+}
+
 // Batch is event payloads a decision wants journaled as one atomic append.
 type Batch []messages.Payload
