@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/testkit"
+	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
 )
 
@@ -138,5 +140,52 @@ func TestWorktreeCleanupLeavesTheAgentFree(t *testing.T) {
 	out := endedWorktree(t, f.Harness, "main", res.SupervisionTaskID)
 	if out.CleanupStatus != worktree.StatusRemoved {
 		t.Fatalf("worktree after the task = %+v, want removed", out)
+	}
+}
+
+// TestWorktreeStopAnsweredAfterCleanup: TaskStop of a worktree-mode child
+// is answered once the task's end is durable, after the worktree's
+// cleanup, which runs off the parent's actor: while the cleanup's git is
+// held the parent answers, its TaskStop call is still waiting and the task
+// still runs; then the task ends cancelled before TaskStop's result.
+func TestWorktreeStopAnsweredAfterCleanup(t *testing.T) {
+	repo := gitRepo(t)
+	started, release := heldGit(t, "diff")
+	gate := make(chan struct{}) // never closed: the child's turn runs until it is stopped
+	f := newFamily(t,
+		[]testkit.Step{
+			testkit.Reply("", worktreeSpawn("s1", "Work until stopped.")),
+			testkit.Reply("Delegated."),
+		},
+		[]testkit.Step{{Gate: gate, Text: "never"}}, inWorkspace(t, repo))
+	f.Prompt("main", "Delegate it.")
+	res := spawned(t, f.Harness, "main", "s1")
+	<-f.child.Called
+	f.parent.Script(
+		testkit.Reply("", testkit.Call("stop1", task.StopName, `{"task_id":"`+res.SupervisionTaskID+`"}`)),
+		testkit.Reply("Stopped."),
+		testkit.Reply("Noted."),
+	)
+	f.Prompt("main", "Stop it.")
+	started()
+	st := stateWhileHeld(t, f, release)
+	if r, ok := st.ChildTask(res.ChildAgentID); !ok || r.Terminal() {
+		t.Fatalf("the child's task ended before its worktree was cleaned up: %+v", r)
+	}
+	if st.Turn == nil {
+		t.Fatal("the parent's turn ended before its TaskStop call was answered")
+	}
+	ended := taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
+	if ended.Status != task.StatusCancelled {
+		t.Errorf("task ended %s, want cancelled", ended.Status)
+	}
+	stop := f.WaitEvent("main", func(ev messages.Event) bool {
+		return ev.Type == messages.EventToolExecuted && strings.Contains(string(ev.Payload), `"call_id":"stop1"`)
+	})
+	end := f.WaitEvent("main", func(ev messages.Event) bool {
+		return ev.Type == messages.EventTaskFinished && strings.Contains(string(ev.Payload), res.SupervisionTaskID)
+	})
+	if end.Seq > stop.Seq {
+		t.Errorf("TaskStop's result (seq %d) came before the task's end (seq %d)", stop.Seq, end.Seq)
 	}
 }
