@@ -169,6 +169,11 @@ type agent struct {
 
 	// children are the live actors of the private children it supervises.
 	children map[string]*actor.PID
+	// git is what its children's worktree goroutines have under way.
+	git childGit
+	// childrenDue is set when a batch started a child's supervision task:
+	// its actor starts before Receive returns (startChildren).
+	childrenDue bool
 	// halting is set once the actor stops or restarts: its children stop
 	// with it, and that is not their failure.
 	halting bool
@@ -225,6 +230,7 @@ func (a *agent) Receive(c actor.Context) {
 		}
 		a.ensureState()
 		defer a.armIdle(c)
+		defer a.startChildren(c)
 	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
@@ -302,11 +308,11 @@ func (a *agent) Receive(c actor.Context) {
 	case *archiveReady:
 		a.archiveNow(c, m.status, m.reason, m.replies)
 	case *childFinished:
-		err := a.finishChild(m)
-		if c.Sender() != nil {
-			c.Respond(&tasks.Recorded{Err: err})
-		}
-		a.advance(c)
+		a.endChild(c, m, c.Sender())
+	case *worktreeMade:
+		a.worktreeMadeBack(c, m)
+	case *worktreeCleaned:
+		a.worktreeCleanedBack(c, m)
 	case *observeChild:
 		c.Respond(a.observation())
 	case *actor.Terminated:

@@ -15,7 +15,6 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/tools"
-	"github.com/holon-actors/holon-actors/tools/task"
 )
 
 // advance takes the agent's steps (agentstate.Next) until one runs in a
@@ -98,9 +97,7 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 	case stepModel:
 		a.modelFinished(m)
 	case stepTool:
-		if a.toolFinished(m) {
-			a.ensureChildren(c)
-		}
+		a.toolFinished(m)
 	}
 	a.advance(c)
 }
@@ -249,9 +246,8 @@ func timelineJSON(tl *providers.ProviderAttemptTimeline) json.RawMessage {
 // toolFinished journals a tool's result, with the pending notifications
 // when it ends its batch, and what a runtime-owned tool's success records
 // besides (m.extra: an engagement decision, an operator notification, a
-// child's task, a work item's events). It reports whether a child's
-// supervision task started, whose actor the caller then ensures.
-func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
+// child's task, a work item's events).
+func (a *agent) toolFinished(m *stepDone) {
 	t := a.state.Turn
 	payloads := []messages.Payload{messages.ToolExecuted{
 		TurnID: t.ID, CallID: m.call.ID, ToolName: m.call.Name,
@@ -262,12 +258,6 @@ func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 		payloads = append(payloads, m.extra...)
 	}
 	a.mustPersist(payloads...)
-	for _, p := range payloads[1:] {
-		if s, ok := p.(messages.TaskStarted); ok && s.Kind == task.KindChildAgent {
-			childStarted = true
-		}
-	}
-	return childStarted
 }
 
 // runnable reports whether the agent may take steps: not archiving, and

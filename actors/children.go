@@ -3,17 +3,14 @@ package actors
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
-	"github.com/holon-actors/holon-actors/actors/tasks"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools/task"
 	"github.com/holon-actors/holon-actors/tools/worktree"
@@ -87,6 +84,9 @@ func (a *agent) ensureChildren(c actor.Context) {
 		return
 	}
 	for _, r := range a.state.RunningChildTasks() {
+		if !a.worktreeReady(c, r, nil) {
+			continue // it starts once its worktree is made (worktreeMadeBack)
+		}
 		if _, err := a.ensureChild(c, r); err != nil {
 			a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", r.Child.ChildAgentID).Msg("child not started")
 		}
@@ -95,7 +95,8 @@ func (a *agent) ensureChildren(c actor.Context) {
 
 // ensureChild returns the PID of the child of task rec, creating its
 // journal from the task's recovery spec if it has none, and spawning its
-// actor as this actor's child.
+// actor as this actor's child. A worktree-mode child's worktree is made
+// first (worktreeReady).
 func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor.PID, error) {
 	id := rec.Child.ChildAgentID
 	if pid, ok := a.children[id]; ok {
@@ -105,9 +106,6 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 		Ownership: messages.OwnershipParentSupervised, ProfilePreset: runtimetools.PresetPrivateChild, ParentAgentID: a.id}
 	created.ExecutionRoot = a.state.ExecutionRoot // inherit: where this agent works
 	if wt := rec.Child.Worktree; wt != nil {
-		if err := a.makeChildWorktree(rec, *wt); err != nil {
-			return nil, err
-		}
 		created.ExecutionRoot = wt.ExecRoot()
 	}
 	payloads := []messages.Payload{
@@ -117,7 +115,7 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 			map[string]string{"parent_agent_id": a.id, "supervision_task_id": rec.TaskID})},
 	}
 	payloads = a.withCreatorPolicy(payloads)
-	if err := a.createStream(context.Background(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
+	if err := createStream(context.Background(), a.deps.Store, a.deps.Clock.Now(), id, payloads); err != nil && !errors.Is(err, ErrAgentExists) {
 		return nil, fmt.Errorf("create child %s: %w", id, err)
 	}
 	pid, err := c.SpawnNamed(agentProps(id, a.deps, a.wire), id)
@@ -142,6 +140,9 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 func (a *agent) forChild(c actor.Context, m *forChild) {
 	rec, ok := a.state.ChildTask(m.id)
 	if ok && !rec.Terminal() && a.state.Status != messages.StatusArchived {
+		if !a.worktreeReady(c, rec, &m.p) {
+			return // delivered once its worktree is made (worktreeMadeBack)
+		}
 		pid, err := a.ensureChild(c, rec)
 		if err == nil {
 			sendPending(c, pid, m.p)
@@ -191,70 +192,10 @@ func (a *agent) childTerminated(c actor.Context, who *actor.PID) bool {
 	if !ok || rec.Terminal() {
 		return false
 	}
-	if err := a.finishChild(&childFinished{childID: id, status: task.StatusFailed,
-		text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."}); err != nil {
-		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Str("child_agent_id", id).Msg("quarantined child's task not ended")
-	}
+	a.endChild(c, &childFinished{childID: id, status: task.StatusFailed,
+		text: "The child agent crashed repeatedly and was quarantined (stopped) by the runtime."}, nil)
 	return true
 }
-
-// finishChild journals the end of the task supervising a child, with
-// its result as the task_result message; a repeat changes nothing.
-func (a *agent) finishChild(m *childFinished) error {
-	rec, ok := a.state.ChildTask(m.childID)
-	if !ok || rec.Terminal() {
-		return nil
-	}
-	sup := tasks.Supervision(a.id, *rec)
-	if sup.Worktree != nil {
-		wt := a.cleanupWorktree(*sup.Worktree)
-		sup.Worktree = &wt
-	}
-	preview, whole := agentstate.CutRunes(m.text, agentstate.ChildPreviewLimit)
-	out := task.OutputTask{TaskID: rec.TaskID, Kind: task.KindChildAgent, Status: m.status, Summary: rec.Summary,
-		OutputPreview: preview, OutputTruncated: !whole, ResultSummary: messages.NotificationSummary(m.text), ChildSupervision: &sup}
-	data, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	return a.finishTask(tasks.End{Finished: messages.TaskFinished{TaskID: rec.TaskID, Status: m.status, Result: data},
-		Text: childResultText(m.childID, rec, m.status, m.text) + worktreeText(sup.Worktree)})
-}
-
-// makeChildWorktree makes the worktree SpawnAgent planned for the child
-// of task rec (again, when a restart finds its directory gone). One that
-// cannot be made fails the task: the child never runs outside it.
-func (a *agent) makeChildWorktree(rec *agentstate.TaskRecord, wt worktree.Info) error {
-	ctx, cancel := context.WithTimeout(context.Background(), worktreeCleanupTimeout)
-	defer cancel()
-	err := worktree.Make(ctx, wt)
-	if err == nil {
-		return nil
-	}
-	if ferr := a.finishChild(&childFinished{childID: rec.Child.ChildAgentID, status: task.StatusFailed,
-		text: "The child did not start: its worktree could not be made: " + err.Error()}); ferr != nil {
-		a.deps.Log.Error().Err(ferr).Str("agent_id", a.id).Str("task_id", rec.TaskID).Msg("child task not ended")
-	}
-	return fmt.Errorf("make worktree of child %s: %w", rec.Child.ChildAgentID, err)
-}
-
-// cleanupWorktree ends the worktree of a finished child task: removed
-// when untouched, retained (and logged) otherwise. It never fails the
-// task's end; a git failure is recorded as cleanup_failed.
-func (a *agent) cleanupWorktree(wt worktree.Info) worktree.Info {
-	ctx, cancel := context.WithTimeout(context.Background(), worktreeCleanupTimeout)
-	defer cancel()
-	out := worktree.Cleanup(ctx, wt)
-	if out.CleanupStatus != worktree.StatusRemoved {
-		a.deps.Log.Warn().Str("agent_id", a.id).Str("worktree", out.Path).Str("branch", out.Branch).
-			Str("cleanup_status", out.CleanupStatus).Str("note", out.Note).Msg("child worktree kept")
-	}
-	return out
-}
-
-// worktreeCleanupTimeout bounds the git commands of making or cleaning up
-// one worktree.
-const worktreeCleanupTimeout = time.Minute
 
 // worktreeText is the task_result's account of the child's worktree: ""
 // without one.

@@ -16,13 +16,14 @@
 // advance is a loop over agentstate.Next: it persists each batch Next
 // records (persist: append, then Apply), and then does what the batch asks
 // of the world, read off the batch itself (effects.go: arm its timers,
-// dispatch its notifications, report its usage), so no step arms or sends
+// dispatch its notifications, report its usage, start the actors of the
+// children whose tasks it started), so no step arms, sends or spawns
 // anything by hand; a model call or a tool runs in a step goroutine. A
-// runtime-owned tool is refused or validated by its Call, then decided:
-// purely by runtimetools.Refusals and Decisions (Sleep, the operator
-// tools, and the work-item tools, whose plan-file I/O runs in the step
-// goroutine), or, for SpawnAgent, which starts a child actor and plans its
-// git worktree, by its entry of runtime_tools.go.
+// runtime-owned tool is refused or validated by its Call, then decided
+// purely by runtimetools.Refusals and Decisions; the I/O a decision's
+// result waits for (a plan file, a worktree's git, a public agent's new
+// journal) runs in the step goroutine (work_item_decided.go,
+// spawn_agent.go).
 //
 // An agent reaches the runtime only through its Host port (agent_host.go:
 // forward to an agent, adopt and release a child, deliver a notification,
@@ -34,8 +35,8 @@
 // An actor's state is touched only inside its Receive. Receive never blocks
 // on a model, a tool, a process or a file: the plan previews of a prompt
 // and of the work-item views are read by a goroutine (plan_cache.go), as
-// is a runtime tool's plan file (a child's git worktree is still made and
-// removed inside Receive: children.go); slow work runs in a goroutine owned by
+// is a runtime tool's plan file, and a child's git worktree is made and
+// cleaned up by one (child_worktree.go); slow work runs in a goroutine owned by
 // the actor, cancelled when it stops, and comes back as a message carrying
 // a step generation. Agents are addressed by agent id, never by PID.
 //

@@ -1,6 +1,11 @@
 package actors
 
-import "github.com/holon-actors/holon-actors/messages"
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/tools/task"
+)
 
 // effects does what a batch the agent just made durable asks of the world,
 // derived from the batch itself so no step can forget one: it arms each
@@ -9,8 +14,9 @@ import "github.com/holon-actors/holon-actors/messages"
 // the batch requested, and reports each model round's usage to the
 // agent's ancestors. A notification a private child addressed to this
 // agent as its supervisor is only recorded here: the child dispatched it.
-// The children's actors are the one effect left to the caller, which holds
-// the actor context (toolFinished, start).
+// A private child's supervision task that starts has its child's actor
+// started before Receive returns (startChildren), which holds the actor
+// context.
 func (a *agent) effects(batch []messages.Payload) {
 	for _, p := range batch {
 		switch p := p.(type) {
@@ -24,6 +30,10 @@ func (a *agent) effects(batch []messages.Payload) {
 			}
 		case messages.ProviderRoundCompleted:
 			a.reportUsage(p.TokenUsage)
+		case messages.TaskStarted:
+			if p.Kind == task.KindChildAgent {
+				a.childrenDue = true
+			}
 		}
 	}
 }
@@ -32,4 +42,13 @@ func (a *agent) effects(batch []messages.Payload) {
 // supervising parent (childNotified records it).
 func (a *agent) addressedToMe(n messages.OperatorNotification) bool {
 	return n.TargetOperatorBoundary == messages.BoundaryParentSupervisor && n.BoundaryAgentID == a.id
+}
+
+// startChildren starts the actors of the children whose supervision tasks
+// the batches of this Receive started (effects).
+func (a *agent) startChildren(c actor.Context) {
+	if a.childrenDue && a.state != nil {
+		a.childrenDue = false
+		a.ensureChildren(c)
+	}
 }

@@ -24,7 +24,10 @@
 // Credentials are Secret values: they never print, marshal or appear in
 // errors.
 //
-// providers imports messages and nothing else from this module: never
+// The request and conversation types are providers/llm's (a leaf of
+// data and pure functions an agent's state can hold); providers re-exports
+// them. providers imports messages and providers/llm and nothing else from
+// this module: never
 // persistence, tools, supervision, actors, cmd or testkit, and not
 // protoactor. Transport actors in package actors run on top of this
 // package.

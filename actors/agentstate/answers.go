@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -23,14 +23,14 @@ type Dangling struct {
 // right after their item answers, in order. It goes by position, as the
 // servers do, so a call id a model reuses in a later round is not taken
 // for answered.
-func Unanswered(conv []providers.Item) []Dangling {
+func Unanswered(conv []llm.Item) []Dangling {
 	var out []Dangling
 	for i, it := range conv {
-		if it.Kind != providers.ItemAssistant || len(it.ToolCalls) == 0 {
+		if it.Kind != llm.ItemAssistant || len(it.ToolCalls) == 0 {
 			continue
 		}
 		answered := make(map[string]bool)
-		for j := i + 1; j < len(conv) && conv[j].Kind == providers.ItemToolResult; j++ {
+		for j := i + 1; j < len(conv) && conv[j].Kind == llm.ItemToolResult; j++ {
 			answered[conv[j].CallID] = true
 		}
 		for _, c := range it.ToolCalls {
@@ -57,7 +57,7 @@ func LostResult(call messages.ToolCall) tools.Result {
 // every path that ends a turn answers its calls. It guards a request all
 // the same, since one dangling call makes every later request of the
 // agent fail.
-func AnsweredConversation(conv []providers.Item) ([]providers.Item, int) {
+func AnsweredConversation(conv []llm.Item) ([]llm.Item, int) {
 	missing := Unanswered(conv)
 	if len(missing) == 0 {
 		return conv, 0
@@ -65,8 +65,8 @@ func AnsweredConversation(conv []providers.Item) ([]providers.Item, int) {
 	out := slices.Clone(conv)
 	for n, d := range missing { // each insert shifts the later rounds by one
 		res := LostResult(d.Call)
-		out = InsertAfterRound(out, d.Round+n, providers.Item{
-			Kind: providers.ItemToolResult, CallID: d.Call.ID, ToolName: d.Call.Name, Text: res.Receipt, IsError: true,
+		out = InsertAfterRound(out, d.Round+n, llm.Item{
+			Kind: llm.ItemToolResult, CallID: d.Call.ID, ToolName: d.Call.Name, Text: res.Receipt, IsError: true,
 		})
 	}
 	return out, len(missing)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // Apply changes s by one durable event. It is the only function that
@@ -164,8 +164,8 @@ func (s *State) applyProcessingStarted(p messages.MessageProcessingStarted, at t
 }
 
 func (s *State) applyAssistantRound(p messages.AssistantRoundRecorded) {
-	s.Conversation = append(s.Conversation, providers.Item{
-		Kind: providers.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls,
+	s.Conversation = append(s.Conversation, llm.Item{
+		Kind: llm.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls,
 	})
 	if s.Turn == nil {
 		return
@@ -178,8 +178,8 @@ func (s *State) applyAssistantRound(p messages.AssistantRoundRecorded) {
 }
 
 func (s *State) applyToolExecuted(p messages.ToolExecuted) {
-	item := providers.Item{
-		Kind: providers.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
+	item := llm.Item{
+		Kind: llm.ItemToolResult, CallID: p.CallID, ToolName: p.ToolName,
 		Text: p.Receipt, IsError: p.Status != messages.ToolOK,
 	}
 	if s.Turn == nil || !s.Turn.hasCall(messages.ToolCall{ID: p.CallID}) {

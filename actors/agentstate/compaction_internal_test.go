@@ -7,24 +7,24 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // exchange is one turn of a conversation: a message, an assistant round
 // with a tool call, its result and the closing text; text sizes it.
-func exchange(n int, text string) []providers.Item {
+func exchange(n int, text string) []llm.Item {
 	op := messages.OperatorOrigin("alice")
 	id := "call_" + string(rune('a'+n))
-	return []providers.Item{
-		{Kind: providers.ItemMessage, MessageID: "msg_" + string(rune('a'+n)), Origin: &op, Authority: messages.AuthorityOperatorInstruction, Text: text},
-		{Kind: providers.ItemAssistant, Text: "Checking.", ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"make"}`)}}},
-		{Kind: providers.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: "build ok\nmore lines", IsError: n%2 == 1},
-		{Kind: providers.ItemAssistant, Text: "Done " + string(rune('a'+n)) + "."},
+	return []llm.Item{
+		{Kind: llm.ItemMessage, MessageID: "msg_" + string(rune('a'+n)), Origin: &op, Authority: messages.AuthorityOperatorInstruction, Text: text},
+		{Kind: llm.ItemAssistant, Text: "Checking.", ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"make"}`)}}},
+		{Kind: llm.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: "build ok\nmore lines", IsError: n%2 == 1},
+		{Kind: llm.ItemAssistant, Text: "Done " + string(rune('a'+n)) + "."},
 	}
 }
 
-func conversationOf(turns int, size int) []providers.Item {
-	var conv []providers.Item
+func conversationOf(turns int, size int) []llm.Item {
+	var conv []llm.Item
 	for i := range turns {
 		conv = append(conv, exchange(i, "Turn "+string(rune('a'+i))+" "+strings.Repeat("x", size))...)
 	}
@@ -35,7 +35,7 @@ func TestKeepFromNeverSplitsABatch(t *testing.T) {
 	conv := conversationOf(5, 400) // each exchange ≈ 170 estimated tokens
 	for keep := 0; keep <= 1000; keep += 10 {
 		cut := keepFrom(conv, keep)
-		if cut < len(conv) && conv[cut].Kind == providers.ItemToolResult {
+		if cut < len(conv) && conv[cut].Kind == llm.ItemToolResult {
 			t.Fatalf("keep %d: cut before a tool result (item %d)", keep, cut)
 		}
 		if cut < len(conv) && estimateTokens(conv[cut:]) > keep {
@@ -84,7 +84,7 @@ func TestCompaction(t *testing.T) {
 
 	n := len(s.Conversation)
 	s.applyCompaction(cc)
-	if len(s.Conversation) != n-cc.DroppedItems || s.CompactedItems != cc.TotalCompacted || s.Conversation[0].Kind == providers.ItemToolResult {
+	if len(s.Conversation) != n-cc.DroppedItems || s.CompactedItems != cc.TotalCompacted || s.Conversation[0].Kind == llm.ItemToolResult {
 		t.Fatalf("after compaction: %d of %d items, first %s, %d compacted", len(s.Conversation), n, s.Conversation[0].Kind, s.CompactedItems)
 	}
 	item, ok := s.SummaryItem()
@@ -111,8 +111,8 @@ func TestCompactionPinsTheTurnMessage(t *testing.T) {
 	for i := range 10 { // a long turn: many tool rounds
 		id := fmt.Sprintf("call_%d", i)
 		conv = append(conv,
-			providers.Item{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}},
-			providers.Item{Kind: providers.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: strings.Repeat("out ", 100)})
+			llm.Item{Kind: llm.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: id, Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"ls"}`)}}},
+			llm.Item{Kind: llm.ItemToolResult, CallID: id, ToolName: "ExecCommand", Text: strings.Repeat("out ", 100)})
 	}
 	s := &State{Conversation: conv, Turn: &TurnState{ID: "turn_1", MessageID: "msg_a"}}
 	cc, ok := s.Compaction(Compaction{TriggerTokens: 600, KeepTokens: 300})
@@ -120,7 +120,7 @@ func TestCompactionPinsTheTurnMessage(t *testing.T) {
 		t.Fatalf("compaction = %+v, %v; want msg_a pinned and left out of the summary", cc, ok)
 	}
 	s.applyCompaction(cc)
-	if s.Conversation[0].MessageID != "msg_a" || s.Conversation[1].Kind != providers.ItemAssistant || len(s.Conversation) != len(conv)-cc.DroppedItems+1 {
+	if s.Conversation[0].MessageID != "msg_a" || s.Conversation[1].Kind != llm.ItemAssistant || len(s.Conversation) != len(conv)-cc.DroppedItems+1 {
 		t.Fatalf("after compaction: %+v", s.Conversation[:2])
 	}
 	// Compacting again keeps it pinned, once.

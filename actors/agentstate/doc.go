@@ -24,7 +24,10 @@
 // journals and applies each Record and asks again, so applying a Batch
 // must always change what Next decides.
 //
-// agentstate imports messages, providers (the conversation's items), tools
-// and the record types of tools/exec, tools/task and tools/worktree; actors
-// and actors/runtimetools import agentstate, never the other way round.
+// agentstate imports messages, tools, and the leaves of data that hold the
+// conversation (providers/llm) and the records of commands, tasks and
+// worktrees (tools/exec/execspec, tools/task/taskspec,
+// tools/worktree/worktreespec), never providers, tools/exec, tools/task or
+// tools/worktree themselves; actors and actors/runtimetools import
+// agentstate, never the other way round.
 package agentstate

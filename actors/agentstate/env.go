@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // The agent's decisions (issue 15, step 4). A decision is a function of the
@@ -34,7 +34,7 @@ type Env struct {
 	Ancestor *Ancestor
 	// Tools is the catalog of tools the model may call (the prompt
 	// frame's); nil offers none.
-	Tools func() []providers.ToolSpec
+	Tools func() []llm.ToolSpec
 }
 
 // Config is the part of the runtime's configuration decisions read.
@@ -55,6 +55,27 @@ type Config struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction.
 	Compaction Compaction
+	// MaxActiveChildren bounds the private children an agent supervises
+	// at once; 0 means the default (runtimetools.DefaultMaxActiveChildren).
+	MaxActiveChildren int
+}
+
+// WorkItemReminder configures the stale-progress reminder: during a long
+// provider turn, after Rounds consecutive model rounds without a
+// successful work-item mutation, the next request (only) carries a
+// reminder of the current work item, then again every CooldownRounds
+// rounds; it is cut to MaxTokens (4 characters a token). Zero fields mean
+// the defaults; a negative Rounds disables the reminder.
+type WorkItemReminder struct {
+	Rounds         int
+	CooldownRounds int
+	MaxTokens      int
+}
+
+// Ancestor is an ancestor whose spent token budget counts this agent's
+// spend, with its own failure summary.
+type Ancestor struct {
+	ID, Summary string
 }
 
 // Batch is event payloads a decision wants journaled as one atomic append.

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 	"github.com/holon-actors/holon-actors/tools"
-	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
 )
 
 // Step is what the agent does next (Next): Idle, Record, CallModel,
@@ -32,7 +32,7 @@ type Record struct {
 // calls of the conversation with no result, answered in the request only
 // (Request).
 type CallModel struct {
-	Request  providers.Request
+	Request  llm.Request
 	Answered int
 }
 
@@ -46,7 +46,7 @@ type RunTool struct {
 // restarted mid-call (exec.Settle), then records the call's result.
 type SettleLaunches struct {
 	Call     messages.ToolCall
-	Launches []exec.Launch
+	Launches []execspec.Launch
 }
 
 func (Idle) step()           {}
@@ -162,7 +162,7 @@ func nextRound(st *State, env Env) Step {
 	if cc, ok := st.Compaction(env.Cfg.Compaction); ok {
 		return Record{Batch: Batch{cc}}
 	}
-	var catalog []providers.ToolSpec
+	var catalog []llm.ToolSpec
 	if env.Tools != nil {
 		catalog = env.Tools()
 	}

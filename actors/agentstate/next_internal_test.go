@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
-	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/providers/llm"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
 )
 
 // describe is a Step as a table test compares it: its kind, and a
@@ -83,7 +83,7 @@ func TestNext(t *testing.T) {
 		{"a call cut by a crash", round(func(tr *TurnState) { tr.Started = []string{"c1"} }), "record [tool_executed]"},
 		{"a call cut by a crash with launched commands", round(func(tr *TurnState) {
 			tr.Started = []string{"c1"}
-			tr.Launches = []LaunchRecord{{CallID: "c1", Launch: exec.Launch{}}}
+			tr.Launches = []LaunchRecord{{CallID: "c1", Launch: execspec.Launch{}}}
 		}), "settle_launches c1"},
 		{"no calls: the turn completes", round(func(tr *TurnState) { tr.Calls = nil }),
 			"record [turn_terminal brief_recorded]"},
@@ -139,7 +139,7 @@ func TestNextAncestor(t *testing.T) {
 // the order of today's side effects.
 func TestNextLoop(t *testing.T) {
 	env := testEnv()
-	env.Tools = func() []providers.ToolSpec { return []providers.ToolSpec{{Name: "read_file"}} }
+	env.Tools = func() []llm.ToolSpec { return []llm.ToolSpec{{Name: "read_file"}} }
 	st := queued(&State{ID: "a1", Status: messages.StatusAwakeIdle}, prompt("m1", messages.PriorityNormal))
 	var steps []string
 	run := func() Step {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // Request builds the provider-neutral request of the next model round of
@@ -15,26 +15,26 @@ import (
 // call in it answered (answered counts the calls it had to answer in the
 // request only; it should be 0), and the tool catalog tools, whose names
 // key the prompt cache.
-func Request(st *State, env Env, tools []providers.ToolSpec) (req providers.Request, answered int) {
+func Request(st *State, env Env, tools []llm.ToolSpec) (req llm.Request, answered int) {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	conv := make([]providers.Item, 0, len(st.Conversation)+1)
+	conv := make([]llm.Item, 0, len(st.Conversation)+1)
 	if sum, ok := st.SummaryItem(); ok {
 		conv = append(conv, sum)
 	}
 	conv, answered = AnsweredConversation(append(conv, st.Conversation...))
-	system := []providers.Block{{Text: identityBlock(st, env), CacheBreakpoint: true}}
-	context := []providers.Block{{Text: contextBlock(st, env)}}
+	system := []llm.Block{{Text: identityBlock(st, env), CacheBreakpoint: true}}
+	context := []llm.Block{{Text: contextBlock(st, env)}}
 	id, prompt := env.AgentID, env.Cfg.SystemPrompt
-	return providers.Request{
+	return llm.Request{
 		AgentID: id, TurnID: st.Turn.ID, Round: st.Turn.Round + 1, Model: st.Model,
-		Frame: providers.PromptFrame{
+		Frame: llm.PromptFrame{
 			SystemPrompt:  prompt,
 			SystemBlocks:  system,
 			ContextBlocks: context,
-			Cache: &providers.PromptCache{
+			Cache: &llm.PromptCache{
 				AgentID: id,
 				// Stable across turns: it changes only with the agent, the
 				// system guidance or the tool catalog, never with the
@@ -64,7 +64,7 @@ func contextBlock(st *State, env Env) string {
 		t.Index, t.Round+1, t.MessageID, st.Queue.Len()) + workQueueContext(st, env)
 }
 
-func lastText(conv []providers.Item) string {
+func lastText(conv []llm.Item) string {
 	if len(conv) == 0 {
 		return ""
 	}

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 func TestRequest(t *testing.T) {
-	tools := []providers.ToolSpec{{Name: "Sleep"}, {Name: "read_file"}}
+	tools := []llm.ToolSpec{{Name: "Sleep"}, {Name: "read_file"}}
 	base := func() *State {
 		st := &State{ID: "a1", Kind: messages.AgentNamed, Model: "m1", Turn: &TurnState{ID: "t1", MessageID: "m9", Index: 4, Round: 2}}
-		st.Conversation = []providers.Item{{Kind: providers.ItemMessage, Text: "hi"}}
+		st.Conversation = []llm.Item{{Kind: llm.ItemMessage, Text: "hi"}}
 		return st
 	}
 	withWork := func() *State {
@@ -39,7 +39,7 @@ func TestRequest(t *testing.T) {
 		{"no plan reader", withWork(), nil, []string{"- w1 [runnable"}, []string{"Plan file"}, 0},
 		{"a dangling call answered in the request", func() *State {
 			st := base()
-			st.Conversation = append(st.Conversation, providers.Item{Kind: providers.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: "c1", Name: "x"}}})
+			st.Conversation = append(st.Conversation, llm.Item{Kind: llm.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: "c1", Name: "x"}}})
 			return st
 		}(), nil, nil, nil, 1},
 	}

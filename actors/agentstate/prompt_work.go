@@ -16,18 +16,6 @@ const (
 	projectedBlockerChars = 300
 )
 
-// WorkItemReminder configures the stale-progress reminder: during a long
-// provider turn, after Rounds consecutive model rounds without a
-// successful work-item mutation, the next request (only) carries a
-// reminder of the current work item, then again every CooldownRounds
-// rounds; it is cut to MaxTokens (4 characters a token). Zero fields mean
-// the defaults; a negative Rounds disables the reminder.
-type WorkItemReminder struct {
-	Rounds         int
-	CooldownRounds int
-	MaxTokens      int
-}
-
 // The reminder defaults (HOLON_WORK_ITEM_STALE_REMINDER_ROUNDS,
 // _COOLDOWN_ROUNDS and _MAX_TOKENS override them in cmd).
 const (

@@ -17,12 +17,6 @@ const DefaultLoopBreakerRepeats = 4
 // warns its operator (and its model) once.
 const BudgetWarnPercent = 80
 
-// Ancestor is an ancestor whose spent token budget counts this agent's
-// spend, with its own failure summary.
-type Ancestor struct {
-	ID, Summary string
-}
-
 // ApplyBudgetDefault gives an agent without a budget of its own the
 // runtime's default limit.
 func ApplyBudgetDefault(in *AgentInfo, def uint64) {

@@ -5,12 +5,12 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/worktree"
+	"github.com/holon-actors/holon-actors/tools/worktree/worktreespec"
 
-	"github.com/holon-actors/holon-actors/tools/exec"
-	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 
-	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
 // AgentState is everything an agent knows, rebuilt from its journal. It
@@ -53,7 +53,7 @@ type State struct {
 	Turn      *TurnState `json:"turn,omitempty"`
 	TurnIndex uint64     `json:"turn_index"`
 	// Conversation is the replayable conversation the model sees.
-	Conversation []providers.Item `json:"conversation,omitempty"`
+	Conversation []llm.Item `json:"conversation,omitempty"`
 	// ContextSummary is the digest of the compacted conversation (shown
 	// first); CompactedItems counts the items compacted (compaction.go).
 	ContextSummary  string `json:"context_summary,omitempty"`
@@ -289,12 +289,12 @@ type TaskRecord struct {
 	UpdatedAt       time.Time `json:"updated_at"`
 	// Command is the command_task's record: identity, process group and
 	// token (for orphan recovery) and output files.
-	Command *task.CommandRecord `json:"command,omitempty"`
+	Command *taskspec.CommandRecord `json:"command,omitempty"`
 	// Child is the child_agent_task's record: the child and its recovery
 	// spec.
 	Child      *ChildTaskRecord `json:"child,omitempty"`
 	ExitStatus *int             `json:"exit_status,omitempty"`
-	// Result is the terminal task result (task.OutputTask) as journaled.
+	// Result is the terminal task result (taskspec.OutputTask) as journaled.
 	Result json.RawMessage `json:"result,omitempty"`
 }
 
@@ -310,8 +310,8 @@ type Queue struct {
 // is settled from them (settleLaunches) instead of being reported
 // "outcome unknown".
 type LaunchRecord struct {
-	CallID string      `json:"call_id"`
-	Launch exec.Launch `json:"launch"`
+	CallID string          `json:"call_id"`
+	Launch execspec.Launch `json:"launch"`
 }
 
 // LoopState counts identical tool calls with identical results in a row
@@ -380,5 +380,5 @@ type ChildTaskRecord struct {
 	WorkspaceMode string              `json:"workspace_mode"`
 	// Worktree is the child's task-owned worktree in worktree mode, as
 	// created; its cleanup outcome is in the task's result.
-	Worktree *worktree.Info `json:"worktree,omitempty"`
+	Worktree *worktreespec.Info `json:"worktree,omitempty"`
 }

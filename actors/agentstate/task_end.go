@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 )
 
 // TaskEnd decides the journaling of a background task's end f, once:
@@ -43,7 +43,7 @@ func taskNotification(f messages.TaskFinished, rec *TaskRecord) messages.SystemN
 	summary := truncate(strings.Join(strings.Fields(rec.Summary), " "), 120)
 	n := messages.SystemNotification{Kind: "task.finished", Level: messages.LevelInfo,
 		Message: fmt.Sprintf("Background task %s (%s) finished while you were working; its result follows as a task_result message, or read it now with TaskOutput.", f.TaskID, summary)}
-	if f.Status != task.StatusCompleted {
+	if f.Status != taskspec.StatusCompleted {
 		n.Kind, n.Level = "task.failed", messages.LevelError
 		n.Message = fmt.Sprintf("Background task %s (%s) ended %s while you were working; read it with TaskOutput.", f.TaskID, summary, f.Status)
 	}

@@ -7,11 +7,11 @@ import (
 	"sort"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 )
 
 // Terminal reports whether the task has ended.
-func (r *TaskRecord) Terminal() bool { return task.Terminal(r.Status) }
+func (r *TaskRecord) Terminal() bool { return taskspec.Terminal(r.Status) }
 
 // terminalLimit bounds the terminal records an agent keeps; the oldest
 // are forgotten first (their artifacts stay on disk).
@@ -19,15 +19,15 @@ const terminalLimit = 200
 
 func (s *State) applyTaskStarted(ev messages.Event, p messages.TaskStarted) error {
 	rec := &TaskRecord{TaskID: p.TaskID, Kind: p.Kind, Summary: p.Summary, ParentMessageID: p.ParentMessageID,
-		Status: task.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
-	if p.Kind == task.KindChildAgent {
+		Status: taskspec.StatusRunning, CreatedAt: ev.At, UpdatedAt: ev.At}
+	if p.Kind == taskspec.KindChildAgent {
 		var cr ChildTaskRecord
 		if err := json.Unmarshal(p.Record, &cr); err != nil {
 			return fmt.Errorf("apply seq %d: child task %s record: %w", ev.Seq, p.TaskID, err)
 		}
 		rec.Child = &cr
 	} else if len(p.Record) > 0 && string(p.Record) != "null" {
-		var cr task.CommandRecord
+		var cr taskspec.CommandRecord
 		if err := json.Unmarshal(p.Record, &cr); err != nil {
 			return fmt.Errorf("apply seq %d: task %s record: %w", ev.Seq, p.TaskID, err)
 		}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/exec"
-	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 )
 
 // applyAll applies payloads as consecutive events after s.LastSeq.
@@ -27,9 +27,9 @@ func applyAll(t *testing.T, s *State, at time.Time, ps ...messages.Payload) {
 }
 
 func started(id string) messages.TaskStarted {
-	rec, _ := json.Marshal(task.CommandRecord{TaskID: id, Pgid: 42, Token: "tok",
-		Command: exec.CommandIdentity{Cmd: "sleep 1", CmdDigest: "sha256:x"}})
-	return messages.TaskStarted{TaskID: id, Kind: exec.TaskKindCommand, Summary: "sleep 1", Record: rec}
+	rec, _ := json.Marshal(taskspec.CommandRecord{TaskID: id, Pgid: 42, Token: "tok",
+		Command: execspec.CommandIdentity{Cmd: "sleep 1", CmdDigest: "sha256:x"}})
+	return messages.TaskStarted{TaskID: id, Kind: execspec.TaskKindCommand, Summary: "sleep 1", Record: rec}
 }
 
 func finished(id, status string) messages.TaskFinished {
@@ -43,7 +43,7 @@ func TestTaskRecordLifecycle(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	s := &State{ID: "a", Status: messages.StatusAwakeIdle}
 	applyAll(t, s, t0, started("task_1"))
-	if r := s.Tasks["task_1"]; r == nil || r.Status != task.StatusRunning || r.Command == nil || r.Command.Pgid != 42 {
+	if r := s.Tasks["task_1"]; r == nil || r.Status != taskspec.StatusRunning || r.Command == nil || r.Command.Pgid != 42 {
 		t.Fatalf("record after task_started = %+v", r)
 	}
 	if facts := OpenFacts(s); !slices.Contains(facts, FactActiveTask) {
@@ -61,9 +61,9 @@ func TestTaskRecordLifecycle(t *testing.T) {
 		t.Fatalf("restored tasks = %+v, %v", restored.Tasks, err)
 	}
 
-	applyAll(t, s, t0.Add(time.Minute), finished("task_1", task.StatusInterrupted), finished("task_1", task.StatusCompleted))
+	applyAll(t, s, t0.Add(time.Minute), finished("task_1", taskspec.StatusInterrupted), finished("task_1", taskspec.StatusCompleted))
 	r := s.Tasks["task_1"]
-	if r.Status != task.StatusInterrupted || !r.UpdatedAt.Equal(t0.Add(time.Minute)) {
+	if r.Status != taskspec.StatusInterrupted || !r.UpdatedAt.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("record after two ends = %+v, want the first (interrupted)", r)
 	}
 	if facts := OpenFacts(s); slices.Contains(facts, FactActiveTask) {
@@ -85,7 +85,7 @@ func TestTerminalTasksAreBounded(t *testing.T) {
 	for i := range terminalLimit + 5 {
 		id := messages.NewID("task")
 		at := t0.Add(time.Duration(i+1) * time.Second)
-		applyAll(t, s, at, started(id), finished(id, task.StatusCompleted))
+		applyAll(t, s, at, started(id), finished(id, taskspec.StatusCompleted))
 	}
 	if len(s.Tasks) != terminalLimit+1 || s.Tasks["running"] == nil {
 		t.Fatalf("%d records kept (running kept: %v), want %d terminal + the running one", len(s.Tasks), s.Tasks["running"] != nil, terminalLimit)

@@ -7,14 +7,14 @@ import (
 	"slices"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
 )
 
 func (s *State) applyCommandLaunched(ev messages.Event, p messages.CommandLaunched) error {
 	if s.Turn == nil || s.Turn.ID != p.TurnID {
 		return nil
 	}
-	var l exec.Launch
+	var l execspec.Launch
 	if err := json.Unmarshal(p.Record, &l); err != nil {
 		return fmt.Errorf("apply seq %d: launch of call %s: %w", ev.Seq, p.CallID, err)
 	}
@@ -28,8 +28,8 @@ func (t *TurnState) dropLaunches(callID string) {
 }
 
 // LaunchesOf lists the launches of call callID.
-func (t *TurnState) LaunchesOf(callID string) []exec.Launch {
-	var out []exec.Launch
+func (t *TurnState) LaunchesOf(callID string) []execspec.Launch {
+	var out []execspec.Launch
 	for _, r := range t.Launches {
 		if r.CallID == callID {
 			out = append(out, r.Launch)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/tools/exec"
+	"github.com/holon-actors/holon-actors/tools/exec/execspec"
 )
 
 // TestLaunchRecordLifecycle: command_launched keeps a launch with its
@@ -16,7 +16,7 @@ func TestLaunchRecordLifecycle(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 1, 0, 0, 0, time.UTC)
 	s := &State{ID: "a", Status: messages.StatusAwakeRunning,
 		Turn: &TurnState{ID: "turn_1", Calls: []messages.ToolCall{{ID: "c1", Name: "ExecCommand"}}, Started: []string{"c1"}}}
-	rec, _ := json.Marshal(exec.Launch{ExecID: "cmd_1", Cmd: "make", Pid: 7, Pgid: 7, Token: "tok"})
+	rec, _ := json.Marshal(execspec.Launch{ExecID: "cmd_1", Cmd: "make", Pid: 7, Pgid: 7, Token: "tok"})
 	applyAll(t, s, t0,
 		messages.CommandLaunched{TurnID: "turn_1", CallID: "c1", Record: rec},
 		messages.CommandLaunched{TurnID: "turn_0", CallID: "c9", Record: rec})

@@ -11,13 +11,16 @@ import (
 // Decision is what a runtime-owned tool's call, once its Call accepted the
 // arguments, does to the agent: the Result the model sees, and the Batch
 // journaled with it when it succeeds. An unset Result (no Status) keeps
-// the result of the Call that validated the arguments. When Plan is set, the result waits
-// for plan-file I/O that the agent does off its actor: Result is unset
-// and Plan.Finish builds it.
+// the result of the Call that validated the arguments. When Plan,
+// Worktree or Create is set, the result waits for I/O the agent does off
+// its actor (a plan file, git, another agent's journal): Result is unset
+// and their Finish builds it.
 type Decision struct {
-	Result tools.Result
-	Batch  agentstate.Batch
-	Plan   *PlanIO
+	Result   tools.Result
+	Batch    agentstate.Batch
+	Plan     *PlanIO
+	Worktree *WorktreeIO
+	Create   *CreateIO
 }
 
 // PlanIO is the plan-file I/O a work-item tool's result waits for. Seed,
@@ -54,4 +57,5 @@ var Decisions = map[string]Decide{
 	agentstate.RequestInputToolName:     RequestInput,
 	agentstate.ShouldAskToolName:        ShouldAsk,
 	agentstate.NotifyToolName:           Notify,
+	SpawnAgentToolName:                  SpawnAgent,
 }

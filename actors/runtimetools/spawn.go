@@ -7,7 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
-	"github.com/holon-actors/holon-actors/tools/task"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 )
 
 // SpawnAgentToolName is the runtime-owned delegation tool. The agent runs
@@ -82,11 +82,11 @@ func (a *SpawnAgentArgs) Validate() error {
 // SpawnResult is SpawnAgent's result: agent_id only for public_named; the
 // supervision handle and projection for private_child.
 type SpawnResult struct {
-	AgentID           string                 `json:"agent_id"`
-	ChildAgentID      string                 `json:"child_agent_id,omitempty"`
-	SupervisionTaskID string                 `json:"supervision_task_id,omitempty"`
-	TaskHandle        *SpawnTaskHandle       `json:"task_handle,omitempty"`
-	ChildSupervision  *task.ChildSupervision `json:"child_supervision,omitempty"`
+	AgentID           string                     `json:"agent_id"`
+	ChildAgentID      string                     `json:"child_agent_id,omitempty"`
+	SupervisionTaskID string                     `json:"supervision_task_id,omitempty"`
+	TaskHandle        *SpawnTaskHandle           `json:"task_handle,omitempty"`
+	ChildSupervision  *taskspec.ChildSupervision `json:"child_supervision,omitempty"`
 }
 
 // SpawnTaskHandle is the parent-visible handle of a private child.

@@ -9,10 +9,10 @@ import (
 )
 
 // ChildSupervision is the supervision projection of a private child
-// started through task taskID, in its parent's workspace.
+// started through task taskID, in its parent's workspace
+// (runtimetools.ChildSupervision, which SpawnAgent's decision uses).
 func ChildSupervision(parent, child, taskID string) task.ChildSupervision {
-	return task.ChildSupervision{ParentAgentID: parent, ChildAgentID: child, SupervisionTaskID: taskID,
-		WorkspaceMode: runtimetools.WorkspaceInherit, CleanupOwner: "supervision_task", FollowupTarget: "parent_supervisor"}
+	return runtimetools.ChildSupervision(parent, child, taskID)
 }
 
 // Supervision is the supervision projection of child task r: as its

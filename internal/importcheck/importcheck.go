@@ -24,10 +24,18 @@ var Impure = []string{
 }
 
 // Check fails t when a package of forbidden is reachable from self in
-// `go list -deps`, except through a package of notYetSplit (this module's
-// packages whose data types self uses but which also hold I/O code), and
-// when a package of notYetSplit is no longer reached (it leaves the list).
-func Check(t testing.TB, self string, forbidden, notYetSplit []string) {
+// `go list -deps`, naming the path it is reached by.
+func Check(t testing.TB, self string, forbidden []string) {
+	t.Helper()
+	imports := Imports(t, self)
+	for _, v := range Violations(imports, self, forbidden) {
+		t.Errorf("%s; keep the actor system, storage, logging, clocks, processes and the network out of %s", v, self)
+	}
+}
+
+// Imports is the import graph below self, as `go list -deps` reports it:
+// each package and the packages it imports.
+func Imports(t testing.TB, self string) map[string][]string {
 	t.Helper()
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", self).CombinedOutput()
 	if err != nil {
@@ -38,29 +46,42 @@ func Check(t testing.TB, self string, forbidden, notYetSplit []string) {
 		f := strings.Fields(line)
 		imports[f[0]] = f[1:]
 	}
+	return imports
+}
+
+// Violations lists each package of forbidden reachable from self in
+// imports, with the chain of imports that reaches it, in the order a
+// breadth-first walk finds them.
+func Violations(imports map[string][]string, self string, forbidden []string) []string {
 	isForbidden := func(pkg string) bool {
 		return slices.ContainsFunc(forbidden, func(f string) bool {
 			return pkg == f || strings.Contains(f, ".") && strings.HasPrefix(pkg, f+"/")
 		})
 	}
-	seen := map[string]bool{self: true}
+	via := map[string]string{self: ""}
+	var out []string
 	for queue := []string{self}; len(queue) > 0; queue = queue[1:] {
 		for _, dep := range imports[queue[0]] {
-			if seen[dep] {
+			if _, seen := via[dep]; seen {
 				continue
 			}
-			seen[dep] = true
+			via[dep] = queue[0]
 			if isForbidden(dep) {
-				t.Errorf("%s depends on %s (through %s); keep the actor system, storage, logging, clocks, processes and the network out of it", self, dep, queue[0])
+				out = append(out, "imports "+dep+" through "+chain(via, queue[0]))
+				continue
 			}
-			if !slices.Contains(notYetSplit, dep) {
-				queue = append(queue, dep)
-			}
+			queue = append(queue, dep)
 		}
 	}
-	for _, p := range notYetSplit {
-		if !seen[p] {
-			t.Errorf("%s no longer imports %s: remove it from notYetSplit", self, p)
-		}
+	return out
+}
+
+// chain is the import path from the root of via down to pkg.
+func chain(via map[string]string, pkg string) string {
+	path := []string{pkg}
+	for p := via[pkg]; p != ""; p = via[p] {
+		path = append(path, p)
 	}
+	slices.Reverse(path)
+	return strings.Join(path, " → ")
 }

@@ -25,6 +25,9 @@
 // answers command_policy_denied. It is a check of the command line, not
 // a sandbox: what an allowed program does is not seen (policy.go).
 //
-// exec imports tools and messages and nothing else from this module;
+// The records the runtime journals about a command (Launch,
+// CommandIdentity, OutputFiles) are tools/exec/execspec's, re-exported
+// here. exec imports tools, messages, procfs and execspec and nothing else
+// from this module;
 // outside it, mvdan.cc/sh parses command lines for the policy.
 package exec

@@ -47,28 +47,6 @@ if [ "$s" -gt 128 ] && [ "$s" -lt 193 ]; then
 fi
 exit "$s"`
 
-// Launch is the identity of a gated command, what the runtime makes
-// durable before it releases the command (see StartGated): enough for a
-// restarted runtime to find every process of it (its group, and every
-// process whose environment carries its token, which also finds those
-// that left the group) and to read how it ended and what it wrote.
-type Launch struct {
-	ExecID string `json:"exec_id"`
-	Cmd    string `json:"cmd"`
-	Pid    int    `json:"pid"`
-	Pgid   int    `json:"pgid"`
-	// StartTicks is the start time of Pid in clock ticks since boot, as
-	// /proc/<pid>/stat shows it: a pid reused after a reboot or by another
-	// process has another.
-	StartTicks uint64      `json:"start_ticks,omitempty"`
-	Token      string      `json:"token"`
-	Output     OutputFiles `json:"output"`
-	// ExitFile is the artifact the wrapper writes the command's exit
-	// status to when it ends.
-	ExitFile string    `json:"exit_file"`
-	Started  time.Time `json:"started"`
-}
-
 // StartGated starts spec like Start, but held at a gate: the process
 // exists, with its pid, group and token known (Launch), yet nothing of
 // the command runs until Release. If the runtime dies, or Close is called,

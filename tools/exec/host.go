@@ -8,27 +8,11 @@ import (
 	"strings"
 )
 
-// TaskKindCommand is the task kind of a promoted command.
-const TaskKindCommand = "command_task"
-
 // TaskHandle identifies a managed task for TaskStatus, TaskOutput,
 // TaskInput and TaskStop.
 type TaskHandle struct {
 	TaskID string `json:"task_id"`
 	Kind   string `json:"kind"`
-}
-
-// CommandIdentity is the identity-carrying metadata of a command: what
-// TaskStatus shows as task.command and what duplicate detection compares
-// (through Digest).
-type CommandIdentity struct {
-	Cmd          string `json:"cmd"`
-	CmdDigest    string `json:"cmd_digest"`
-	Workdir      string `json:"workdir"`
-	Shell        string `json:"shell,omitempty"`
-	Login        bool   `json:"login"`
-	TTY          bool   `json:"tty"`
-	AcceptsInput bool   `json:"accepts_input"`
 }
 
 // Identity returns the identity of spec with its digest.

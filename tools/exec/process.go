@@ -53,14 +53,6 @@ func (s ExitStatus) String() string {
 	return fmt.Sprintf("exited with code %d", s.Code)
 }
 
-// OutputFiles names the artifacts a process writes: Stdout and Stderr, or
-// Combined alone for a PTY. Names are relative to the ArtifactDir.
-type OutputFiles struct {
-	Stdout   string `json:"stdout,omitempty"`
-	Stderr   string `json:"stderr,omitempty"`
-	Combined string `json:"combined,omitempty"`
-}
-
 // Process is one running command in its own process group. Its methods
 // are safe for concurrent use. The owner (the tool that started it, or
 // the TaskHost it was promoted to) calls Close when done with it.

@@ -8,5 +8,8 @@
 // actors and TaskRecords. A Controller is bound per call with
 // WithController or given at construction.
 //
-// task imports tools and messages and nothing else from this module.
+// The task records (statuses, CommandRecord, ChildSupervision,
+// OutputTask) are tools/task/taskspec's, re-exported here. task imports
+// tools, messages, tools/exec and taskspec, and nothing else from this
+// module.
 package task

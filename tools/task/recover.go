@@ -9,22 +9,6 @@ import (
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
-// CommandRecord is what the runtime persists about a command task, with
-// its TaskRecord, so a restarted runtime can settle it: its identity, the
-// process group and token that find its orphans, and its output files.
-type CommandRecord struct {
-	TaskID  string               `json:"task_id"`
-	Command exec.CommandIdentity `json:"command"`
-	Pgid    int                  `json:"pgid"`
-	Token   string               `json:"token"`
-	Output  exec.OutputFiles     `json:"output"`
-	// ExitFile is where a gated command's wrapper writes its exit status
-	// (exec.StartGated); empty for a command started ungated.
-	ExitFile string    `json:"exit_file,omitempty"`
-	Started  time.Time `json:"started"`
-	Promoted time.Time `json:"promoted"`
-}
-
 // RecordOf is the CommandRecord of a command promoted as task taskID.
 func RecordOf(taskID string, p exec.Promotion, promoted time.Time) CommandRecord {
 	return CommandRecord{TaskID: taskID, Command: p.Identity, Pgid: p.Process.Pgid(), Token: p.Process.Token(),

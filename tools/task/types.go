@@ -5,32 +5,45 @@ import (
 	"errors"
 	"time"
 
-	"github.com/holon-actors/holon-actors/tools"
-	"github.com/holon-actors/holon-actors/tools/worktree"
+	"github.com/holon-actors/holon-actors/tools/task/taskspec"
 )
 
 // ErrUnknownTask is returned by a Controller for a task id it does not
 // know (or that belongs to another agent).
 var ErrUnknownTask = errors.New("task: unknown task")
 
-// Task statuses; completed, failed, cancelled and interrupted are terminal.
+// The task statuses, the child records and the task result live in
+// tools/task/taskspec, a leaf without process code, so an agent's pure
+// state can hold them; these names are the same.
 const (
-	StatusQueued      = "queued"
-	StatusRunning     = "running"
-	StatusCompleted   = "completed"
-	StatusFailed      = "failed"
-	StatusCancelled   = "cancelled"
-	StatusInterrupted = "interrupted"
+	StatusQueued      = taskspec.StatusQueued
+	StatusRunning     = taskspec.StatusRunning
+	StatusCompleted   = taskspec.StatusCompleted
+	StatusFailed      = taskspec.StatusFailed
+	StatusCancelled   = taskspec.StatusCancelled
+	StatusInterrupted = taskspec.StatusInterrupted
+
+	KindChildAgent = taskspec.KindChildAgent
+
+	PhaseRunning  = taskspec.PhaseRunning
+	PhaseBlocked  = taskspec.PhaseBlocked
+	PhaseWaiting  = taskspec.PhaseWaiting
+	PhaseTerminal = taskspec.PhaseTerminal
 )
 
-// Terminal reports whether status is terminal.
-func Terminal(status string) bool {
-	switch status {
-	case StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted:
-		return true
-	}
-	return false
-}
+// Terminal reports whether status is terminal (taskspec.Terminal).
+func Terminal(status string) bool { return taskspec.Terminal(status) }
+
+type (
+	// ChildObservability is taskspec.ChildObservability.
+	ChildObservability = taskspec.ChildObservability
+	// ChildSupervision is taskspec.ChildSupervision.
+	ChildSupervision = taskspec.ChildSupervision
+	// OutputTask is taskspec.OutputTask.
+	OutputTask = taskspec.OutputTask
+	// CommandRecord is taskspec.CommandRecord.
+	CommandRecord = taskspec.CommandRecord
+)
 
 // Retrieval statuses of TaskOutput.
 const (
@@ -48,44 +61,6 @@ const (
 	InputTTY           = "tty"
 	InputChildFollowup = "child_followup"
 )
-
-// KindChildAgent is the task kind of a parent's supervision handle of a
-// private child agent (SpawnAgent preset private_child).
-const KindChildAgent = "child_agent_task"
-
-// Child phases of ChildObservability.
-const (
-	PhaseRunning  = "running"
-	PhaseBlocked  = "blocked"
-	PhaseWaiting  = "waiting"
-	PhaseTerminal = "terminal"
-)
-
-// ChildObservability is the compact snapshot of a supervised child's
-// progress, the same in TaskStatus, TaskOutput, SpawnAgent and AgentGet.
-type ChildObservability struct {
-	Phase             string `json:"phase"` // running, blocked, waiting, terminal
-	BlockedReason     string `json:"blocked_reason,omitempty"`
-	WaitingReason     string `json:"waiting_reason,omitempty"`
-	ActiveWorkItemID  string `json:"active_work_item_id,omitempty"`
-	WorkSummary       string `json:"work_summary,omitempty"`
-	LastProgressBrief string `json:"last_progress_brief,omitempty"`
-	LastResultBrief   string `json:"last_result_brief,omitempty"`
-}
-
-// ChildSupervision is the supervision boundary of a private child: who
-// supervises it and through which task handle.
-type ChildSupervision struct {
-	ParentAgentID     string `json:"parent_agent_id"`
-	ChildAgentID      string `json:"child_agent_id"`
-	SupervisionTaskID string `json:"supervision_task_id"`
-	WorkspaceMode     string `json:"workspace_mode"` // inherit or worktree
-	// Worktree is the task-owned worktree of a worktree-mode child: where
-	// it is and, once the task ended, whether it was removed or retained.
-	Worktree       *worktree.Info `json:"worktree,omitempty"`
-	CleanupOwner   string         `json:"cleanup_owner"` // supervision_task
-	FollowupTarget string         `json:"followup_target"`
-}
 
 // CommandInfo is the identity-carrying command metadata of a
 // command_task snapshot. It never carries output bytes.
@@ -120,22 +95,6 @@ type Snapshot struct {
 	WorkspaceMode      string              `json:"workspace_mode,omitempty"`
 	ChildObservability *ChildObservability `json:"child_observability,omitempty"`
 	ChildSupervision   *ChildSupervision   `json:"child_supervision,omitempty"`
-}
-
-// OutputTask is the task-result envelope of TaskOutput.
-type OutputTask struct {
-	TaskID           string              `json:"task_id"`
-	Kind             string              `json:"kind"`
-	Status           string              `json:"status"`
-	Summary          string              `json:"summary,omitempty"`
-	OutputPreview    string              `json:"output_preview"`
-	OutputTruncated  bool                `json:"output_truncated"`
-	Artifacts        []tools.ArtifactRef `json:"artifacts,omitempty"`
-	OutputArtifact   *int                `json:"output_artifact,omitempty"`
-	ResultSummary    string              `json:"result_summary,omitempty"`
-	ExitStatus       *int                `json:"exit_status,omitempty"`
-	FailureArtifact  *int                `json:"failure_artifact,omitempty"`
-	ChildSupervision *ChildSupervision   `json:"child_supervision,omitempty"`
 }
 
 // OutputResult is the canonical result of TaskOutput.

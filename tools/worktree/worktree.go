@@ -9,7 +9,9 @@
 //
 // It runs the git command-line tool (git worktree has no library
 // equivalent in Go; go-git does not manage linked worktrees) with
-// prompts off, and imports nothing from this module.
+// prompts off. Its record, Info, is tools/worktree/worktreespec's (a leaf
+// without git), re-exported here; worktree imports nothing else from this
+// module.
 package worktree
 
 import (
@@ -23,38 +25,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/holon-actors/holon-actors/tools/worktree/worktreespec"
 )
 
-// Cleanup statuses of a worktree.
+// The cleanup statuses, MaxListed and Info live in
+// tools/worktree/worktreespec, a leaf without git, so an agent's pure
+// state can hold a worktree's record; these names are the same.
 const (
-	StatusActive        = "active"         // the child works in it
-	StatusRemoved       = "removed"        // it was clean: the worktree and its branch are gone
-	StatusRetained      = "retained"       // it has work to review; see Note
-	StatusCleanupFailed = "cleanup_failed" // git failed; see Note
+	StatusActive        = worktreespec.StatusActive
+	StatusRemoved       = worktreespec.StatusRemoved
+	StatusRetained      = worktreespec.StatusRetained
+	StatusCleanupFailed = worktreespec.StatusCleanupFailed
+	// MaxListed bounds Info.ChangedFiles.
+	MaxListed = worktreespec.MaxListed
 )
 
-// MaxListed bounds Info.ChangedFiles; ChangedCount has the whole count.
-const MaxListed = 50
-
-// Info is a task-owned worktree: where it is, what it was made from, and
-// what became of it.
-type Info struct {
-	RepoRoot   string `json:"repo_root"`        // the working tree it was made from
-	Path       string `json:"path"`             // the worktree
-	Branch     string `json:"branch"`           // made for it, from BaseCommit
-	BaseCommit string `json:"base_commit"`      // the parent's HEAD when it was made
-	Subdir     string `json:"subdir,omitempty"` // the parent's root within RepoRoot: the child works there too
-	// CleanupStatus is one of the Status* constants.
-	CleanupStatus string   `json:"cleanup_status"`
-	ChangedFiles  []string `json:"changed_files,omitempty"` // uncommitted, or committed on Branch; up to MaxListed
-	ChangedCount  int      `json:"changed_count,omitempty"`
-	Commits       int      `json:"commits,omitempty"` // on Branch since BaseCommit
-	Note          string   `json:"note,omitempty"`    // why it was retained, or how cleanup failed
-}
-
-// ExecRoot is where the child works: the worktree, at the subdirectory
-// its parent worked in.
-func (i Info) ExecRoot() string { return filepath.Join(i.Path, i.Subdir) }
+// Info is worktreespec.Info: a task-owned worktree, where it is, what it
+// was made from, and what became of it.
+type Info = worktreespec.Info
 
 var (
 	// ErrNotRepository is returned by Plan when the parent's root is
