@@ -55,6 +55,8 @@ type Config struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction.
 	Compaction Compaction
+	// Timers bounds the agent's created timers.
+	Timers TimerLimits
 }
 
 // Batch is event payloads a decision wants journaled as one atomic append.
