@@ -316,6 +316,9 @@ func (a *agent) Receive(c actor.Context) {
 	case *enqueueWorkItem:
 		c.Respond(a.enqueue(m))
 		a.advance(c)
+	case *timerOp:
+		c.Respond(a.timerOp(m))
+		a.advance(c)
 	case *getWorkItems:
 		a.answerWorkItems(c)
 	case *plansRead:

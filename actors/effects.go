@@ -13,6 +13,7 @@ import "github.com/holon-actors/holon-actors/messages"
 // the actor context (toolFinished, start).
 func (a *agent) effects(batch []messages.Payload) {
 	for _, p := range batch {
+		a.userTimerEffects(p)
 		switch p := p.(type) {
 		case messages.TimerScheduled:
 			a.armTimer(p.TimerID, p.DueAt)

@@ -1,0 +1,106 @@
+package actors_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/testkit"
+)
+
+// TestCreatedTimerAcrossCrash: an operator's hourly timer fires on the
+// injected clock as a timer_tick turn; the runtime crashes and stays down
+// for 3½ hours; on restart the timer fires once for the missed runs
+// (run_once), reporting them, and a further restart fires nothing again.
+func TestCreatedTimerAcrossCrash(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("Hi."), testkit.Reply("Checked."), testkit.Reply("Checked again."), testkit.Reply("pong"))
+	ctx := context.Background()
+	h.Prompt("main", "hello")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+
+	v, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "Check the build.", Every: "1h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.NextDueAt == nil || !v.NextDueAt.Equal(h.Clock.Now().Add(time.Hour)) {
+		t.Fatalf("created %+v, want its first fire in an hour", v)
+	}
+	waitArmed(t, h, 1)
+	h.Clock.Advance(time.Hour)
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+
+	waitArmed(t, h, 1)
+	h.Store().Crash()
+	h.Clock.Advance(3*time.Hour + 30*time.Minute)
+	if active := h.Restart(); len(active) != 1 || active[0] != "main" {
+		t.Fatalf("Recover activated %v, want [main] (its timer)", active)
+	}
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
+	h.Restart()
+	h.Prompt("main", "ping")
+	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 4))
+
+	evs := h.Events("main")
+	if n := countType(evs, messages.EventTimerFired); n != 2 {
+		t.Fatalf("timer fired %d times, want 2 (on time, then once after the downtime)", n)
+	}
+	var texts []string
+	for _, ev := range evs {
+		if ev.Type == messages.EventMessageAdmitted {
+			m := decode[messages.MessageAdmitted](t, ev).Envelope
+			if m.Kind == messages.KindTimerTick {
+				texts = append(texts, m.Body.Text)
+			}
+		}
+	}
+	if len(texts) != 2 || !strings.Contains(texts[1], "2 earlier run(s) not delivered") || !strings.Contains(texts[1], "late") {
+		t.Fatalf("timer_tick messages %q, want the second to report 2 missed runs and how late", texts)
+	}
+	ts, err := h.Runtime.Timers(ctx, "main")
+	if err != nil || len(ts) != 1 || ts[0].Fires != 2 || !ts[0].NextDueAt.Equal(h.Clock.Now().Add(30*time.Minute)) {
+		t.Fatalf("timers %+v (%v), want 2 fires and the next on the hour", ts, err)
+	}
+}
+
+// TestTimerOperatorActions: pause disarms the timer, resume re-arms it,
+// run-now delivers at once without moving it, cancel removes it; an unknown
+// timer and a bad request are refused and change nothing.
+func TestTimerOperatorActions(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("Ran."))
+	ctx := context.Background()
+	v, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "Daily report.", Cron: "0 9 * * *", Zone: "Europe/Paris"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitArmed(t, h, 1)
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerPause, v.TimerID); err != nil {
+		t.Fatal(err)
+	}
+	waitArmed(t, h, 0)
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerResume, v.TimerID); err != nil {
+		t.Fatal(err)
+	}
+	waitArmed(t, h, 1)
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerRunNow, v.TimerID); err != nil {
+		t.Fatal(err)
+	}
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerCancel, "tmr_nope"); !errors.Is(err, actors.ErrTimerNotFound) {
+		t.Fatalf("cancel of an unknown timer: %v, want ErrTimerNotFound", err)
+	}
+	if _, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "x", Every: "5s"}); !errors.Is(err, actors.ErrTimerTooFrequent) {
+		t.Fatalf("every 5s: %v, want ErrTimerTooFrequent", err)
+	}
+	ts, _ := h.Runtime.Timers(ctx, "main")
+	if len(ts) != 1 || ts[0].Fires != 0 || !ts[0].NextDueAt.Equal(*v.NextDueAt) {
+		t.Fatalf("timers %+v, want the one timer, schedule unmoved by run-now", ts)
+	}
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerCancel, v.TimerID); err != nil {
+		t.Fatal(err)
+	}
+	waitArmed(t, h, 0)
+}
