@@ -205,3 +205,30 @@ func TimerViews(st *State) []TimerView {
 	})
 	return out
 }
+
+// TimerFireInfo is one upcoming fire of a created timer.
+type TimerFireInfo struct {
+	TimerID string    `json:"timer_id"`
+	DueAt   time.Time `json:"due_at"`
+	Message string    `json:"message"`
+}
+
+// nextTimerFires are the n soonest fires of st's armed created timers.
+func nextTimerFires(st *State, n int) []TimerFireInfo {
+	armed := ArmedUserTimers(st)
+	if len(armed) > n {
+		armed = armed[:n]
+	}
+	if len(armed) == 0 {
+		return nil
+	}
+	out := make([]TimerFireInfo, len(armed))
+	for i, a := range armed {
+		msg := st.UserTimers[a.TimerID].Record.Message
+		if r := []rune(msg); len(r) > 60 {
+			msg = string(r[:59]) + "…"
+		}
+		out[i] = TimerFireInfo{TimerID: a.TimerID, DueAt: a.DueAt, Message: msg}
+	}
+	return out
+}
