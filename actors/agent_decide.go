@@ -17,6 +17,7 @@ func (a *agent) env() agentstate.Env {
 		SystemPrompt:       a.deps.SystemPrompt,
 		WorkItemReminder:   a.deps.WorkItemReminder,
 		Compaction:         a.deps.Compaction,
+		Timers:             a.deps.Timers,
 	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog}
 }
 

@@ -22,7 +22,7 @@ func (c *runCmd) agentOptions(cfg catalog.Config) (node.AgentOptions, error) {
 	}
 	return node.AgentOptions{Model: cfg, SystemPrompt: c.SystemPrompt, DefaultAgent: c.DefaultAgent,
 		Workspace: c.Workspace, NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
-		Compaction: compaction, ModelRetry: retry}, nil
+		Compaction: compaction, ModelRetry: retry, Timers: c.timerLimits()}, nil
 }
 
 // nodeConfig is the node `run` starts.
