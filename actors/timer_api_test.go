@@ -104,3 +104,30 @@ func TestTimerOperatorActions(t *testing.T) {
 	}
 	waitArmed(t, h, 0)
 }
+
+// TestAgentCreatesTimer: the model's CreateTimer call arms a timer of the
+// calling agent; its fire reaches the agent as a runtime timer_tick turn,
+// and the one-shot ends.
+func TestAgentCreatesTimer(t *testing.T) {
+	h := testkit.New(t,
+		testkit.Reply("", testkit.Call("c1", "CreateTimer", `{"message":"Look at the queue again.","after":"10m"}`)),
+		testkit.Reply("Timer set."),
+		testkit.Reply("Looked again."),
+	)
+	ctx := context.Background()
+	h.Prompt("main", "Remind yourself in ten minutes.")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	ts, err := h.Runtime.Timers(ctx, "main")
+	if err != nil || len(ts) != 1 || ts[0].CreatedBy != "agent" {
+		t.Fatalf("timers %+v (%v), want the agent's one", ts, err)
+	}
+	waitArmed(t, h, 1)
+	h.Clock.Advance(10 * time.Minute)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2)))
+	if tt.LastAssistantMessage != "Looked again." {
+		t.Fatalf("turn after the fire = %+v", tt)
+	}
+	if ts, _ := h.Runtime.Timers(ctx, "main"); len(ts) != 0 {
+		t.Fatalf("one-shot still listed after its fire: %+v", ts)
+	}
+}

@@ -54,4 +54,7 @@ var Decisions = map[string]Decide{
 	agentstate.RequestInputToolName:     RequestInput,
 	agentstate.ShouldAskToolName:        ShouldAsk,
 	agentstate.NotifyToolName:           Notify,
+	CreateTimerToolName:                 decideArgs(CreateTimer),
+	ListTimersToolName:                  decideArgs(ListTimers),
+	CancelTimerToolName:                 decideArgs(CancelTimer),
 }
