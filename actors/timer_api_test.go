@@ -131,3 +131,69 @@ func TestAgentCreatesTimer(t *testing.T) {
 		t.Fatalf("one-shot still listed after its fire: %+v", ts)
 	}
 }
+
+// tickTexts are the texts of agent id's timer_tick messages, in order.
+func tickTexts(t *testing.T, h *testkit.Harness, id string) []string {
+	t.Helper()
+	var out []string
+	for _, ev := range h.Events(id) {
+		if ev.Type == messages.EventMessageAdmitted {
+			if m := decode[messages.MessageAdmitted](t, ev).Envelope; m.Kind == messages.KindTimerTick {
+				out = append(out, m.Body.Text)
+			}
+		}
+	}
+	return out
+}
+
+// TestTimerDoesNotPileUp: an every-minute timer of a paused agent queues
+// one message at most, however many minutes pass; of a stopped agent,
+// none, and one on resume; each delivered fire after reports the runs
+// held back.
+func TestTimerDoesNotPileUp(t *testing.T) {
+	for _, op := range []actors.ControlOp{actors.OpPause, actors.OpStop} {
+		t.Run(string(op), func(t *testing.T) {
+			h := testkit.New(t, testkit.Reply("One."), testkit.Reply("Two."))
+			ctx := context.Background()
+			if _, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "Poll.", Every: "1m"}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := h.Runtime.Control(ctx, "main", op, ""); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 5 {
+				waitArmed(t, h, 1)
+				h.Clock.Advance(time.Minute)
+				if op == actors.OpStop {
+					break // a stopped agent's fire is dropped, its timer re-armed on resume
+				}
+				h.WaitEvent("main", testkit.NthOfType(messages.EventTimerFired, i+1))
+			}
+			h.Clock.Advance(4 * time.Minute) // four more runs: one fire of a paused agent's timer
+			if op == actors.OpPause {
+				h.WaitEvent("main", testkit.NthOfType(messages.EventTimerFired, 6))
+			}
+			st, _ := h.Runtime.State(ctx, "main")
+			if want := map[actors.ControlOp]int{actors.OpPause: 1, actors.OpStop: 0}[op]; st.Queue.Len() != want {
+				t.Fatalf("%d messages queued while %sd, want %d", st.Queue.Len(), op, want)
+			}
+			if _, err := h.Runtime.Control(ctx, "main", actors.OpResume, ""); err != nil {
+				t.Fatal(err)
+			}
+			h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+			texts := tickTexts(t, h, "main")
+			if len(texts) != 1 {
+				t.Fatalf("%d timer_tick messages after resume, want 1: %q", len(texts), texts)
+			}
+			if op == actors.OpStop && !strings.Contains(texts[0], "earlier run(s) not delivered") {
+				t.Errorf("the fire on resume = %q, want it to report the runs missed while stopped", texts[0])
+			}
+			waitArmed(t, h, 1)
+			h.Clock.Advance(time.Minute)
+			h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
+			if texts = tickTexts(t, h, "main"); op == actors.OpPause && !strings.Contains(texts[1], "8 earlier run(s) not delivered") {
+				t.Errorf("the next fire = %q, want it to report the 8 runs held back while paused", texts[1])
+			}
+		})
+	}
+}
