@@ -311,3 +311,23 @@ func TestCreateTimerRefusals(t *testing.T) {
 		t.Errorf("cron every 2 minutes under a 5 minute minimum: %v, want ErrTimerTooFrequent", err)
 	}
 }
+
+// TestWatchdogSeesCreatedTimers: an agent waiting on a timer is not
+// stalled while one of its created timers is armed, and is once it is
+// paused (nothing will fire).
+func TestWatchdogSeesCreatedTimers(t *testing.T) {
+	r := newTimerRig(t)
+	r.st.LastClosure = &messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTimer}
+	if w := r.st.ImpossibleWait(); w == "" {
+		t.Fatal("no timer at all: want an impossible wait")
+	}
+	id := r.create(TimerRequest{Message: "Wake up.", After: "1h"})
+	if w := r.st.ImpossibleWait(); w != "" {
+		t.Errorf("with a created timer armed: impossible wait %q, want none", w)
+	}
+	p, _ := PauseTimer(r.st, id)
+	r.commit(p)
+	if w := r.st.ImpossibleWait(); w == "" {
+		t.Error("with the timer paused: want an impossible wait")
+	}
+}

@@ -193,6 +193,12 @@ func (a *timerActionCmd) Run(ctx context.Context, e *env, kctx *kong.Context) er
 }
 
 // timerLimits are run's timer limits for the agents.
-func (c *runCmd) timerLimits() agentstate.TimerLimits {
-	return agentstate.TimerLimits{MaxPerAgent: c.TimerMax, MinInterval: c.TimerMinEvery}
+func (c *runCmd) timerLimits() (agentstate.TimerLimits, error) {
+	switch {
+	case c.TimerMax < 1:
+		return agentstate.TimerLimits{}, usage(fmt.Errorf("--timer-max-per-agent %d: give at least 1", c.TimerMax))
+	case c.TimerMinEvery < time.Second:
+		return agentstate.TimerLimits{}, usage(fmt.Errorf("--timer-min-interval %v: give at least 1s", c.TimerMinEvery))
+	}
+	return agentstate.TimerLimits{MaxPerAgent: c.TimerMax, MinInterval: c.TimerMinEvery}, nil
 }

@@ -158,3 +158,15 @@ func TestTimersCLI(t *testing.T) {
 	}
 	d.stop()
 }
+
+// TestRunRefusesBadTimerLimits: run refuses timer limits it cannot use,
+// saying which flag, before it starts anything.
+func TestRunRefusesBadTimerLimits(t *testing.T) {
+	for _, args := range [][]string{{"--timer-max-per-agent", "0"}, {"--timer-min-interval", "10ms"}} {
+		home := filepath.Join(t.TempDir(), "home")
+		code, _, errOut := client(t, home, append([]string{"run"}, args...)...)
+		if code != exitUsage || !strings.Contains(errOut, args[0]) {
+			t.Errorf("run %v = %d %q, want exit %d naming the flag", args, code, errOut, exitUsage)
+		}
+	}
+}
