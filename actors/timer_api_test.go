@@ -197,3 +197,32 @@ func TestTimerDoesNotPileUp(t *testing.T) {
 		})
 	}
 }
+
+// TestCancelDuringFire: a timer cancelled while the turn of its fire runs
+// lets that turn finish, and never fires again.
+func TestCancelDuringFire(t *testing.T) {
+	gate := make(chan struct{})
+	h := testkit.New(t, testkit.Step{Text: "Polled.", Gate: gate})
+	ctx := context.Background()
+	v, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "Poll.", Every: "1m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitArmed(t, h, 1)
+	h.Clock.Advance(time.Minute)
+	<-h.Provider.Called // the fire's turn is at its model call
+	if _, err := h.Runtime.ChangeTimer(ctx, "main", actors.TimerCancel, v.TimerID); err != nil {
+		t.Fatal(err)
+	}
+	close(gate)
+	tt := decode[messages.TurnTerminal](t, h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal)))
+	if tt.LastAssistantMessage != "Polled." {
+		t.Fatalf("the fire's turn = %+v, want it finished", tt)
+	}
+	waitArmed(t, h, 0)
+	h.Clock.Advance(10 * time.Minute)
+	h.Prompt("main", "ping") // a later turn: anything the clock fired is applied before it
+	if n := countType(h.Events("main"), messages.EventTimerFired); n != 1 {
+		t.Fatalf("timer fired %d times, want 1 (none after the cancel)", n)
+	}
+}
