@@ -244,7 +244,7 @@ func ResumeTimer(st *State, env Env, id string) (Batch, error) {
 // TimerFire decides the fire of created timer id armed for its NextDueAt
 // (fireID), at env.Now: which runs came due (the armed one and every later
 // one by now, after downtime), which of them the missed and overlap
-// policies deliver, the timer_tick messages that deliver them (runtime
+// policies deliver (none while the agent is over its token budget), the timer_tick messages that deliver them (runtime
 // origin, the timer's band, each naming its fire and reporting the runs
 // not delivered and how late), and the next due time. Nil for a stale
 // fire (another fire id, a paused or gone timer). The TimerFired and the
@@ -256,7 +256,7 @@ func TimerFire(st *State, env Env, id, fireID string) Batch {
 	}
 	runs, total := dueRuns(ut, env.Now)
 	deliver := pickRuns(ut.Record, runs, env.Now)
-	if timerBusy(st, ut) {
+	if timerBusy(st, ut) || overBudget(st, env) {
 		deliver = nil
 	}
 	fired := messages.TimerFired{TimerID: id, FireID: fireID, Skipped: total - len(deliver)}
@@ -351,6 +351,15 @@ func timerBusy(st *State, ut *UserTimer) bool {
 		return true
 	}
 	return ut.Record.Overlap == messages.OverlapSkip && st.Turn != nil && st.Turn.MessageID == ut.LastMessageID
+}
+
+// overBudget reports an agent whose token budget, or an ancestor's, is
+// spent: a fire would only start a turn that fails at once, so it is held
+// back and reported once a fire is delivered again.
+func overBudget(st *State, env Env) bool {
+	in := AgentInfo{TokenBudget: st.BudgetInfo()}
+	ApplyBudgetDefault(&in, env.Cfg.DefaultTokenBudget)
+	return in.TokenBudget.Exhausted || env.Ancestor != nil
 }
 
 // inQueue reports a message id waiting in the agent's queue.

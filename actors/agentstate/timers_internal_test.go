@@ -331,3 +331,31 @@ func TestWatchdogSeesCreatedTimers(t *testing.T) {
 		t.Error("with the timer paused: want an impossible wait")
 	}
 }
+
+// TestTimerHeldOverBudget: while the agent's token budget (or an
+// ancestor's) is spent, fires deliver nothing; once it is raised, the next
+// fire delivers and reports them.
+func TestTimerHeldOverBudget(t *testing.T) {
+	r := newTimerRig(t)
+	id := r.create(TimerRequest{Message: "Poll.", Every: "1m"})
+	r.commit(Batch{messages.TokenBudgetSet{LimitTokens: 100}})
+	r.commit(Batch{messages.ChildUsageRecorded{ChildAgentID: "c", TokensAdded: 150, ChildTotalTokens: 150}})
+	for i := 1; i <= 3; i++ {
+		r.at(time.Duration(i) * time.Minute)
+		if _, f := r.fire(id); f.Delivered != 0 {
+			t.Fatalf("fire %d over budget delivered %d, want 0", i, f.Delivered)
+		}
+	}
+	r.commit(Batch{messages.TokenBudgetSet{LimitTokens: 1000}})
+	r.env.Ancestor = &Ancestor{ID: "parent", Summary: "spent"}
+	r.at(4 * time.Minute)
+	if _, f := r.fire(id); f.Delivered != 0 {
+		t.Fatalf("fire with an ancestor over budget delivered %d, want 0", f.Delivered)
+	}
+	r.env.Ancestor = nil
+	r.at(5 * time.Minute)
+	b, f := r.fire(id)
+	if f.Delivered != 1 || !strings.Contains(ticks(b)[0].Body.Text, "4 earlier run(s) not delivered") {
+		t.Fatalf("fire after the budget was raised delivered %d: %v, want one reporting the 4 held back", f.Delivered, ticks(b))
+	}
+}
