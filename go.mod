@@ -18,6 +18,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jonboulle/clockwork v0.5.0
 	github.com/muesli/termenv v0.16.0
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/rs/zerolog v1.35.1
 	github.com/willabides/kongplete v0.4.0
 	golang.org/x/time v0.16.0

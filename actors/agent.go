@@ -88,6 +88,9 @@ type AgentDeps struct {
 	// ModelRetry configures the durable retry of retryable model failures
 	// (model_retry_policy.go); the zero value fails such turns at once.
 	ModelRetry ModelRetry
+	// Timers bounds each agent's created timers (timer_api.go); zero
+	// fields take agentstate's defaults.
+	Timers agentstate.TimerLimits
 	// CommandPolicies are the configured command policies (config.json
 	// command_policy): an agent without its own (CommandPolicySet) runs
 	// its commands under CommandPolicies.For(id); none allows everything.
@@ -321,6 +324,9 @@ func (a *agent) Receive(c actor.Context) {
 		}
 	case *enqueueWorkItem:
 		c.Respond(a.enqueue(m))
+		a.advance(c)
+	case *timerOp:
+		c.Respond(a.timerOp(m))
 		a.advance(c)
 	case *getWorkItems:
 		a.answerWorkItems(c)

@@ -18,6 +18,7 @@ func (a *agent) env() agentstate.Env {
 		WorkItemReminder:   a.deps.WorkItemReminder,
 		Compaction:         a.deps.Compaction,
 		MaxActiveChildren:  a.deps.MaxActiveChildren,
+		Timers:             a.deps.Timers,
 	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog}
 }
 

@@ -19,6 +19,7 @@ func (a *agent) rearmTimers() {
 	for id, ts := range a.state.Timers {
 		a.armTimer(id, ts.DueAt)
 	}
+	a.rearmUserTimers()
 }
 
 // timerFired applies one fire of a pending timer, once: the timer_fired
@@ -26,6 +27,9 @@ func (a *agent) rearmTimers() {
 // fire becomes a timer_tick message through the queue. A stopped agent
 // ignores it; its timers are re-armed on resume.
 func (a *agent) timerFired(f timers.Fire) {
+	if a.userTimerFired(f) {
+		return
+	}
 	ts, ok := a.state.Timers[f.TimerID]
 	if !ok || timers.FireID(f.TimerID, ts.DueAt) != f.FireID || a.state.Status == messages.StatusStopped {
 		return

@@ -19,6 +19,7 @@ import (
 // context.
 func (a *agent) effects(batch []messages.Payload) {
 	for _, p := range batch {
+		a.userTimerEffects(p)
 		switch p := p.(type) {
 		case messages.TimerScheduled:
 			a.armTimer(p.TimerID, p.DueAt)

@@ -44,6 +44,9 @@ type Runtime interface {
 	Children(ctx context.Context, id string, all bool) ([]actors.ChildView, error)
 	WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error)
 	EnqueueWorkItem(ctx context.Context, id, objective string) (actors.WorkItemView, error)
+	Timers(ctx context.Context, id string) ([]actors.TimerView, error)
+	CreateTimer(ctx context.Context, id string, req actors.TimerRequest) (actors.TimerView, error)
+	ChangeTimer(ctx context.Context, id string, op actors.TimerOp, timerID string) ([]actors.TimerView, error)
 
 	Delete(ctx context.Context, id string, o actors.DeleteOptions) (actors.DeleteResult, error)
 	CheckExport(ctx context.Context, id string) error

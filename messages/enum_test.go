@@ -77,6 +77,8 @@ var enumCases = []enumCase{
 	caseOf("PlanStatus", messages.ParsePlanStatus, "draft", "ready", "needs_input"),
 	caseOf("TodoState", messages.ParseTodoState, "pending", "in_progress", "completed"),
 	caseOf("TimerPurpose", messages.ParseTimerPurpose, "work_item_recheck", "work_item_backoff"),
+	caseOf("MissedPolicy", messages.ParseMissedPolicy, "skip", "run_once", "run_all"),
+	caseOf("OverlapPolicy", messages.ParseOverlapPolicy, "queue", "skip"),
 }
 
 func TestEnumValues(t *testing.T) {

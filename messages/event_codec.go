@@ -53,6 +53,11 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkItemCompleted:       decodeAs[WorkItemCompleted],
 	EventWorkItemRecheckConsumed: decodeAs[WorkItemRecheckConsumed],
 	EventWorkItemBound:           decodeAs[WorkItemBound],
+
+	EventTimerCreated:   decodeAs[TimerCreated],
+	EventTimerCancelled: decodeAs[TimerCancelled],
+	EventTimerPaused:    decodeAs[TimerPaused],
+	EventTimerResumed:   decodeAs[TimerResumed],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

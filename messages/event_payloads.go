@@ -164,6 +164,20 @@ type TimerScheduled struct {
 type TimerFired struct {
 	TimerID string `json:"timer_id"`
 	FireID  string `json:"fire_id"`
+
+	// The fields below are set for a timer of TimerCreated only. DueAt is
+	// the due time the fire was armed for and NextDueAt the next one (nil:
+	// the timer has ended). Delivered is how many timer_tick messages the
+	// fire admitted in its batch, the last one MessageID; Skipped counts
+	// the runs it did not deliver (missed, coalesced or skipped), which the
+	// next delivered fire reports. Manual marks an operator's run-now,
+	// which leaves the schedule alone.
+	DueAt     *time.Time `json:"due_at,omitempty"`
+	NextDueAt *time.Time `json:"next_due_at,omitempty"`
+	Delivered int        `json:"delivered,omitempty"`
+	MessageID string     `json:"message_id,omitempty"`
+	Skipped   int        `json:"skipped,omitempty"`
+	Manual    bool       `json:"manual,omitempty"`
 }
 
 // WakeHintRecorded records a liveness poke from outside. A contentful hint

@@ -49,6 +49,11 @@ const (
 	EventWorkItemCompleted       EventType = "work_item_completed"
 	EventWorkItemRecheckConsumed EventType = "work_item_recheck_consumed"
 	EventWorkItemBound           EventType = "work_item_bound"
+
+	EventTimerCreated   EventType = "timer_created"
+	EventTimerCancelled EventType = "timer_cancelled"
+	EventTimerPaused    EventType = "timer_paused"
+	EventTimerResumed   EventType = "timer_resumed"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -94,6 +99,11 @@ var eventVersions = map[EventType]uint32{
 	EventWorkItemCompleted:       1,
 	EventWorkItemRecheckConsumed: 1,
 	EventWorkItemBound:           1,
+
+	EventTimerCreated:   1,
+	EventTimerCancelled: 1,
+	EventTimerPaused:    1,
+	EventTimerResumed:   1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -26,6 +26,8 @@ var EnumValues = map[string][]string{
 	"PlanStatus":             strs(planStatuses),
 	"TodoState":              strs(todoStates),
 	"TimerPurpose":           strs(timerPurposes),
+	"MissedPolicy":           strs(missedPolicies),
+	"OverlapPolicy":          strs(overlapPolicies),
 }
 
 func strs[T ~string](e enum[T]) []string {

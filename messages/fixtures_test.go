@@ -219,6 +219,13 @@ func samplePayloads() []messages.Payload {
 			Reason: "operator command policy"},
 		messages.CommandLaunched{TurnID: "turn_1", CallID: "call_1",
 			Record: json.RawMessage(`{"exec_id":"cmd_1","cmd":"make deploy","pid":4242,"pgid":4242,"token":"tok_1"}`)},
+		messages.TimerCreated{Record: messages.TimerRecord{TimerID: "tmr_9", Message: "Post the daily report.",
+			Priority: messages.PriorityNormal, Cron: "0 9 * * *", Zone: "Europe/Paris", Start: t0, Count: 30,
+			Missed: messages.MissedRunOnce, Overlap: messages.OverlapQueue, CreatedBy: "operator", CreatedAt: t0},
+			DueAt: until},
+		messages.TimerCancelled{TimerID: "tmr_9", By: "agent", Reason: "report no longer needed"},
+		messages.TimerPaused{TimerID: "tmr_9"},
+		messages.TimerResumed{TimerID: "tmr_9", DueAt: until},
 	}
 }
 

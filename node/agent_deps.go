@@ -40,6 +40,8 @@ type AgentOptions struct {
 	WorkItemReminder actors.WorkItemReminder
 	Compaction       agentstate.Compaction
 	ModelRetry       actors.ModelRetry
+	// Timers bounds each agent's created timers.
+	Timers agentstate.TimerLimits
 }
 
 // Deps builds the agents' dependencies over store and provider, logging to
@@ -62,5 +64,5 @@ func (o AgentOptions) Deps(store persistence.Store, provider *ModelProvider, log
 		Secrets: o.Secrets, CheckModel: provider.Check, Notifier: o.Notifier, NotifyOperatorTool: o.NotifyTool,
 		NotificationFilter: o.Model.SystemNotifications, DefaultTokenBudget: o.Model.TokenBudget,
 		LoopBreakerRepeats: o.Model.LoopBreakerRepeats, WorkItemReminder: o.WorkItemReminder,
-		Compaction: o.Compaction, ModelRetry: o.ModelRetry, CommandPolicies: o.Model.CommandPolicy}, nil
+		Compaction: o.Compaction, ModelRetry: o.ModelRetry, Timers: o.Timers, CommandPolicies: o.Model.CommandPolicy}, nil
 }

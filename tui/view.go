@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -139,6 +140,7 @@ func (m *Model) statusLine() string {
 	if n := len(s.OpenSuspensions); n > 0 {
 		state += fmt.Sprintf(" %d question(s): Ctrl+Q", n)
 	}
+	state += nextTimer(s, time.Now())
 	return fmt.Sprintf("%s │ model %s │ budget %s │ %s │ ws %s", state, orDefault(s.Model), budget(s), conn, m.workspace())
 }
 

@@ -102,11 +102,22 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.ModelRetryScheduled:
 		s.applyModelRetryScheduled(p)
 	case messages.TimerFired:
+		if s.applyUserTimerFired(p, ev.At) {
+			break
+		}
 		s.releaseModelRetry(p.TimerID)
 		delete(s.Timers, p.TimerID)
 		if len(s.Timers) == 0 {
 			s.Timers = nil
 		}
+	case messages.TimerCreated:
+		s.applyTimerCreated(p)
+	case messages.TimerCancelled:
+		s.dropUserTimer(p.TimerID)
+	case messages.TimerPaused:
+		s.applyTimerPaused(p)
+	case messages.TimerResumed:
+		s.applyTimerResumed(p)
 	case messages.WakeHintRecorded:
 		h := s.PendingWakeHint
 		if h == nil {

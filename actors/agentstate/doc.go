@@ -24,6 +24,14 @@
 // journals and applies each Record and asks again, so applying a Batch
 // must always change what Next decides.
 //
+// The timers an agent or its operator creates (timers.go) are decided here
+// too: their schedule (timer_schedule.go: every, and cron read on a time
+// zone's wall clock with the daylight-saving rule documented there), and
+// what a fire delivers under the missed and overlap policies
+// (timer_decisions.go). Cron expressions are parsed by robfig/cron, which
+// is pure; time.LoadLocation reads the zone database, built into the
+// binary.
+//
 // agentstate imports messages, tools, and the leaves of data that hold the
 // conversation (providers/llm) and the records of commands, tasks and
 // worktrees (tools/exec/execspec, tools/task/taskspec,

@@ -55,6 +55,8 @@ type Config struct {
 	WorkItemReminder WorkItemReminder
 	// Compaction configures conversation compaction.
 	Compaction Compaction
+	// Timers bounds the agent's created timers.
+	Timers TimerLimits
 	// MaxActiveChildren bounds the private children an agent supervises
 	// at once; 0 means the default (runtimetools.DefaultMaxActiveChildren).
 	MaxActiveChildren int

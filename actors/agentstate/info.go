@@ -41,6 +41,9 @@ type AgentInfo struct {
 	// ModelRetry is the turn's model retry waiting on its timer, if any
 	// (model_retry.go).
 	ModelRetry *ModelRetryInfo `json:"model_retry,omitempty"`
+	// NextTimerFires are the next fires of the agent's created timers,
+	// the soonest first, at most three (timers.go).
+	NextTimerFires []TimerFireInfo `json:"next_timer_fires,omitempty"`
 	// JournalQuarantined is true when the store quarantined the agent's
 	// journal: it is not resumed and LastError says why.
 	JournalQuarantined bool `json:"journal_quarantined,omitempty"`
@@ -53,5 +56,5 @@ func (s *State) Info() AgentInfo {
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
 		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.ChildIDs(), RunningTasks: len(s.OpenTasks()), TokenBudget: s.BudgetInfo(),
-		ModelRetry: s.modelRetryInfo()}
+		ModelRetry: s.modelRetryInfo(), NextTimerFires: nextTimerFires(s, 3)}
 }

@@ -45,7 +45,7 @@ func OpenFacts(st *State) []OpenFact {
 	if st.Turn != nil {
 		facts = append(facts, FactTurnInFlight)
 	}
-	if len(st.Timers) > 0 {
+	if len(st.Timers) > 0 || hasArmedUserTimer(st) {
 		facts = append(facts, FactPendingTimer)
 	}
 	if st.PendingWakeHint != nil {

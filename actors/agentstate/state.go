@@ -82,6 +82,9 @@ type State struct {
 	// Timers are the agent's pending timers by id; a fire removes one, so
 	// each fire is applied once.
 	Timers map[string]TimerState `json:"timers,omitempty"`
+	// UserTimers are the timers the agent or its operator created, by id
+	// (timers.go): one-shot and recurring, each with its next due time.
+	UserTimers map[string]*UserTimer `json:"user_timers,omitempty"`
 	// Sleep records when and why the agent last went to sleep and what
 	// wake it expects.
 	Sleep *SleepRecord `json:"sleep,omitempty"`

@@ -20,6 +20,9 @@ func (s *State) ImpossibleWait() string {
 		}
 		return "a background task's result, but none of its tasks is running"
 	case messages.AwaitingTimer:
+		if hasArmedUserTimer(s) {
+			return "" // one of its created timers will fire
+		}
 		for _, t := range s.Timers {
 			if t.SuspensionID == "" {
 				return ""

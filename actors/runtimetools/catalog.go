@@ -9,19 +9,21 @@ import (
 
 // Tools are the runtime-owned tools, in the order the model sees them:
 // Sleep, RequestOperatorInput, ShouldRequestInput, NotifyOperator when
-// notify is set, SpawnAgent and the work-item tools. Each one's Call only
+// notify is set, SpawnAgent, the work-item tools and the timer tools. Each one's Call only
 // validates the arguments (and answers what needs no state); the agent
 // decides the rest.
 func Tools(notify bool) []tools.Tool {
 	ts := append([]tools.Tool{sleepTool{}}, operatorTools(notify)...)
 	ts = append(ts, spawnTool())
-	return append(ts, workItemToolset...)
+	ts = append(ts, workItemToolset...)
+	return append(ts, timerToolset...)
 }
 
 // names are the names of every runtime-owned tool.
 var names = []string{agentstate.SleepToolName, agentstate.RequestInputToolName, agentstate.ShouldAskToolName,
 	agentstate.NotifyToolName, SpawnAgentToolName, agentstate.CreateWorkItemToolName, agentstate.PickWorkItemToolName,
-	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName}
+	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName,
+	CreateTimerToolName, ListTimersToolName, CancelTimerToolName}
 
 // Is reports a runtime-owned tool: the agent runs it itself, and no tool
 // of the registry may take its name.

@@ -58,4 +58,7 @@ var Decisions = map[string]Decide{
 	agentstate.ShouldAskToolName:        ShouldAsk,
 	agentstate.NotifyToolName:           Notify,
 	SpawnAgentToolName:                  SpawnAgent,
+	CreateTimerToolName:                 decideArgs(CreateTimer),
+	ListTimersToolName:                  decideArgs(ListTimers),
+	CancelTimerToolName:                 decideArgs(CancelTimer),
 }

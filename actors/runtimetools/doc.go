@@ -1,6 +1,7 @@
 // Package runtimetools holds the tools an agent runs itself instead of
 // through the tool registry: Sleep, RequestOperatorInput,
-// ShouldRequestInput, NotifyOperator, SpawnAgent and the work-item tools.
+// ShouldRequestInput, NotifyOperator, SpawnAgent, the work-item tools and
+// the timer tools (CreateTimer, ListTimers, CancelTimer).
 // For each one it has the spec the model sees, the argument types and
 // their validation (Tools, Is). A tool's Call only validates its arguments
 // and echoes them, or answers what needs no state (ShouldRequestInput).

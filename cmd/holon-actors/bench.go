@@ -26,6 +26,7 @@ type benchCmd struct {
 	Exec            benchExecCmd            `cmd:"" help:"Overhead of an inline ExecCommand over a bare fork/exec, in the same run, and output capture throughput."`
 	SSE             benchSSECmd             `cmd:"" name:"sse" help:"Memory of many event streams on one agent with large events: peak while served, left after they close."`
 	Remote          benchRemoteCmd          `cmd:"" help:"Prompts admitted durably per second over the cluster protocol (mTLS) and over the control socket of the same node, in the same run, and their admit latency."`
+	Timers          benchTimersCmd          `cmd:"" help:"Timer service under 10,000 agents with a recurring timer each: fires per second sustained, lateness after the due time, memory per pending timer."`
 	TUI             benchTUICmd             `cmd:"" name:"tui" help:"The operator console against an agent of 100,000 events with 20 agents busy: first paint after connecting, keystroke to repaint."`
 }
 

@@ -71,6 +71,8 @@ type runCmd struct {
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
 	RetryBase       time.Duration `name:"model-retry-base" help:"Delay before the first such retry; each next one doubles it (jittered, a longer Retry-After wins)." env:"HOLON_MODEL_RETRY_BASE" default:"30s" placeholder:"DURATION"`
 	RetryMax        time.Duration `name:"model-retry-max" help:"Longest delay between two such retries." env:"HOLON_MODEL_RETRY_MAX" default:"30m" placeholder:"DURATION"`
+	TimerMax        int           `name:"timer-max-per-agent" help:"Timers one agent may have (created by it or its operator)." env:"HOLON_TIMER_MAX_PER_AGENT" default:"20" placeholder:"N"`
+	TimerMinEvery   time.Duration `name:"timer-min-interval" help:"Shortest interval of a recurring timer (every or cron)." env:"HOLON_TIMER_MIN_INTERVAL" default:"1m" placeholder:"DURATION"`
 	TrashRetention  time.Duration `name:"trash-retention" help:"How long the archive of a deleted agent stays in HOME/trash (agents delete) before a start removes it (0: until removed by hand)." env:"HOLON_TRASH_RETENTION" default:"168h" placeholder:"DURATION"`
 	Remote          remoteFlags   `embed:""`
 	ScrubInterval   time.Duration `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`

@@ -20,9 +20,13 @@ func (c *runCmd) agentOptions(cfg catalog.Config) (node.AgentOptions, error) {
 	if err != nil {
 		return node.AgentOptions{}, err
 	}
+	timerLimits, err := c.timerLimits()
+	if err != nil {
+		return node.AgentOptions{}, err
+	}
 	return node.AgentOptions{Model: cfg, SystemPrompt: c.SystemPrompt, DefaultAgent: c.DefaultAgent,
 		Workspace: c.Workspace, NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
-		Compaction: compaction, ModelRetry: retry}, nil
+		Compaction: compaction, ModelRetry: retry, Timers: timerLimits}, nil
 }
 
 // nodeConfig is the node `run` starts.

@@ -2605,6 +2605,12 @@ type TimerFired struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	TimerId       string                 `protobuf:"bytes,1,opt,name=timer_id,json=timerId,proto3" json:"timer_id,omitempty"`
 	FireId        string                 `protobuf:"bytes,2,opt,name=fire_id,json=fireId,proto3" json:"fire_id,omitempty"`
+	DueAt         *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=due_at,json=dueAt,proto3" json:"due_at,omitempty"`
+	NextDueAt     *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=next_due_at,json=nextDueAt,proto3" json:"next_due_at,omitempty"`
+	Delivered     int64                  `protobuf:"varint,5,opt,name=delivered,proto3" json:"delivered,omitempty"`
+	MessageId     string                 `protobuf:"bytes,6,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	Skipped       int64                  `protobuf:"varint,7,opt,name=skipped,proto3" json:"skipped,omitempty"`
+	Manual        bool                   `protobuf:"varint,8,opt,name=manual,proto3" json:"manual,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2651,6 +2657,48 @@ func (x *TimerFired) GetFireId() string {
 		return x.FireId
 	}
 	return ""
+}
+
+func (x *TimerFired) GetDueAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DueAt
+	}
+	return nil
+}
+
+func (x *TimerFired) GetNextDueAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.NextDueAt
+	}
+	return nil
+}
+
+func (x *TimerFired) GetDelivered() int64 {
+	if x != nil {
+		return x.Delivered
+	}
+	return 0
+}
+
+func (x *TimerFired) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *TimerFired) GetSkipped() int64 {
+	if x != nil {
+		return x.Skipped
+	}
+	return 0
+}
+
+func (x *TimerFired) GetManual() bool {
+	if x != nil {
+		return x.Manual
+	}
+	return false
 }
 
 type WakeHintRecorded struct {
@@ -5193,6 +5241,362 @@ func (x *WorkItemBound) GetWorkItemId() string {
 	return ""
 }
 
+type TimerRecord struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimerId       string                 `protobuf:"bytes,1,opt,name=timer_id,json=timerId,proto3" json:"timer_id,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Priority      string                 `protobuf:"bytes,3,opt,name=priority,proto3" json:"priority,omitempty"` // Priority
+	At            *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=at,proto3" json:"at,omitempty"`
+	EveryMs       int64                  `protobuf:"varint,5,opt,name=every_ms,json=everyMs,proto3" json:"every_ms,omitempty"`
+	Cron          string                 `protobuf:"bytes,6,opt,name=cron,proto3" json:"cron,omitempty"`
+	Zone          string                 `protobuf:"bytes,7,opt,name=zone,proto3" json:"zone,omitempty"`
+	Start         *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=start,proto3" json:"start,omitempty"`
+	Until         *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=until,proto3" json:"until,omitempty"`
+	Count         int64                  `protobuf:"varint,10,opt,name=count,proto3" json:"count,omitempty"`
+	Missed        string                 `protobuf:"bytes,11,opt,name=missed,proto3" json:"missed,omitempty"`   // MissedPolicy
+	Overlap       string                 `protobuf:"bytes,12,opt,name=overlap,proto3" json:"overlap,omitempty"` // OverlapPolicy
+	CreatedBy     string                 `protobuf:"bytes,13,opt,name=created_by,json=createdBy,proto3" json:"created_by,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimerRecord) Reset() {
+	*x = TimerRecord{}
+	mi := &file_messages_messages_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimerRecord) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimerRecord) ProtoMessage() {}
+
+func (x *TimerRecord) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimerRecord.ProtoReflect.Descriptor instead.
+func (*TimerRecord) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *TimerRecord) GetTimerId() string {
+	if x != nil {
+		return x.TimerId
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetPriority() string {
+	if x != nil {
+		return x.Priority
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *TimerRecord) GetEveryMs() int64 {
+	if x != nil {
+		return x.EveryMs
+	}
+	return 0
+}
+
+func (x *TimerRecord) GetCron() string {
+	if x != nil {
+		return x.Cron
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetZone() string {
+	if x != nil {
+		return x.Zone
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetStart() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Start
+	}
+	return nil
+}
+
+func (x *TimerRecord) GetUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Until
+	}
+	return nil
+}
+
+func (x *TimerRecord) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *TimerRecord) GetMissed() string {
+	if x != nil {
+		return x.Missed
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetOverlap() string {
+	if x != nil {
+		return x.Overlap
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetCreatedBy() string {
+	if x != nil {
+		return x.CreatedBy
+	}
+	return ""
+}
+
+func (x *TimerRecord) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type TimerCreated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Record        *TimerRecord           `protobuf:"bytes,1,opt,name=record,proto3" json:"record,omitempty"`
+	DueAt         *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=due_at,json=dueAt,proto3" json:"due_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimerCreated) Reset() {
+	*x = TimerCreated{}
+	mi := &file_messages_messages_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimerCreated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimerCreated) ProtoMessage() {}
+
+func (x *TimerCreated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimerCreated.ProtoReflect.Descriptor instead.
+func (*TimerCreated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *TimerCreated) GetRecord() *TimerRecord {
+	if x != nil {
+		return x.Record
+	}
+	return nil
+}
+
+func (x *TimerCreated) GetDueAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DueAt
+	}
+	return nil
+}
+
+type TimerCancelled struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimerId       string                 `protobuf:"bytes,1,opt,name=timer_id,json=timerId,proto3" json:"timer_id,omitempty"`
+	By            string                 `protobuf:"bytes,2,opt,name=by,proto3" json:"by,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimerCancelled) Reset() {
+	*x = TimerCancelled{}
+	mi := &file_messages_messages_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimerCancelled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimerCancelled) ProtoMessage() {}
+
+func (x *TimerCancelled) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimerCancelled.ProtoReflect.Descriptor instead.
+func (*TimerCancelled) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *TimerCancelled) GetTimerId() string {
+	if x != nil {
+		return x.TimerId
+	}
+	return ""
+}
+
+func (x *TimerCancelled) GetBy() string {
+	if x != nil {
+		return x.By
+	}
+	return ""
+}
+
+func (x *TimerCancelled) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type TimerPaused struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimerId       string                 `protobuf:"bytes,1,opt,name=timer_id,json=timerId,proto3" json:"timer_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimerPaused) Reset() {
+	*x = TimerPaused{}
+	mi := &file_messages_messages_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimerPaused) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimerPaused) ProtoMessage() {}
+
+func (x *TimerPaused) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimerPaused.ProtoReflect.Descriptor instead.
+func (*TimerPaused) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *TimerPaused) GetTimerId() string {
+	if x != nil {
+		return x.TimerId
+	}
+	return ""
+}
+
+type TimerResumed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimerId       string                 `protobuf:"bytes,1,opt,name=timer_id,json=timerId,proto3" json:"timer_id,omitempty"`
+	DueAt         *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=due_at,json=dueAt,proto3" json:"due_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimerResumed) Reset() {
+	*x = TimerResumed{}
+	mi := &file_messages_messages_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimerResumed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimerResumed) ProtoMessage() {}
+
+func (x *TimerResumed) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimerResumed.ProtoReflect.Descriptor instead.
+func (*TimerResumed) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *TimerResumed) GetTimerId() string {
+	if x != nil {
+		return x.TimerId
+	}
+	return ""
+}
+
+func (x *TimerResumed) GetDueAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DueAt
+	}
+	return nil
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -5415,11 +5819,18 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\rsuspension_id\x18\x04 \x01(\tR\fsuspensionId\x12\x18\n" +
 	"\apurpose\x18\x05 \x01(\tR\apurpose\x12 \n" +
 	"\fwork_item_id\x18\x06 \x01(\tR\n" +
-	"workItemId\"@\n" +
+	"workItemId\"\x9e\x02\n" +
 	"\n" +
 	"TimerFired\x12\x19\n" +
 	"\btimer_id\x18\x01 \x01(\tR\atimerId\x12\x17\n" +
-	"\afire_id\x18\x02 \x01(\tR\x06fireId\"b\n" +
+	"\afire_id\x18\x02 \x01(\tR\x06fireId\x121\n" +
+	"\x06due_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAt\x12:\n" +
+	"\vnext_due_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tnextDueAt\x12\x1c\n" +
+	"\tdelivered\x18\x05 \x01(\x03R\tdelivered\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x06 \x01(\tR\tmessageId\x12\x18\n" +
+	"\askipped\x18\a \x01(\x03R\askipped\x12\x16\n" +
+	"\x06manual\x18\b \x01(\bR\x06manual\"b\n" +
 	"\x10WakeHintRecorded\x12\x16\n" +
 	"\x06source\x18\x01 \x01(\tR\x06source\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x12\x1e\n" +
@@ -5651,7 +6062,37 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\rWorkItemBound\x12\x17\n" +
 	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12 \n" +
 	"\fwork_item_id\x18\x02 \x01(\tR\n" +
-	"workItemIdB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"workItemId\"\xd3\x03\n" +
+	"\vTimerRecord\x12\x19\n" +
+	"\btimer_id\x18\x01 \x01(\tR\atimerId\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1a\n" +
+	"\bpriority\x18\x03 \x01(\tR\bpriority\x12*\n" +
+	"\x02at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x19\n" +
+	"\bevery_ms\x18\x05 \x01(\x03R\aeveryMs\x12\x12\n" +
+	"\x04cron\x18\x06 \x01(\tR\x04cron\x12\x12\n" +
+	"\x04zone\x18\a \x01(\tR\x04zone\x120\n" +
+	"\x05start\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x120\n" +
+	"\x05until\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x05until\x12\x14\n" +
+	"\x05count\x18\n" +
+	" \x01(\x03R\x05count\x12\x16\n" +
+	"\x06missed\x18\v \x01(\tR\x06missed\x12\x18\n" +
+	"\aoverlap\x18\f \x01(\tR\aoverlap\x12\x1d\n" +
+	"\n" +
+	"created_by\x18\r \x01(\tR\tcreatedBy\x129\n" +
+	"\n" +
+	"created_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"y\n" +
+	"\fTimerCreated\x126\n" +
+	"\x06record\x18\x01 \x01(\v2\x1e.holon.messages.v1.TimerRecordR\x06record\x121\n" +
+	"\x06due_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAt\"S\n" +
+	"\x0eTimerCancelled\x12\x19\n" +
+	"\btimer_id\x18\x01 \x01(\tR\atimerId\x12\x0e\n" +
+	"\x02by\x18\x02 \x01(\tR\x02by\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"(\n" +
+	"\vTimerPaused\x12\x19\n" +
+	"\btimer_id\x18\x01 \x01(\tR\atimerId\"\\\n" +
+	"\fTimerResumed\x12\x19\n" +
+	"\btimer_id\x18\x01 \x01(\tR\atimerId\x121\n" +
+	"\x06due_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAtB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -5665,7 +6106,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 77)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -5738,13 +6179,18 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkItemCompleted)(nil),             // 68: holon.messages.v1.WorkItemCompleted
 	(*WorkItemRecheckConsumed)(nil),       // 69: holon.messages.v1.WorkItemRecheckConsumed
 	(*WorkItemBound)(nil),                 // 70: holon.messages.v1.WorkItemBound
-	nil,                                   // 71: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 72: google.protobuf.Timestamp
+	(*TimerRecord)(nil),                   // 71: holon.messages.v1.TimerRecord
+	(*TimerCreated)(nil),                  // 72: holon.messages.v1.TimerCreated
+	(*TimerCancelled)(nil),                // 73: holon.messages.v1.TimerCancelled
+	(*TimerPaused)(nil),                   // 74: holon.messages.v1.TimerPaused
+	(*TimerResumed)(nil),                  // 75: holon.messages.v1.TimerResumed
+	nil,                                   // 76: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 77: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	72, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	77, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	71, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	76, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -5758,9 +6204,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	72, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	77, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	72, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	77, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -5770,45 +6216,54 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	72, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	72, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	42, // 30: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	72, // 31: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	72, // 32: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
-	20, // 33: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
-	18, // 34: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
-	48, // 35: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	72, // 36: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	72, // 37: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
-	49, // 38: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
-	50, // 39: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	72, // 40: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	72, // 41: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	72, // 42: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
-	51, // 43: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
-	52, // 44: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
-	52, // 45: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
-	50, // 46: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
-	53, // 47: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	72, // 48: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
-	54, // 49: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
-	62, // 50: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	72, // 51: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	72, // 52: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	72, // 53: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	72, // 54: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	72, // 55: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
-	63, // 56: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
-	63, // 57: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
-	63, // 58: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
-	64, // 59: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	72, // 60: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	72, // 61: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	62, // [62:62] is the sub-list for method output_type
-	62, // [62:62] is the sub-list for method input_type
-	62, // [62:62] is the sub-list for extension type_name
-	62, // [62:62] is the sub-list for extension extendee
-	0,  // [0:62] is the sub-list for field type_name
+	77, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	77, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	77, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	77, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
+	77, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	77, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
+	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
+	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
+	77, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	77, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
+	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
+	77, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	77, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	77, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
+	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
+	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
+	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
+	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
+	77, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
+	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
+	77, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	77, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	77, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	77, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	77, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
+	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
+	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
+	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
+	77, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	77, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	77, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	77, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	77, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	77, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
+	77, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	77, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	71, // [71:71] is the sub-list for method output_type
+	71, // [71:71] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_messages_messages_proto_init() }
@@ -5836,7 +6291,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   72,
+			NumMessages:   77,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
