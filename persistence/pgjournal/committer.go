@@ -261,9 +261,11 @@ func (c *committer) send(ctx context.Context, plan []planned) ([]int64, error) {
 // fenced-out Appends (another process wrote the stream) go to a retry.
 func (c *committer) settle(ctx context.Context, plan []planned, wrote []int64) {
 	signalled := map[string]bool{}
+	c.s.stats.commits.Add(1)
 	for i, p := range plan {
 		r := p.req
 		if wrote[i] == int64(len(r.bodies)) {
+			c.s.stats.appends.Add(1)
 			c.highest[r.stream] = p.after + uint64(len(r.bodies))
 			r.done <- appendResult{first: p.after + 1}
 			if !signalled[r.stream] {

@@ -33,6 +33,7 @@ type Store struct {
 	stopListen context.CancelFunc
 
 	skippedSnapshots atomic.Int64
+	stats            stats
 	listenerDown     atomic.Pointer[string] // why the listener is reconnecting; nil while it listens
 }
 
