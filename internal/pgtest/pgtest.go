@@ -219,3 +219,20 @@ func Main(m *testing.M, srv **Server) int {
 	}
 	return code
 }
+
+// StartT starts a server for a package whose one test needs it (a package
+// with more should use Main); t's cleanup stops it. It fails t, never
+// skips it, when the server cannot start.
+func StartT(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if err != nil {
+		t.Fatalf("start PostgreSQL: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("stop PostgreSQL: %v", err)
+		}
+	})
+	return s
+}

@@ -44,7 +44,7 @@ func (s *Store) AppendAfter(ctx context.Context, stream string, after uint64, ev
 }
 
 func (s *Store) append(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
-	bodies, err := persistence.EncodeBatch(stream, events)
+	bodies, err := persistence.EncodeBatch(stream, s.redact(events))
 	if err != nil {
 		return 0, err
 	}
@@ -81,4 +81,18 @@ func (s *Store) queue(req *appendReq) error {
 	}
 	s.committerOf(req.stream).in <- req
 	return nil
+}
+
+// redact returns events with Config.Redact applied to each payload; the
+// caller's slice is not changed.
+func (s *Store) redact(events []messages.Event) []messages.Event {
+	if s.cfg.Redact == nil {
+		return events
+	}
+	out := make([]messages.Event, len(events))
+	for i, ev := range events {
+		ev.Payload = s.cfg.Redact(ev.Payload)
+		out[i] = ev
+	}
+	return out
 }

@@ -23,6 +23,10 @@ type Config struct {
 	// MaxConns bounds the connection pool (committers, reads, the listener
 	// has one of its own).
 	MaxConns int
+	// Redact, when set, scrubs each event's payload (JSON) before it is
+	// stored, as the Badger store's Options.Redact does: secrets never
+	// reach the database.
+	Redact func([]byte) []byte
 	// Log receives the store's warnings (a skipped snapshot, a lost
 	// listener connection).
 	Log zerolog.Logger

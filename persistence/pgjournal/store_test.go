@@ -334,3 +334,34 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactScrubsBeforeTheDatabase: with Config.Redact set, a secret in a
+// payload never reaches the database's rows.
+func TestRedactScrubsBeforeTheDatabase(t *testing.T) {
+	url := pg.NewDatabase(t)
+	cfg := pgjournal.DefaultConfig(url)
+	cfg.Redact = func(b []byte) []byte { return []byte(strings.ReplaceAll(string(b), "hunter2", "[redacted]")) }
+	s, err := pgjournal.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Open = %v", err)
+	}
+	defer s.Close()
+	ev := event("agent")
+	ev.Payload = json.RawMessage(`{"text":"the password is hunter2"}`)
+	if _, err := s.Append(context.Background(), "agent", []messages.Event{ev}); err != nil {
+		t.Fatalf("Append = %v", err)
+	}
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(context.Background())
+	var leaked bool
+	if err := conn.QueryRow(context.Background(), `SELECT bool_or(position('hunter2'::bytea in record) > 0) FROM holon_events`).Scan(&leaked); err != nil || leaked {
+		t.Fatalf("secret in holon_events: %v, %v; want false, nil", leaked, err)
+	}
+	evs := wantContiguous(t, s, "agent", 1)
+	if got := string(evs[0].Payload); got != `{"text":"the password is [redacted]"}` {
+		t.Fatalf("Read payload = %s, want the redacted one", got)
+	}
+}
