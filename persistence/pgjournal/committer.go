@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/holon-actors/holon-actors/persistence"
@@ -95,8 +94,8 @@ type planned struct {
 	after uint64
 }
 
-// commit writes group in one pipelined transaction: one fenced statement
-// per append, and one notification per stream.
+// commit writes group in one statement (so one transaction and one sync):
+// fenced appends of many streams, and a notification per stream.
 func (c *committer) commit(group []*appendReq) {
 	group = slices.DeleteFunc(group, func(r *appendReq) bool {
 		if err := r.ctx.Err(); err != nil {
@@ -114,7 +113,8 @@ func (c *committer) commit(group []*appendReq) {
 		c.failAll(group, err)
 		return
 	}
-	plan := c.plan(group)
+	plan, deferred := c.plan(group)
+	defer func() { c.retry = append(c.retry, deferred...) }() // after this commit's retries: a stream's order holds
 	wrote, err := c.send(ctx, plan)
 	if err != nil {
 		c.forget(group)
@@ -124,12 +124,12 @@ func (c *committer) commit(group []*appendReq) {
 			// whole transaction: commit each append alone, so only the bad
 			// one fails. Any other error (a lost connection) leaves the
 			// commit in doubt: retrying could write the events twice.
-			for _, r := range group {
-				c.commit([]*appendReq{r})
+			for _, p := range plan {
+				c.commit([]*appendReq{p.req})
 			}
 			return
 		}
-		c.failAll(group, err)
+		c.failAll(planReqs(plan), err)
 		return
 	}
 	c.settle(ctx, plan, wrote)
@@ -166,92 +166,84 @@ func (c *committer) loadHighest(ctx context.Context, group []*appendReq) error {
 	return rows.Err()
 }
 
-// plan orders group by stream (the same lock order in every process, so
-// two groups never deadlock; stable, so one stream's appends keep their
-// order) and works out each append's fence: its own for AppendAfter, the
-// stream's highest plus what the group appends before it for Append.
-func (c *committer) plan(group []*appendReq) []planned {
+// plan orders group by stream (stable: one stream's appends keep their
+// order) and keeps the first append of each stream, with its fence: its
+// own for AppendAfter, the cached highest seq for Append. The statement
+// moves each stream once, so a stream's later appends are deferred to the
+// next commit, in order.
+func (c *committer) plan(group []*appendReq) (plan []planned, deferred []*appendReq) {
 	slices.SortStableFunc(group, func(a, b *appendReq) int { return strings.Compare(a.stream, b.stream) })
-	next := make(map[string]uint64, len(group))
-	out := make([]planned, len(group))
 	for i, r := range group {
+		if i > 0 && group[i-1].stream == r.stream {
+			deferred = append(deferred, r)
+			continue
+		}
 		after := r.after
 		if after == noFence {
 			after = c.highest[r.stream]
-			if n, ok := next[r.stream]; ok {
-				after = n
-			}
 		}
-		next[r.stream] = after + uint64(len(r.bodies))
-		out[i] = planned{req: r, after: after}
+		plan = append(plan, planned{req: r, after: after})
 	}
-	return out
+	return plan, deferred
 }
 
-// Both statements move the stream's highest seq only where it equals
-// $2 (the fence) and insert the events from the rows that moved, so they
-// write all of a batch or, fenced out, nothing; they return how many
-// events they wrote. A new stream's row is created by the first append.
-const (
-	appendSQL = `WITH s AS (
-	UPDATE holon_streams SET highest = highest + $3 WHERE stream = $1 AND highest = $2
-	RETURNING highest - $3 AS prev
+// groupSQL commits a whole group in one statement, so in one transaction
+// and one sync. req lists the appends ($1 stream, $2 fence, $3 count); the
+// stream's highest seq moves only where it still equals the fence
+// (moved_old), or, for a fence of 0, where the stream is new (moved_new);
+// the events ($4 append, $5 offset in it, $6 sealed record) of the appends
+// that moved are inserted, the others write nothing. It returns the
+// appends that moved, and notifies their streams on commit.
+const groupSQL = `WITH req AS (
+	SELECT stream COLLATE "C" AS stream, after, n, i
+	FROM unnest($1::text[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS r(stream, after, n, i)
+), moved_old AS (
+	UPDATE holon_streams t SET highest = t.highest + req.n FROM req
+	WHERE req.after > 0 AND t.stream = req.stream AND t.highest = req.after
+	RETURNING req.i
+), moved_new AS (
+	INSERT INTO holon_streams AS t (stream, highest)
+	SELECT stream, n FROM req WHERE after = 0
+	ON CONFLICT (stream) DO UPDATE SET highest = t.highest + EXCLUDED.highest WHERE t.highest = 0
+	RETURNING t.stream
+), moved AS (
+	SELECT i FROM moved_old
+	UNION ALL SELECT req.i FROM moved_new JOIN req ON req.stream = moved_new.stream
 ), ins AS (
 	INSERT INTO holon_events (stream, seq, record)
-	SELECT $1, s.prev + r.ord, r.rec FROM s, unnest($4::bytea[]) WITH ORDINALITY AS r(rec, ord)
+	SELECT req.stream, req.after + e.k, e.rec
+	FROM unnest($4::bigint[], $5::bigint[], $6::bytea[]) AS e(i, k, rec)
+	JOIN req ON req.i = e.i
+	WHERE e.i IN (SELECT i FROM moved)
 	RETURNING 1
 )
-SELECT count(*) FROM ins`
-	appendNewSQL = `WITH s AS (
-	INSERT INTO holon_streams AS t (stream, highest) VALUES ($1, $3)
-	ON CONFLICT (stream) DO UPDATE SET highest = t.highest + $3 WHERE t.highest = $2
-	RETURNING t.highest - $3 AS prev
-), ins AS (
-	INSERT INTO holon_events (stream, seq, record)
-	SELECT $1, s.prev + r.ord, r.rec FROM s, unnest($4::bytea[]) WITH ORDINALITY AS r(rec, ord)
-	RETURNING 1
-)
-SELECT count(*) FROM ins`
-	notifySQL = `SELECT count(pg_notify('` + notifyChannel + `', s)) FROM unnest($1::text[]) AS s`
-)
+SELECT coalesce((SELECT array_agg(i) FROM moved), '{}'::bigint[]),
+	(SELECT count(pg_notify('` + notifyChannel + `', req.stream)) FROM req WHERE req.i IN (SELECT i FROM moved))`
 
-// send runs plan as one pipeline: the statements up to the final Sync are
-// one implicit transaction, committed (and synced by PostgreSQL) before
-// the results are complete. It returns how many events each append wrote.
-func (c *committer) send(ctx context.Context, plan []planned) ([]int64, error) {
-	b := &pgx.Batch{}
-	var streams []string
-	for _, p := range plan {
-		recs := make([][]byte, len(p.req.bodies))
-		for i, body := range p.req.bodies {
-			recs[i] = persistence.SealRecord(p.after+uint64(i)+1, body)
-		}
-		sql := appendSQL
-		if p.after == 0 {
-			sql = appendNewSQL
-		}
-		b.Queue(sql, p.req.stream, int64(p.after), int64(len(recs)), recs)
-		if len(streams) == 0 || streams[len(streams)-1] != p.req.stream {
-			streams = append(streams, p.req.stream)
+// send commits plan in one statement and reports which appends it wrote:
+// once it returns, PostgreSQL has committed and synced them.
+func (c *committer) send(ctx context.Context, plan []planned) ([]bool, error) {
+	streams := make([]string, len(plan))
+	afters := make([]int64, len(plan))
+	counts := make([]int64, len(plan))
+	var idx, offsets []int64
+	var recs [][]byte
+	for i, p := range plan {
+		streams[i], afters[i], counts[i] = p.req.stream, int64(p.after), int64(len(p.req.bodies))
+		for j, body := range p.req.bodies {
+			idx = append(idx, int64(i+1))
+			offsets = append(offsets, int64(j+1))
+			recs = append(recs, persistence.SealRecord(p.after+uint64(j)+1, body))
 		}
 	}
-	b.Queue(notifySQL, streams)
-	br := c.s.pool.SendBatch(ctx, b)
-	wrote := make([]int64, len(plan))
-	var err error
-	for i := range plan {
-		if err = br.QueryRow().Scan(&wrote[i]); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		_, err = br.Exec()
-	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	var moved []int64
+	var notified int64
+	if err := c.s.pool.QueryRow(ctx, groupSQL, streams, afters, counts, idx, offsets, recs).Scan(&moved, &notified); err != nil {
 		return nil, fmt.Errorf("commit %d appends: %w", len(plan), err)
+	}
+	wrote := make([]bool, len(plan))
+	for _, i := range moved {
+		wrote[i-1] = true
 	}
 	return wrote, nil
 }
@@ -259,19 +251,15 @@ func (c *committer) send(ctx context.Context, plan []planned) ([]int64, error) {
 // settle answers the appends of a committed plan: the written ones with
 // their first seq, fenced-out AppendAfters with ErrSeqConflict, and
 // fenced-out Appends (another process wrote the stream) go to a retry.
-func (c *committer) settle(ctx context.Context, plan []planned, wrote []int64) {
-	signalled := map[string]bool{}
+func (c *committer) settle(ctx context.Context, plan []planned, wrote []bool) {
 	c.s.stats.commits.Add(1)
 	for i, p := range plan {
 		r := p.req
-		if wrote[i] == int64(len(r.bodies)) {
+		if wrote[i] {
 			c.s.stats.appends.Add(1)
 			c.highest[r.stream] = p.after + uint64(len(r.bodies))
 			r.done <- appendResult{first: p.after + 1}
-			if !signalled[r.stream] {
-				signalled[r.stream] = true
-				c.s.hub.Notify(r.stream)
-			}
+			c.s.hub.Notify(r.stream)
 			continue
 		}
 		delete(c.highest, r.stream)
@@ -294,6 +282,14 @@ func (c *committer) conflict(ctx context.Context, r *appendReq) error {
 		return fmt.Errorf("append to %s: other writers kept moving it (now at %d) through %d tries: %w", r.stream, high, r.tries, persistence.ErrSeqConflict)
 	}
 	return fmt.Errorf("append to %s after seq %d: stream is at %d: %w", r.stream, r.after, high, persistence.ErrSeqConflict)
+}
+
+func planReqs(plan []planned) []*appendReq {
+	out := make([]*appendReq, len(plan))
+	for i, p := range plan {
+		out[i] = p.req
+	}
+	return out
 }
 
 // forget drops the cached highest seq of group's streams: after a failed

@@ -34,7 +34,7 @@ type Config struct {
 
 // DefaultConfig is the configuration for the database at url.
 func DefaultConfig(url string) Config {
-	return Config{URL: url, Committers: 2, MaxGroup: 512, MaxBatchBytes: 64 << 20, MaxConns: 8, Log: zerolog.Nop()}
+	return Config{URL: url, Committers: 1, MaxGroup: 512, MaxBatchBytes: 64 << 20, MaxConns: 8, Log: zerolog.Nop()}
 }
 
 // IsURL reports whether s names a PostgreSQL database rather than a

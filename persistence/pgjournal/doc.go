@@ -9,14 +9,18 @@
 // a CRC-32C and its seq, so a damaged row is refused on read, and a corrupt
 // snapshot is skipped like Badger skips it (counted in Health).
 //
-// Writes: every Append and AppendAfter is one fenced statement (the
-// stream's highest seq is moved only WHERE it still equals the writer's
-// view, and the events are inserted from the same statement), so two
-// writers, in one process or on two machines, can never both win. Appends
-// go through committer goroutines, each owning a share of the streams by
-// hash, that pack the requests of many streams into one pipelined
-// transaction and one COMMIT (group commit). Append returns once COMMIT has
-// returned, that is once PostgreSQL has made the events durable.
+// Writes: appends are fenced in the statement that writes them: a
+// stream's highest seq moves only WHERE it still equals the writer's view,
+// and the events are inserted from the rows that moved, so two writers, in
+// one process or on two machines, can never both win. Appends go through a
+// committer goroutine (Config.Committers, each owning a share of the
+// streams by hash) that packs the queued appends of many streams into one
+// such statement, so one transaction and one sync (group commit); a
+// stream's second append in the same group waits for the next one, so its
+// order holds. Append returns once the statement has committed, that is
+// once PostgreSQL has made the events durable. An Append (no fence) uses
+// the highest seq the committer last saw and is retried when another
+// process moved the stream meanwhile.
 //
 // Subscriptions: a commit notifies the channel holon_journal with each
 // stream it appended to; every Store on the database LISTENs on it, so a
