@@ -113,3 +113,14 @@ func pgEventRows(t *testing.T, url, stream string) int {
 	}
 	return n
 }
+
+// TestBenchPGNeedsADatabase: bench pg without a postgres:// database is a
+// usage error saying what to give.
+func TestBenchPGNeedsADatabase(t *testing.T) {
+	for _, args := range [][]string{{"bench", "pg"}, {"bench", "pg", "--journal", "/tmp/db"}} {
+		code, _, errOut := client(t, t.TempDir(), args...)
+		if code != exitUsage || !strings.Contains(errOut, "--journal postgres://") {
+			t.Errorf("%v = %d %q, want exit %d asking for --journal postgres://", args, code, errOut, exitUsage)
+		}
+	}
+}
