@@ -57,7 +57,11 @@ func Start() (*Server, error) {
 			return nil, err
 		}
 	}
-	if s.dir, err = os.MkdirTemp("", "pgtest-"); err != nil {
+	parent := "" // the default temporary directory, or /tmp when the server runs as postgres: a TMPDIR of root's may be closed to it
+	if s.cred != nil {
+		parent = "/tmp"
+	}
+	if s.dir, err = os.MkdirTemp(parent, "pgtest-"); err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
 	if s.cred != nil {
