@@ -365,3 +365,28 @@ func TestRedactScrubsBeforeTheDatabase(t *testing.T) {
 		t.Fatalf("Read payload = %s, want the redacted one", got)
 	}
 }
+
+// TestListenerReconnects kills the listening connections on the server:
+// the store reconnects, signals its subscriptions (appends may have landed
+// meanwhile), and goes on seeing the other store's appends.
+func TestListenerReconnects(t *testing.T) {
+	url := pg.NewDatabase(t)
+	reader, writer := openStore(t, url), openStore(t, url)
+	sub := reader.Subscribe("agent")
+	defer sub.Close()
+	sql(t, url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`)
+	select {
+	case <-sub.C:
+	case <-time.After(failAfter):
+		t.Fatalf("no signal within %v of the listener's connection being killed: it did not reconnect", failAfter)
+	}
+	if _, err := writer.Append(context.Background(), "agent", []messages.Event{event("agent")}); err != nil {
+		t.Fatalf("Append = %v", err)
+	}
+	select {
+	case <-sub.C:
+	case <-time.After(failAfter):
+		t.Fatalf("no signal within %v of an append after the reconnect", failAfter)
+	}
+	wantContiguous(t, reader, "agent", 1)
+}
