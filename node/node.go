@@ -29,6 +29,9 @@ type Config struct {
 	// Agents.Secrets to Secrets.
 	Agents  AgentOptions
 	Secrets *secrets.Registry
+	// Journal, when set, is the postgres:// URL of the journal, kept in
+	// PostgreSQL instead of Badger under Home (see openPostgres).
+	Journal string
 	// DiskReserveMiB is the free space the journal keeps.
 	DiskReserveMiB int64
 	// ScrubInterval is the background scrub's period (0: none; negative
@@ -66,7 +69,7 @@ type Node struct {
 	cfg      Config
 	socket   string
 	instance string // control.InstanceEnv of the agents' commands
-	store    *persistence.BadgerStore
+	store    persistence.Store
 	rt       *actors.Runtime
 	srv      *control.Server
 	remote   *gateway.Node // serving remote clients, or nil
@@ -127,8 +130,12 @@ func (n *Node) start() error {
 	return n.serve()
 }
 
-// openStore opens the Badger store and notes how the previous run ended.
+// openStore opens the journal (Badger under Home, or PostgreSQL with
+// Config.Journal) and notes how the previous run ended.
 func (n *Node) openStore() error {
+	if n.cfg.Journal != "" {
+		return n.openPostgres()
+	}
 	so := persistence.DefaultOptions(persistence.DataDir(n.cfg.Home))
 	so.Logger = SlogOf(n.cfg.Log)
 	so.MinFreeBytes = n.cfg.DiskReserveMiB << 20

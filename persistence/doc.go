@@ -6,7 +6,10 @@
 // keeps serialized agent state with the sequence number it includes, so
 // recovery is "latest snapshot + the tail after it". Open returns the
 // Badger-backed Store and locks the data directory until Close; NewMemStore
-// returns an in-memory Store for tests. Both pass one conformance suite.
+// returns an in-memory Store for tests. Both pass one conformance suite
+// (persistence/storetest), and so does the PostgreSQL Store in
+// persistence/pgjournal, which keeps the same sealed records through the
+// exported store kit (store_kit.go).
 //
 // Durability: Append returns only after its batch is synced to disk. All
 // writes go through one committer goroutine that packs the batches of many

@@ -115,3 +115,24 @@ func TestLockHolder(t *testing.T) {
 		t.Fatalf("LockHolder after unlock = %v, %v; want not held", held, err)
 	}
 }
+
+// TestLockDataDirExcludesOpen: the lock a database-backed runtime takes on
+// its home's data directory keeps a Badger store (another runtime) out,
+// and lets it in once released.
+func TestLockDataDirExcludesOpen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	unlock, err := LockDataDir(dir)
+	if err != nil {
+		t.Fatalf("LockDataDir(%s) = %v", dir, err)
+	}
+	if _, err := Open(testBadgerOptions(dir)); !errors.Is(err, ErrLocked) {
+		t.Fatalf("Open while LockDataDir holds %s = %v, want ErrLocked", dir, err)
+	}
+	if _, err := LockDataDir(dir); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second LockDataDir(%s) = %v, want ErrLocked", dir, err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatalf("unlock() = %v", err)
+	}
+	openBadger(t, testBadgerOptions(dir))
+}

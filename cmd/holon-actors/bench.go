@@ -16,6 +16,7 @@ import (
 // benchCmd groups the load generators of package bench.
 type benchCmd struct {
 	Journal         benchJournalCmd         `cmd:"" help:"Append throughput and latency of the journal, durable and unsynced."`
+	PG              benchPGCmd              `cmd:"" name:"pg" help:"Durable append throughput and latency of the PostgreSQL journal (group commit across streams) on a database you give."`
 	JournalRecovery benchJournalRecoveryCmd `cmd:"" name:"journal-recovery" help:"Time to reopen the journal and recover every stream from its snapshot and tail."`
 	Mailbox         benchMailboxCmd         `cmd:"" help:"Throughput of the four-band agent mailbox against protoactor's default, in the same run."`
 	Turns           benchTurnsCmd           `cmd:"" help:"Turn throughput and latency of agents on a durable runtime, zero-latency model, and RSS per idle agent."`

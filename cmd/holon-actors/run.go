@@ -66,6 +66,7 @@ type runCmd struct {
 	StaleCooldown   int           `name:"work-item-stale-reminder-cooldown-rounds" help:"Model rounds between two such reminders." env:"HOLON_WORK_ITEM_STALE_REMINDER_COOLDOWN_ROUNDS" default:"4" placeholder:"N"`
 	StaleMaxTokens  int           `name:"work-item-stale-reminder-max-tokens" help:"Bound of one reminder, in tokens (4 characters each)." env:"HOLON_WORK_ITEM_STALE_REMINDER_MAX_TOKENS" default:"400" placeholder:"N"`
 	CompactTrigger  int           `name:"compaction-trigger-tokens" help:"Compact an agent's conversation before a turn once it is estimated above this many tokens (4 characters each; negative: never). The journal keeps everything." env:"HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS" default:"96000" placeholder:"N"`
+	Journal         string        `help:"Keep the journal in PostgreSQL at this URL (postgres://USER@HOST:PORT/DB; give the password with PGPASSWORD or ~/.pgpass, not in the URL) instead of Badger under $HOLON_HOME/data. The home stays this runtime's own." env:"HOLON_JOURNAL" placeholder:"URL"`
 	DiskReserve     int64         `name:"disk-reserve-mib" help:"Free space, in MiB, the data directory's file system must keep: below it the journal refuses writes (agents wait, nothing is half-written) and the runtime reports itself unhealthy." env:"HOLON_DISK_RESERVE_MIB" default:"64" placeholder:"MIB"`
 	CompactKeep     int           `name:"compaction-keep-tokens" help:"How much of the newest conversation a compaction keeps in view, in estimated tokens; the rest becomes a summary." env:"HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS" default:"24000" placeholder:"N"`
 	RetryHorizon    time.Duration `name:"model-retry-horizon" help:"How long a turn whose model call keeps failing with a rate limit, overload, connection failure or 5xx goes on retrying it on a durable timer, from the first failure (0: fail the turn at once)." env:"HOLON_MODEL_RETRY_HORIZON" default:"6h" placeholder:"DURATION"`
@@ -317,6 +318,7 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	agents.Notifier = notifier
 	nc := c.nodeConfig(home, log, reg, prov, auth, agents)
 	nc.Remote = remote
+	nc.Journal = c.Journal
 	n, err := node.Start(nc)
 	if errors.Is(err, node.ErrConfig) {
 		return usage(err)
