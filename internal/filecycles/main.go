@@ -2,12 +2,15 @@
 // other: an arrow runs from file A to file B when A uses a package-level
 // name, a method or a field declared in B. It prints each package's file
 // count, arrow count and its largest cycle (strongly connected component),
-// the measure the actors redesign tracks. Test files are left out.
+// the measure the actors redesign tracks. Test files are left out. With -v
+// it also prints the arrows inside the largest cycle and the names that
+// make each one, which is where to cut.
 //
-//	go run ./internal/filecycles ./actors ./actors/agentstate
+//	go run ./internal/filecycles [-v] ./actors ./actors/agentstate
 package main
 
 import (
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -22,19 +25,21 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/filecycles DIR...")
+	verbose := flag.Bool("v", false, "print the arrows inside the largest cycle and the names behind them")
+	flag.Parse()
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/filecycles [-v] DIR...")
 		os.Exit(2)
 	}
-	for _, dir := range os.Args[1:] {
-		if err := measure(dir); err != nil {
+	for _, dir := range flag.Args() {
+		if err := measure(dir, *verbose); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", dir, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func measure(dir string) error {
+func measure(dir string, verbose bool) error {
 	bp, err := build.ImportDir(dir, 0) // the files this platform builds
 	if err != nil {
 		return err
@@ -57,6 +62,7 @@ func measure(dir string) error {
 			return err
 		}
 		edges := map[string]map[string]bool{}
+		why := map[[2]string]map[string]bool{} // the names behind each arrow
 		add := func(from token.Pos, obj types.Object) {
 			if obj == nil || obj.Pkg() != tp || !obj.Pos().IsValid() {
 				return
@@ -69,6 +75,10 @@ func measure(dir string) error {
 				edges[a] = map[string]bool{}
 			}
 			edges[a][b] = true
+			if why[[2]string{a, b}] == nil {
+				why[[2]string{a, b}] = map[string]bool{}
+			}
+			why[[2]string{a, b}][obj.Name()] = true
 		}
 		for id, obj := range info.Uses {
 			if obj.Parent() == tp.Scope() || isMember(obj) {
@@ -84,6 +94,21 @@ func measure(dir string) error {
 		}
 		largest := largestSCC(files, fset, edges)
 		sort.Strings(largest)
+		var inside []string
+		if verbose {
+			in := map[string]bool{}
+			for _, f := range largest {
+				in[f] = true
+			}
+			for _, a := range largest {
+				for b := range edges[a] {
+					if in[b] {
+						inside = append(inside, fmt.Sprintf("  %s -> %s: %s", filepath.Base(a), filepath.Base(b), strings.Join(sortedKeys(why[[2]string{a, b}]), " ")))
+					}
+				}
+			}
+			sort.Strings(inside)
+		}
 		for i := range largest {
 			largest[i] = filepath.Base(largest[i])
 		}
@@ -92,8 +117,20 @@ func measure(dir string) error {
 			fmt.Printf(": %s", strings.Join(largest, " "))
 		}
 		fmt.Println()
+		for _, line := range inside {
+			fmt.Println(line)
+		}
 	}
 	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // isMember reports a method or a struct field.
