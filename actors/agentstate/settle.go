@@ -189,11 +189,6 @@ func UnansweredCalls(st *State, env Env, why string) Batch {
 	return out
 }
 
-// statusChange moves the agent from its status to to.
-func StatusChange(st *State, to messages.AgentStatus, reason string) messages.Payload {
-	return messages.AgentStateChanged{From: st.Status, To: to, Reason: reason}
-}
-
 // IsLivenessOnly reports a SystemTick that only wakes the agent.
 func IsLivenessOnly(m messages.MessageEnvelope) bool {
 	return m.Kind == messages.KindSystemTick && m.SourceRefs["liveness_only"] == "true"

@@ -385,3 +385,18 @@ type ChildTaskRecord struct {
 	// created; its cleanup outcome is in the task's result.
 	Worktree *worktreespec.Info `json:"worktree,omitempty"`
 }
+
+// StatusChange moves the agent from its status to to.
+func StatusChange(st *State, to messages.AgentStatus, reason string) messages.Payload {
+	return messages.AgentStateChanged{From: st.Status, To: to, Reason: reason}
+}
+
+// hasArmedUserTimer reports a created timer waiting for a fire (not paused).
+func hasArmedUserTimer(st *State) bool {
+	for _, ut := range st.UserTimers {
+		if !ut.Paused {
+			return true
+		}
+	}
+	return false
+}

@@ -188,16 +188,6 @@ func checkInterval(rec messages.TimerRecord, env Env) error {
 	return nil
 }
 
-// hasArmedUserTimer reports a created timer waiting for a fire.
-func hasArmedUserTimer(st *State) bool {
-	for _, ut := range st.UserTimers {
-		if !ut.Paused {
-			return true
-		}
-	}
-	return false
-}
-
 // CancelTimer decides the cancel of timer id by by: the TimerCancelled,
 // or ErrTimerNotFound.
 func CancelTimer(st *State, id, by, reason string) (messages.TimerCancelled, error) {

@@ -6,6 +6,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/tools"
+	"github.com/holon-actors/holon-actors/tools/worktree/worktreespec"
 )
 
 // Decision is what a runtime-owned tool's call, once its Call accepted the
@@ -34,6 +35,28 @@ type PlanIO struct {
 	Finish func(art *agentstate.PlanArtifact, seedErr error) tools.Result
 }
 
+// WorktreeIO is the git a worktree-mode SpawnAgent's result waits for:
+// planning the worktree of task TaskID, on a new branch Branch, from the
+// repository of the agent's execution root. The agent plans it off its
+// actor; a refusal of the planning is the call's result, else Finish
+// builds the result and its batch from the planned worktree. Finish
+// touches no agent state: it may run on any goroutine.
+type WorktreeIO struct {
+	TaskID, Branch string
+	Finish         func(wt worktreespec.Info) (tools.Result, agentstate.Batch)
+}
+
+// CreateIO is the journal a public_named SpawnAgent's result waits for:
+// the first events of agent AgentID, written only if it has no journal.
+// The agent writes them (adding its command policy for its creature), then
+// Finish builds the result from whether the agent existed already or the
+// write failed (err).
+type CreateIO struct {
+	AgentID string
+	Events  agentstate.Batch
+	Finish  func(exists bool, err error) tools.Result
+}
+
 // Decide is a tool's decision on a validated call (Decisions).
 type Decide func(st *agentstate.State, env agentstate.Env, call messages.ToolCall) Decision
 
@@ -45,20 +68,4 @@ func decideArgs[A any](decide func(*agentstate.State, agentstate.Env, A) Decisio
 		_ = json.Unmarshal(call.Arguments, &args)
 		return decide(st, env, args)
 	}
-}
-
-// Decisions are the pure decisions of the runtime-owned tools, by name.
-var Decisions = map[string]Decide{
-	agentstate.CreateWorkItemToolName:   decideArgs(CreateWorkItem),
-	agentstate.PickWorkItemToolName:     decideArgs(PickWorkItem),
-	agentstate.UpdateWorkItemToolName:   decideArgs(UpdateWorkItem),
-	agentstate.CompleteWorkItemToolName: decideArgs(CompleteWorkItem),
-	agentstate.SleepToolName:            Sleep,
-	agentstate.RequestInputToolName:     RequestInput,
-	agentstate.ShouldAskToolName:        ShouldAsk,
-	agentstate.NotifyToolName:           Notify,
-	SpawnAgentToolName:                  SpawnAgent,
-	CreateTimerToolName:                 decideArgs(CreateTimer),
-	ListTimersToolName:                  decideArgs(ListTimers),
-	CancelTimerToolName:                 decideArgs(CancelTimer),
 }

@@ -17,28 +17,6 @@ import (
 // at once when the configuration leaves MaxActiveChildren zero.
 const DefaultMaxActiveChildren = 64
 
-// WorktreeIO is the git a worktree-mode SpawnAgent's result waits for:
-// planning the worktree of task TaskID, on a new branch Branch, from the
-// repository of the agent's execution root. The agent plans it off its
-// actor; a refusal of the planning is the call's result, else Finish
-// builds the result and its batch from the planned worktree. Finish
-// touches no agent state: it may run on any goroutine.
-type WorktreeIO struct {
-	TaskID, Branch string
-	Finish         func(wt worktreespec.Info) (tools.Result, agentstate.Batch)
-}
-
-// CreateIO is the journal a public_named SpawnAgent's result waits for:
-// the first events of agent AgentID, written only if it has no journal.
-// The agent writes them (adding its command policy for its creature), then
-// Finish builds the result from whether the agent existed already or the
-// write failed (err).
-type CreateIO struct {
-	AgentID string
-	Events  agentstate.Batch
-	Finish  func(exists bool, err error) tools.Result
-}
-
 // SpawnAgent decides a validated SpawnAgent call. A private child in its
 // parent's workspace is decided at once: its result and the task_started
 // of its supervision task, from which the agent starts the child's actor.
