@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
@@ -56,7 +57,17 @@ type Config struct {
 	// MaxConns bounds the connections held at once, handshakes included
 	// (0: DefaultMaxConns); one more is closed at once.
 	MaxConns int
-	Log      zerolog.Logger
+	// MaxQueuedReplies bounds the replies waiting in remote's queue for
+	// one reply address that does not read them (0:
+	// DefaultMaxQueuedReplies): past it, the address's requests are
+	// dropped unanswered and its connection is closed, and its next
+	// request is answered replies_dropped.
+	MaxQueuedReplies int
+	// MaxInFlightPerClient bounds the requests of one certificate
+	// answered at once (0: DefaultMaxInFlightPerClient); one more is
+	// answered client_busy.
+	MaxInFlightPerClient int
+	Log                  zerolog.Logger
 }
 
 // Validate checks the addresses and the credentials.
@@ -99,7 +110,13 @@ type Node struct {
 	pid    *actor.PID
 	wg     *sync.WaitGroup
 	log    zerolog.Logger
+	book   *replyBook
+	sub    *eventstream.Subscription
 }
+
+// Replies returns what the node knows of reply address addr: the replies
+// waiting for it, the requests dropped, who holds it.
+func (n *Node) Replies(addr string) ReplyStats { return n.book.stats(addr) }
 
 // Start validates cfg, starts remote with mutual TLS and the guard, and
 // spawns the gateway.
@@ -113,6 +130,12 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.MaxQueuedReplies <= 0 {
+		cfg.MaxQueuedReplies = DefaultMaxQueuedReplies
+	}
+	if cfg.MaxInFlightPerClient <= 0 {
+		cfg.MaxInFlightPerClient = DefaultMaxInFlightPerClient
+	}
 	op := cfg.Operator
 	op.Surface = messages.SurfaceRemoteControlPrompt
 	if op.MaxPageBytes <= 0 || op.MaxPageBytes > remotePageBytes {
@@ -122,12 +145,16 @@ func Start(cfg Config) (*Node, error) {
 	host, port, _ := net.SplitHostPort(cfg.Listen)
 	portN, _ := strconv.Atoi(port)
 	g := guard.New(log, GatewayName, RequestTypes()...)
+	dialTLS := cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)
+	book := newReplyBook(cfg.MaxQueuedReplies, cfg.MaxInFlightPerClient, probeTLS(dialTLS))
 	opts := []remote.ConfigOption{
 		remote.WithServerOptions(append(g.ServerOptions(), grpc.ConnectionTimeout(handshakeTimeout),
 			grpc.Creds(guard.LimitConns(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient)), cfg.MaxConns)))...),
 		// Replies go back on a connection the node dials to the sender's
-		// address: a client's own listener, with its client certificate.
-		remote.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)))),
+		// address: a client's own listener, with its client certificate,
+		// which the book records, with the replies it has yet to send.
+		remote.WithDialOptions(grpc.WithTransportCredentials(&dialCreds{TransportCredentials: credentials.NewTLS(dialTLS), book: book}),
+			grpc.WithStreamInterceptor(book.countSent)),
 	}
 	if cfg.Advertise != "" {
 		opts = append(opts, remote.WithAdvertisedHost(cfg.Advertise))
@@ -141,8 +168,13 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w on %s: %w", ErrListen, cfg.Listen, err)
 	}
 	g.Bind(sys.Address())
-	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log}
-	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg}
+	sub := sys.EventStream.Subscribe(func(ev any) {
+		if t, ok := ev.(*remote.EndpointTerminatedEvent); ok {
+			book.terminated(t.Address)
+		}
+	})
+	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log, book: book, sub: sub}
+	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg, book: book}
 	pid, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return gw }), GatewayName)
 	if err != nil {
 		r.Shutdown(false)
@@ -190,6 +222,7 @@ func (n *Node) Stop() error {
 		errs = append(errs, fmt.Errorf("stop the gateway: %w", err))
 	}
 	n.wg.Wait()
+	n.sys.EventStream.Unsubscribe(n.sub)
 	n.stopRemote()
 	n.sys.Shutdown()
 	n.log.Info().Msg("remote clients no longer served")

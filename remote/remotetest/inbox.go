@@ -32,6 +32,10 @@ type Inbox struct {
 	// Addr is where the inbox listens: the address of its PIDs.
 	Addr string
 
+	// hold, when not nil, holds every stream after its connect response
+	// until it is closed (release of NewHeldInbox).
+	hold chan struct{}
+
 	mu      sync.Mutex
 	waiting map[string]chan proto.Message // by target id; guarded by mu
 	got     map[string]proto.Message      // arrived before anyone waited; guarded by mu
@@ -41,16 +45,34 @@ type Inbox struct {
 // plaintext) until the test ends.
 func NewInbox(t testing.TB, tlsConf *tls.Config) *Inbox {
 	t.Helper()
+	return newInbox(t, tlsConf, nil)
+}
+
+// NewHeldInbox is an inbox that reads nothing after a connect request
+// until release is called (or the node closes the connection): a client
+// endpoint that does not read its replies. Its flow-control windows are
+// gRPC's smallest (64 KiB, never grown), so a node's sends to it stall
+// soon.
+func NewHeldInbox(t testing.TB, tlsConf *tls.Config) (in *Inbox, release func()) {
+	t.Helper()
+	hold := make(chan struct{})
+	var once sync.Once
+	in = newInbox(t, tlsConf, hold, grpc.InitialWindowSize(64<<10), grpc.InitialConnWindowSize(64<<10))
+	release = func() { once.Do(func() { close(hold) }) }
+	t.Cleanup(release)
+	return in, release
+}
+
+func newInbox(t testing.TB, tlsConf *tls.Config, hold chan struct{}, opts ...grpc.ServerOption) *Inbox {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts []grpc.ServerOption
 	if tlsConf != nil {
 		opts = append(opts, grpc.Creds(credentials.NewTLS(tlsConf)))
 	}
 	s := grpc.NewServer(opts...)
-	in := &Inbox{Addr: l.Addr().String(), waiting: map[string]chan proto.Message{}, got: map[string]proto.Message{}}
+	in := &Inbox{Addr: l.Addr().String(), hold: hold, waiting: map[string]chan proto.Message{}, got: map[string]proto.Message{}}
 	remote.RegisterRemotingServer(s, in)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = s.Serve(l) }()
@@ -73,6 +95,13 @@ func (in *Inbox) Receive(stream remote.Remoting_ReceiveServer) error {
 			if err := stream.Send(&remote.RemoteMessage{MessageType: &remote.RemoteMessage_ConnectResponse{
 				ConnectResponse: &remote.ConnectResponse{MemberId: "inbox"}}}); err != nil {
 				return err
+			}
+			if in.hold != nil {
+				select {
+				case <-in.hold:
+				case <-stream.Context().Done():
+					return stream.Context().Err()
+				}
 			}
 		case *remote.RemoteMessage_MessageBatch:
 			in.deliver(m.MessageBatch)

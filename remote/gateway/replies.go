@@ -1,0 +1,447 @@
+package gateway
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/remote"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	"github.com/holon-actors/holon-actors/remote/remotepb"
+)
+
+// Defaults of the reply bounds (Config.MaxQueuedReplies,
+// Config.MaxInFlightPerClient).
+const (
+	// DefaultMaxQueuedReplies is how many replies to one reply address
+	// may wait in remote's queue for a connection that does not take
+	// them: the address does not read. 64 is more than a client has in
+	// flight (its own cap), so a reading client never meets it.
+	DefaultMaxQueuedReplies = 64
+	// DefaultMaxInFlightPerClient is how many requests of one
+	// certificate are answered at once: a quarter of the gateway's
+	// slots, so one client's long polls leave the others room.
+	DefaultMaxInFlightPerClient = 64
+)
+
+// probeTimeout bounds the TLS handshake that learns who holds a reply
+// address; probeTTL is how long its answer stands in for the connection
+// remote then dials.
+const (
+	probeTimeout = 3 * time.Second
+	probeTTL     = 30 * time.Second
+	// maxAddrs is the number of reply addresses over which idle ones are
+	// forgotten.
+	maxAddrs = 4096
+)
+
+// replyTypePrefix starts the type name of every reply the gateway sends.
+const replyTypePrefix = "holon.remote.v1."
+
+// replyBook is what the gateway knows of the addresses it answers: who
+// holds each (the certificate name on the connection remote dialled to
+// it, or a probe's), how many replies wait in remote's queue for it, and
+// how many requests of each certificate are in flight. Remote's endpoint
+// writer queues without bound for a connection that does not read, and
+// a peer names its reply address itself: the book is what bounds the one
+// and checks the other. Safe for concurrent use.
+type replyBook struct {
+	maxQueued, maxPerClient int
+	// probe returns the certificate name a TLS handshake with addr shows.
+	probe func(ctx context.Context, addr string) (string, error)
+	now   func() time.Time
+
+	mu       sync.Mutex
+	addrs    map[string]*replyAddr // by address; guarded by mu
+	clients  map[string]int        // requests in flight by certificate name; guarded by mu
+	queuedBy map[string]int        // replies queued by certificate name, over its addresses; guarded by mu
+}
+
+// replyAddr is one reply address's state.
+type replyAddr struct {
+	name     string   // the certificate on the live connection to it, "" none
+	conn     net.Conn // that connection: closed to stop an endpoint that does not read
+	probed   string   // the certificate a probe saw
+	probedAt time.Time
+	owner    string // the certificate whose replies are queued
+	queued   int    // replies handed to remote, not yet sent on the connection
+	peak     int    // the most queued at once
+	dropped  int    // requests dropped since the address was last told
+	// droppedTotal and requests count the requests dropped and decided.
+	droppedTotal, requests int
+	probing                chan struct{} // closed when the probe under way ends; nil: none
+}
+
+func newReplyBook(maxQueued, maxPerClient int, probe func(context.Context, string) (string, error)) *replyBook {
+	return &replyBook{maxQueued: maxQueued, maxPerClient: maxPerClient, probe: probe, now: time.Now,
+		addrs: map[string]*replyAddr{}, clients: map[string]int{}, queuedBy: map[string]int{}}
+}
+
+// The outcomes of admit besides a ticket.
+var (
+	// errSpoofed: the reply address is held by another certificate.
+	errSpoofed = errors.New("the reply address is held by another certificate")
+	// errNotReading: the reply address has MaxQueuedReplies waiting.
+	errNotReading = errors.New("the reply address does not read its replies")
+	// errUnreachable: no TLS handshake with the reply address.
+	errUnreachable = errors.New("the reply address cannot be reached")
+)
+
+// admit decides whether a request of certificate who, answered at addr,
+// runs. It returns release (call it once the reply is queued) when it
+// runs; a *remotepb.Error to answer instead of running it, already
+// counted as queued; or, when nothing may be sent to addr, one of
+// errSpoofed, errNotReading and errUnreachable: the request is dropped
+// unanswered.
+func (b *replyBook) admit(ctx context.Context, addr, who string) (release func(), refusal *remotepb.Error, err error) {
+	b.mu.Lock()
+	b.entry(addr).requests++
+	b.mu.Unlock()
+	name, err := b.holder(ctx, addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errUnreachable, err)
+	}
+	if name != who {
+		return nil, nil, fmt.Errorf("%w (%s, not %s)", errSpoofed, name, who)
+	}
+	var stuck []net.Conn
+	defer func() { // after the unlock: closing tells the book
+		for _, c := range stuck {
+			c.Close()
+		}
+	}()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.entry(addr)
+	switch {
+	case b.queuedBy[who] >= b.maxQueued:
+		a.dropped++
+		a.droppedTotal++
+		// Remote's writers, stuck in a send to who's addresses, end, and
+		// what they queued is freed.
+		stuck = b.stuck(who)
+		return nil, nil, fmt.Errorf("%w: %d replies wait", errNotReading, b.queuedBy[who])
+	case b.clients[who] >= b.maxPerClient:
+		b.reserve(a, who)
+		return nil, clientBusy(b.maxPerClient), nil
+	case a.dropped > 0:
+		n := a.dropped
+		a.dropped = 0
+		b.reserve(a, who)
+		return nil, repliesDropped(addr, n), nil
+	}
+	b.clients[who]++
+	var once sync.Once
+	return func() { once.Do(func() { b.done(who) }) }, nil, nil
+}
+
+// stuck are the connections to who's addresses with replies waiting;
+// b.mu is held.
+func (b *replyBook) stuck(who string) []net.Conn {
+	var out []net.Conn
+	for _, a := range b.addrs {
+		if a.owner == who && a.queued > 0 && a.conn != nil {
+			out = append(out, a.conn)
+		}
+	}
+	return out
+}
+
+// reserve counts a reply to a, held by who, as queued; b.mu is held.
+func (b *replyBook) reserve(a *replyAddr, who string) {
+	if a.queued > 0 && a.owner != who { // a new holder: the old one's replies went with its connection
+		b.queuedBy[a.owner] -= a.queued
+		a.queued = 0
+	}
+	a.owner = who
+	a.queued++
+	a.peak = max(a.peak, a.queued)
+	b.queuedBy[who]++
+}
+
+// unqueue takes n replies off a's count; b.mu is held.
+func (b *replyBook) unqueue(a *replyAddr, n int) {
+	n = min(n, a.queued)
+	a.queued -= n
+	if b.queuedBy[a.owner] -= n; b.queuedBy[a.owner] <= 0 {
+		delete(b.queuedBy, a.owner)
+	}
+}
+
+func (b *replyBook) done(who string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.clients[who]--; b.clients[who] <= 0 {
+		delete(b.clients, who)
+	}
+}
+
+// holder is the certificate name holding addr: the live connection's,
+// else a recent probe's, else a new probe's.
+func (b *replyBook) holder(ctx context.Context, addr string) (string, error) {
+	for {
+		b.mu.Lock()
+		a := b.entry(addr)
+		name, known := b.known(a)
+		probing := a.probing
+		if !known && probing == nil {
+			a.probing = make(chan struct{}) // closed by this probe's end
+			probing = a.probing
+			b.mu.Unlock()
+			return b.probeFor(ctx, addr, a, probing)
+		}
+		b.mu.Unlock()
+		if known {
+			return name, nil
+		}
+		select { // another request's probe: its answer serves this one
+		case <-probing:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}
+
+// probeFor runs the one probe of a, closing probing at its end.
+func (b *replyBook) probeFor(ctx context.Context, addr string, a *replyAddr, probing chan struct{}) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	name, err := b.probe(ctx, addr)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a.probing = nil
+	close(probing)
+	if err != nil {
+		return "", err
+	}
+	a.probed, a.probedAt = name, b.now()
+	return name, nil
+}
+
+// known is the certificate name holding a without a probe: the live
+// connection's, else a recent probe's; b.mu is held.
+func (b *replyBook) known(a *replyAddr) (string, bool) {
+	switch {
+	case a.conn != nil:
+		return a.name, true
+	case a.probed != "" && b.now().Sub(a.probedAt) < probeTTL:
+		return a.probed, true
+	}
+	return "", false
+}
+
+// entry is addr's state, made when new; b.mu is held.
+func (b *replyBook) entry(addr string) *replyAddr {
+	if a, ok := b.addrs[addr]; ok {
+		return a
+	}
+	if len(b.addrs) >= maxAddrs {
+		for k, a := range b.addrs {
+			if a.conn == nil && a.queued == 0 && a.dropped == 0 && a.probing == nil && b.now().Sub(a.probedAt) >= probeTTL {
+				delete(b.addrs, k)
+			}
+		}
+	}
+	a := &replyAddr{}
+	b.addrs[addr] = a
+	return a
+}
+
+// mayTell reports whether a refusal may be sent to addr for who without a
+// probe: addr's holder is known to be who, whose replies are read. When
+// it may, the refusal is counted as queued.
+func (b *replyBook) mayTell(addr, who string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, ok := b.addrs[addr]
+	if !ok || b.queuedBy[who] >= b.maxQueued {
+		return false
+	}
+	if name, known := b.known(a); !known || name != who {
+		return false
+	}
+	b.reserve(a, who)
+	return true
+}
+
+// queue counts a reply to who handed to remote for addr.
+func (b *replyBook) queue(addr, who string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reserve(b.entry(addr), who)
+}
+
+// sent counts n replies remote sent on its connection to addr.
+func (b *replyBook) sent(addr string, n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if a, ok := b.addrs[addr]; ok {
+		b.unqueue(a, n)
+	}
+}
+
+// terminated forgets what remote held for addr: its endpoint ended, and
+// the replies it queued with it.
+func (b *replyBook) terminated(addr string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if a, ok := b.addrs[addr]; ok {
+		b.unqueue(a, a.queued)
+	}
+}
+
+// connected records that the connection remote dialled to addr is held
+// by certificate name.
+func (b *replyBook) connected(addr, name string, c net.Conn) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.entry(addr)
+	a.name, a.conn = name, c
+	a.probed, a.probedAt = name, b.now()
+}
+
+// closed forgets connection c to addr.
+func (b *replyBook) closed(addr string, c net.Conn) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if a, ok := b.addrs[addr]; ok && a.conn == c {
+		a.name, a.conn = "", nil
+	}
+}
+
+// ReplyStats are what a node knows of one reply address.
+type ReplyStats struct {
+	// Queued is how many replies wait in remote's queue for the address;
+	// Peak the most that ever did at once.
+	Queued, Peak int
+	// Dropped counts the requests dropped since the address was last
+	// told; DroppedTotal all of them.
+	Dropped, DroppedTotal int
+	// Requests counts the requests answered there that were decided:
+	// run, refused or dropped.
+	Requests int
+	// Holder is the certificate name on the node's connection to it.
+	Holder string
+}
+
+func (b *replyBook) stats(addr string) ReplyStats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a, ok := b.addrs[addr]
+	if !ok {
+		return ReplyStats{}
+	}
+	return ReplyStats{Queued: a.queued, Peak: a.peak, Dropped: a.dropped, DroppedTotal: a.droppedTotal,
+		Requests: a.requests, Holder: a.name}
+}
+
+// dialCreds are the credentials remote dials reply addresses with: inner's
+// handshake, whose certificate name the book records for the address.
+type dialCreds struct {
+	credentials.TransportCredentials
+	book *replyBook
+}
+
+func (d *dialCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	conn, info, err := d.TransportCredentials.ClientHandshake(ctx, authority, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	tlsInfo, ok := info.(credentials.TLSInfo)
+	if !ok || len(tlsInfo.State.PeerCertificates) == 0 {
+		conn.Close()
+		return nil, nil, errors.New("gateway: a reply address showed no certificate")
+	}
+	c := &bookedConn{Conn: conn, addr: authority, book: d.book}
+	d.book.connected(authority, tlsInfo.State.PeerCertificates[0].Subject.CommonName, c)
+	return c, info, nil
+}
+
+func (d *dialCreds) Clone() credentials.TransportCredentials {
+	return &dialCreds{TransportCredentials: d.TransportCredentials.Clone(), book: d.book}
+}
+
+// bookedConn tells the book when it closes.
+type bookedConn struct {
+	net.Conn
+	addr string
+	book *replyBook
+	once sync.Once
+}
+
+func (c *bookedConn) Close() error {
+	c.once.Do(func() { c.book.closed(c.addr, c) })
+	return c.Conn.Close()
+}
+
+// countSent is the stream interceptor of remote's dialled connections: it
+// counts the replies each batch sent carries (its send returned: remote
+// no longer holds them).
+func (b *replyBook) countSent(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string,
+	streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	s, err := streamer(ctx, desc, cc, method, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &countingStream{ClientStream: s, addr: cc.Target(), book: b}, nil
+}
+
+type countingStream struct {
+	grpc.ClientStream
+	addr string
+	book *replyBook
+}
+
+func (s *countingStream) SendMsg(m any) error {
+	err := s.ClientStream.SendMsg(m)
+	if rm, ok := m.(*remote.RemoteMessage); ok {
+		if batch := rm.GetMessageBatch(); batch != nil {
+			n := 0
+			for _, env := range batch.Envelopes {
+				if int(env.TypeId) < len(batch.TypeNames) && strings.HasPrefix(batch.TypeNames[env.TypeId], replyTypePrefix) {
+					n++
+				}
+			}
+			s.book.sent(s.addr, n)
+		}
+	}
+	return err
+}
+
+// probeTLS returns the certificate name a TLS handshake with addr shows,
+// verified by conf.
+func probeTLS(conf *tls.Config) func(ctx context.Context, addr string) (string, error) {
+	return func(ctx context.Context, addr string) (string, error) {
+		d := tls.Dialer{Config: conf}
+		c, err := d.DialContext(ctx, "tcp", addr)
+		if err != nil {
+			return "", err
+		}
+		defer c.Close()
+		certs := c.(*tls.Conn).ConnectionState().PeerCertificates
+		if len(certs) == 0 {
+			return "", errors.New("no certificate")
+		}
+		return certs[0].Subject.CommonName, nil
+	}
+}
+
+// The refusals the book answers with.
+func clientBusy(n int) *remotepb.Error {
+	return &remotepb.Error{Code: remotepb.CodeClientBusy, HttpStatus: 429,
+		Message: fmt.Sprintf("this certificate has %d remote requests in flight, its limit", n),
+		Hint:    "wait for your requests' answers (fewer long polls at once), or use another client certificate"}
+}
+
+func repliesDropped(addr string, n int) *remotepb.Error {
+	return &remotepb.Error{Code: remotepb.CodeRepliesDropped, HttpStatus: 429,
+		Message: fmt.Sprintf("%d requests answered at %s were dropped: its earlier replies were not read", n, addr),
+		Hint:    "read the node's replies at your endpoint, then send the dropped requests again (a prompt with its message_id)"}
+}
