@@ -71,7 +71,7 @@ func (g *gateway) accept(c actor.Context, m proto.Message) {
 	default:
 		// Told only at an address known to be who's and reading: no
 		// probe here, and a flood of refusals must not queue either.
-		if g.book.mayTell(sender.Address, who) {
+		if g.book.mayTell(sender.Address, who, busy) {
 			c.Respond(busy)
 		}
 		return
@@ -99,7 +99,7 @@ func (g *gateway) serve(ctx context.Context, root *actor.RootContext, sender *ac
 	}
 	defer release()
 	reply := g.answer(ctx, control.Caller{Name: "remote:" + who}, m)
-	g.book.queue(sender.Address, who)
+	g.book.queue(sender.Address, who, reply)
 	root.Send(sender, reply)
 }
 

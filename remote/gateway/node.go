@@ -58,11 +58,14 @@ type Config struct {
 	// (0: DefaultMaxConns); one more is closed at once.
 	MaxConns int
 	// MaxQueuedReplies bounds the replies waiting in remote's queue for
-	// one reply address that does not read them (0:
-	// DefaultMaxQueuedReplies): past it, the address's requests are
-	// dropped unanswered and its connection is closed, and its next
-	// request is answered replies_dropped.
+	// one certificate's reply addresses, which do not read them (0:
+	// DefaultMaxQueuedReplies): past it, the certificate's requests are
+	// dropped unanswered and its stuck connections closed, and an
+	// address's next request is answered replies_dropped.
 	MaxQueuedReplies int
+	// MaxQueuedReplyBytes bounds their bytes the same way (0:
+	// DefaultMaxQueuedReplyBytes).
+	MaxQueuedReplyBytes int
 	// MaxInFlightPerClient bounds the requests of one certificate
 	// answered at once (0: DefaultMaxInFlightPerClient); one more is
 	// answered client_busy.
@@ -133,6 +136,9 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.MaxQueuedReplies <= 0 {
 		cfg.MaxQueuedReplies = DefaultMaxQueuedReplies
 	}
+	if cfg.MaxQueuedReplyBytes <= 0 {
+		cfg.MaxQueuedReplyBytes = DefaultMaxQueuedReplyBytes
+	}
 	if cfg.MaxInFlightPerClient <= 0 {
 		cfg.MaxInFlightPerClient = DefaultMaxInFlightPerClient
 	}
@@ -146,7 +152,7 @@ func Start(cfg Config) (*Node, error) {
 	portN, _ := strconv.Atoi(port)
 	g := guard.New(log, GatewayName, RequestTypes()...)
 	dialTLS := cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)
-	book := newReplyBook(cfg.MaxQueuedReplies, cfg.MaxInFlightPerClient, probeTLS(dialTLS))
+	book := newReplyBook(cfg.MaxQueuedReplies, cfg.MaxQueuedReplyBytes, cfg.MaxInFlightPerClient, probeTLS(dialTLS))
 	opts := []remote.ConfigOption{
 		remote.WithServerOptions(append(g.ServerOptions(), grpc.ConnectionTimeout(handshakeTimeout),
 			grpc.Creds(guard.LimitConns(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient)), cfg.MaxConns)))...),

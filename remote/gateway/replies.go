@@ -13,6 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/remote"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 )
@@ -29,6 +30,9 @@ const (
 	// certificate are answered at once: a quarter of the gateway's
 	// slots, so one client's long polls leave the others room.
 	DefaultMaxInFlightPerClient = 64
+	// DefaultMaxQueuedReplyBytes bounds the bytes of those replies: eight
+	// full events pages.
+	DefaultMaxQueuedReplyBytes = 8 << 20
 )
 
 // probeTimeout bounds the TLS handshake that learns who holds a reply
@@ -53,7 +57,7 @@ const replyTypePrefix = "holon.remote.v1."
 // a peer names its reply address itself: the book is what bounds the one
 // and checks the other. Safe for concurrent use.
 type replyBook struct {
-	maxQueued, maxPerClient int
+	maxQueued, maxQueuedBytes, maxPerClient int
 	// probe returns the certificate name a TLS handshake with addr shows.
 	probe func(ctx context.Context, addr string) (string, error)
 	now   func() time.Time
@@ -61,7 +65,7 @@ type replyBook struct {
 	mu       sync.Mutex
 	addrs    map[string]*replyAddr // by address; guarded by mu
 	clients  map[string]int        // requests in flight by certificate name; guarded by mu
-	queuedBy map[string]int        // replies queued by certificate name, over its addresses; guarded by mu
+	queuedBy map[string]load       // replies queued by certificate name, over its addresses; guarded by mu
 }
 
 // replyAddr is one reply address's state.
@@ -72,6 +76,7 @@ type replyAddr struct {
 	probedAt time.Time
 	owner    string // the certificate whose replies are queued
 	queued   int    // replies handed to remote, not yet sent on the connection
+	bytes    int    // their size
 	peak     int    // the most queued at once
 	dropped  int    // requests dropped since the address was last told
 	// droppedTotal and requests count the requests dropped and decided.
@@ -79,9 +84,19 @@ type replyAddr struct {
 	probing                chan struct{} // closed when the probe under way ends; nil: none
 }
 
-func newReplyBook(maxQueued, maxPerClient int, probe func(context.Context, string) (string, error)) *replyBook {
-	return &replyBook{maxQueued: maxQueued, maxPerClient: maxPerClient, probe: probe, now: time.Now,
-		addrs: map[string]*replyAddr{}, clients: map[string]int{}, queuedBy: map[string]int{}}
+// load is a number of replies and their bytes.
+type load struct{ n, bytes int }
+
+func newReplyBook(maxQueued, maxQueuedBytes, maxPerClient int, probe func(context.Context, string) (string, error)) *replyBook {
+	return &replyBook{maxQueued: maxQueued, maxQueuedBytes: maxQueuedBytes, maxPerClient: maxPerClient, probe: probe, now: time.Now,
+		addrs: map[string]*replyAddr{}, clients: map[string]int{}, queuedBy: map[string]load{}}
+}
+
+// full reports whether who has as many replies queued as it may; b.mu is
+// held.
+func (b *replyBook) full(who string) bool {
+	l := b.queuedBy[who]
+	return l.n >= b.maxQueued || l.bytes >= b.maxQueuedBytes
 }
 
 // The outcomes of admit besides a ticket.
@@ -121,21 +136,23 @@ func (b *replyBook) admit(ctx context.Context, addr, who string) (release func()
 	defer b.mu.Unlock()
 	a := b.entry(addr)
 	switch {
-	case b.queuedBy[who] >= b.maxQueued:
+	case b.full(who):
 		a.dropped++
 		a.droppedTotal++
 		// Remote's writers, stuck in a send to who's addresses, end, and
 		// what they queued is freed.
 		stuck = b.stuck(who)
-		return nil, nil, fmt.Errorf("%w: %d replies wait", errNotReading, b.queuedBy[who])
+		l := b.queuedBy[who]
+		return nil, nil, fmt.Errorf("%w: %d replies (%d bytes) wait", errNotReading, l.n, l.bytes)
 	case b.clients[who] >= b.maxPerClient:
-		b.reserve(a, who)
-		return nil, clientBusy(b.maxPerClient), nil
+		refusal = clientBusy(b.maxPerClient)
 	case a.dropped > 0:
-		n := a.dropped
+		refusal = repliesDropped(addr, a.dropped)
 		a.dropped = 0
-		b.reserve(a, who)
-		return nil, repliesDropped(addr, n), nil
+	}
+	if refusal != nil {
+		b.reserve(a, who, proto.Size(refusal))
+		return nil, refusal, nil
 	}
 	b.clients[who]++
 	var once sync.Once
@@ -154,24 +171,30 @@ func (b *replyBook) stuck(who string) []net.Conn {
 	return out
 }
 
-// reserve counts a reply to a, held by who, as queued; b.mu is held.
-func (b *replyBook) reserve(a *replyAddr, who string) {
-	if a.queued > 0 && a.owner != who { // a new holder: the old one's replies went with its connection
-		b.queuedBy[a.owner] -= a.queued
-		a.queued = 0
+// reserve counts a reply of size bytes to a, held by who, as queued;
+// b.mu is held.
+func (b *replyBook) reserve(a *replyAddr, who string, size int) {
+	if a.owner != who { // a new holder: the old one's replies went with its connection
+		b.unqueue(a, a.queued, a.bytes)
 	}
 	a.owner = who
 	a.queued++
+	a.bytes += size
 	a.peak = max(a.peak, a.queued)
-	b.queuedBy[who]++
+	l := b.queuedBy[who]
+	b.queuedBy[who] = load{l.n + 1, l.bytes + size}
 }
 
-// unqueue takes n replies off a's count; b.mu is held.
-func (b *replyBook) unqueue(a *replyAddr, n int) {
-	n = min(n, a.queued)
+// unqueue takes n replies of size bytes off a's count; b.mu is held.
+func (b *replyBook) unqueue(a *replyAddr, n, size int) {
+	n, size = min(n, a.queued), min(size, a.bytes)
 	a.queued -= n
-	if b.queuedBy[a.owner] -= n; b.queuedBy[a.owner] <= 0 {
+	a.bytes -= size
+	l := b.queuedBy[a.owner]
+	if l = (load{l.n - n, l.bytes - size}); l.n <= 0 {
 		delete(b.queuedBy, a.owner)
+	} else {
+		b.queuedBy[a.owner] = l
 	}
 }
 
@@ -257,33 +280,34 @@ func (b *replyBook) entry(addr string) *replyAddr {
 // mayTell reports whether a refusal may be sent to addr for who without a
 // probe: addr's holder is known to be who, whose replies are read. When
 // it may, the refusal is counted as queued.
-func (b *replyBook) mayTell(addr, who string) bool {
+func (b *replyBook) mayTell(addr, who string, refusal *remotepb.Error) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a, ok := b.addrs[addr]
-	if !ok || b.queuedBy[who] >= b.maxQueued {
+	if !ok || b.full(who) {
 		return false
 	}
 	if name, known := b.known(a); !known || name != who {
 		return false
 	}
-	b.reserve(a, who)
+	b.reserve(a, who, proto.Size(refusal))
 	return true
 }
 
-// queue counts a reply to who handed to remote for addr.
-func (b *replyBook) queue(addr, who string) {
+// queue counts reply m to who handed to remote for addr.
+func (b *replyBook) queue(addr, who string, m proto.Message) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.reserve(b.entry(addr), who)
+	b.reserve(b.entry(addr), who, proto.Size(m))
 }
 
-// sent counts n replies remote sent on its connection to addr.
-func (b *replyBook) sent(addr string, n int) {
+// sent counts n replies of size bytes remote sent on its connection to
+// addr.
+func (b *replyBook) sent(addr string, n, size int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a, ok := b.addrs[addr]; ok {
-		b.unqueue(a, n)
+		b.unqueue(a, n, size)
 	}
 }
 
@@ -293,7 +317,7 @@ func (b *replyBook) terminated(addr string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a, ok := b.addrs[addr]; ok {
-		b.unqueue(a, a.queued)
+		b.unqueue(a, a.queued, a.bytes)
 	}
 }
 
@@ -318,9 +342,9 @@ func (b *replyBook) closed(addr string, c net.Conn) {
 
 // ReplyStats are what a node knows of one reply address.
 type ReplyStats struct {
-	// Queued is how many replies wait in remote's queue for the address;
-	// Peak the most that ever did at once.
-	Queued, Peak int
+	// Queued is how many replies wait in remote's queue for the address,
+	// QueuedBytes their size; Peak the most that ever did at once.
+	Queued, QueuedBytes, Peak int
 	// Dropped counts the requests dropped since the address was last
 	// told; DroppedTotal all of them.
 	Dropped, DroppedTotal int
@@ -338,7 +362,7 @@ func (b *replyBook) stats(addr string) ReplyStats {
 	if !ok {
 		return ReplyStats{}
 	}
-	return ReplyStats{Queued: a.queued, Peak: a.peak, Dropped: a.dropped, DroppedTotal: a.droppedTotal,
+	return ReplyStats{Queued: a.queued, QueuedBytes: a.bytes, Peak: a.peak, Dropped: a.dropped, DroppedTotal: a.droppedTotal,
 		Requests: a.requests, Holder: a.name}
 }
 
@@ -403,13 +427,14 @@ func (s *countingStream) SendMsg(m any) error {
 	err := s.ClientStream.SendMsg(m)
 	if rm, ok := m.(*remote.RemoteMessage); ok {
 		if batch := rm.GetMessageBatch(); batch != nil {
-			n := 0
+			n, size := 0, 0
 			for _, env := range batch.Envelopes {
 				if int(env.TypeId) < len(batch.TypeNames) && strings.HasPrefix(batch.TypeNames[env.TypeId], replyTypePrefix) {
 					n++
+					size += len(env.MessageData)
 				}
 			}
-			s.book.sent(s.addr, n)
+			s.book.sent(s.addr, n, size)
 		}
 	}
 	return err
