@@ -84,5 +84,34 @@ func answers(req proto.Message, m any) bool {
 		w, ok := m.(*remotepb.WorkItemAdded)
 		return ok && w.GetAgentId() == r.GetAgentId()
 	}
+	return answersRead(req, m)
+}
+
+// answersRead is answers for the requests answered with the HTTP API's
+// body.
+func answersRead(req proto.Message, m any) bool {
+	switch r := req.(type) {
+	case *remotepb.GetRuntimeStatus:
+		_, ok := m.(*remotepb.RuntimeStatus)
+		return ok
+	case *remotepb.GetTranscript:
+		t, ok := m.(*remotepb.Transcript)
+		return ok && t.GetAgentId() == r.GetAgentId()
+	case *remotepb.ListBriefs:
+		b, ok := m.(*remotepb.BriefList)
+		return ok && b.GetAgentId() == r.GetAgentId()
+	case *remotepb.ListChildren:
+		c, ok := m.(*remotepb.ChildList)
+		return ok && c.GetAgentId() == r.GetAgentId()
+	case *remotepb.ListWorkItems:
+		w, ok := m.(*remotepb.WorkItemList)
+		return ok && w.GetAgentId() == r.GetAgentId()
+	case *remotepb.ListTasks:
+		t, ok := m.(*remotepb.TaskList)
+		return ok && t.GetAgentId() == r.GetAgentId()
+	case *remotepb.CreateAgent:
+		_, ok := m.(*remotepb.AgentCreated)
+		return ok
+	}
 	return false
 }
