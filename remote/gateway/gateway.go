@@ -97,9 +97,9 @@ func (g *gateway) serve(ctx context.Context, root *actor.RootContext, sender *ac
 		root.Send(sender, refusal) // counted as queued by admit
 		return
 	}
-	defer release()
 	reply := g.answer(ctx, control.Caller{Name: "remote:" + who}, m)
-	g.book.queue(sender.Address, who, reply)
+	g.book.queue(sender.Address, who, reply) // counted queued before it stops counting in flight
+	release()
 	root.Send(sender, reply)
 }
 

@@ -353,6 +353,9 @@ type ReplyStats struct {
 	Requests int
 	// Holder is the certificate name on the node's connection to it.
 	Holder string
+	// InFlight counts the requests of the address's known holder being
+	// answered.
+	InFlight int
 }
 
 func (b *replyBook) stats(addr string) ReplyStats {
@@ -362,8 +365,12 @@ func (b *replyBook) stats(addr string) ReplyStats {
 	if !ok {
 		return ReplyStats{}
 	}
-	return ReplyStats{Queued: a.queued, QueuedBytes: a.bytes, Peak: a.peak, Dropped: a.dropped, DroppedTotal: a.droppedTotal,
+	st := ReplyStats{Queued: a.queued, QueuedBytes: a.bytes, Peak: a.peak, Dropped: a.dropped, DroppedTotal: a.droppedTotal,
 		Requests: a.requests, Holder: a.name}
+	if name, known := b.known(a); known {
+		st.InFlight = b.clients[name]
+	}
+	return st
 }
 
 // dialCreds are the credentials remote dials reply addresses with: inner's
