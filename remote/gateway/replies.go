@@ -116,9 +116,11 @@ var (
 // errSpoofed, errNotReading and errUnreachable: the request is dropped
 // unanswered.
 func (b *replyBook) admit(ctx context.Context, addr, who string) (release func(), refusal *remotepb.Error, err error) {
-	b.mu.Lock()
-	b.entry(addr).requests++
-	b.mu.Unlock()
+	defer func() { // decided: run, refused or dropped
+		b.mu.Lock()
+		b.entry(addr).requests++
+		b.mu.Unlock()
+	}()
 	name, err := b.holder(ctx, addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", errUnreachable, err)
@@ -331,12 +333,13 @@ func (b *replyBook) connected(addr, name string, c net.Conn) {
 	a.probed, a.probedAt = name, b.now()
 }
 
-// closed forgets connection c to addr.
+// closed forgets connection c to addr, and who held it: another
+// process may listen there next.
 func (b *replyBook) closed(addr string, c net.Conn) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if a, ok := b.addrs[addr]; ok && a.conn == c {
-		a.name, a.conn = "", nil
+		a.name, a.conn, a.probed = "", nil, ""
 	}
 }
 
