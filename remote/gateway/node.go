@@ -220,6 +220,23 @@ func (n *Node) Addr() string { return n.sys.Address() }
 // say to its peers that their connection's end does not.
 func (n *Node) stopRemote() { n.remote.Shutdown(false) }
 
+// endpointSupervisor is the name of remote's actor that supervises its
+// connections to peers (one writer and one watcher each).
+const endpointSupervisor = "EndpointSupervisor"
+
+// stopEndpoints closes the node's connections to reply addresses (a
+// writer stuck sending to one that does not read then returns) and stops
+// remote's writers, waiting for them: a writer closes its gRPC
+// connection as it stops, which writes gRPC's global logger, and must not
+// outlive the node (another node started in the process then races with
+// it, as upstream's remote does).
+func (n *Node) stopEndpoints() {
+	n.book.closeAll()
+	if err := n.sys.Root.StopFuture(actor.NewPID(n.sys.Address(), endpointSupervisor)).Wait(); err != nil {
+		n.log.Warn().Err(err).Msg("remote: the connections to clients did not stop in time")
+	}
+}
+
 // Stop stops the gateway (cancelling the requests in flight, then waiting
 // for them), then remote.
 func (n *Node) Stop() error {
@@ -229,6 +246,7 @@ func (n *Node) Stop() error {
 	}
 	n.wg.Wait()
 	n.sys.EventStream.Unsubscribe(n.sub)
+	n.stopEndpoints()
 	n.stopRemote()
 	n.sys.Shutdown()
 	n.log.Info().Msg("remote clients no longer served")

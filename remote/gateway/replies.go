@@ -2,17 +2,12 @@ package gateway
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/asynkron/protoactor-go/remote"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/holon-actors/holon-actors/remote/remotepb"
@@ -343,6 +338,21 @@ func (b *replyBook) closed(addr string, c net.Conn) {
 	}
 }
 
+// closeAll closes every live connection to a reply address.
+func (b *replyBook) closeAll() {
+	b.mu.Lock()
+	var conns []net.Conn
+	for _, a := range b.addrs {
+		if a.conn != nil {
+			conns = append(conns, a.conn)
+		}
+	}
+	b.mu.Unlock()
+	for _, c := range conns {
+		c.Close() // tells the book
+	}
+}
+
 // ReplyStats are what a node knows of one reply address.
 type ReplyStats struct {
 	// Queued is how many replies wait in remote's queue for the address,
@@ -374,98 +384,6 @@ func (b *replyBook) stats(addr string) ReplyStats {
 		st.InFlight = b.clients[name]
 	}
 	return st
-}
-
-// dialCreds are the credentials remote dials reply addresses with: inner's
-// handshake, whose certificate name the book records for the address.
-type dialCreds struct {
-	credentials.TransportCredentials
-	book *replyBook
-}
-
-func (d *dialCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
-	conn, info, err := d.TransportCredentials.ClientHandshake(ctx, authority, raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	tlsInfo, ok := info.(credentials.TLSInfo)
-	if !ok || len(tlsInfo.State.PeerCertificates) == 0 {
-		conn.Close()
-		return nil, nil, errors.New("gateway: a reply address showed no certificate")
-	}
-	c := &bookedConn{Conn: conn, addr: authority, book: d.book}
-	d.book.connected(authority, tlsInfo.State.PeerCertificates[0].Subject.CommonName, c)
-	return c, info, nil
-}
-
-func (d *dialCreds) Clone() credentials.TransportCredentials {
-	return &dialCreds{TransportCredentials: d.TransportCredentials.Clone(), book: d.book}
-}
-
-// bookedConn tells the book when it closes.
-type bookedConn struct {
-	net.Conn
-	addr string
-	book *replyBook
-	once sync.Once
-}
-
-func (c *bookedConn) Close() error {
-	c.once.Do(func() { c.book.closed(c.addr, c) })
-	return c.Conn.Close()
-}
-
-// countSent is the stream interceptor of remote's dialled connections: it
-// counts the replies each batch sent carries (its send returned: remote
-// no longer holds them).
-func (b *replyBook) countSent(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string,
-	streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
-	s, err := streamer(ctx, desc, cc, method, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &countingStream{ClientStream: s, addr: cc.Target(), book: b}, nil
-}
-
-type countingStream struct {
-	grpc.ClientStream
-	addr string
-	book *replyBook
-}
-
-func (s *countingStream) SendMsg(m any) error {
-	err := s.ClientStream.SendMsg(m)
-	if rm, ok := m.(*remote.RemoteMessage); ok {
-		if batch := rm.GetMessageBatch(); batch != nil {
-			n, size := 0, 0
-			for _, env := range batch.Envelopes {
-				if int(env.TypeId) < len(batch.TypeNames) && strings.HasPrefix(batch.TypeNames[env.TypeId], replyTypePrefix) {
-					n++
-					size += len(env.MessageData)
-				}
-			}
-			s.book.sent(s.addr, n, size)
-		}
-	}
-	return err
-}
-
-// probeTLS returns the certificate name a TLS handshake with addr shows,
-// verified by conf.
-func probeTLS(conf *tls.Config) func(ctx context.Context, addr string) (string, error) {
-	return func(ctx context.Context, addr string) (string, error) {
-		d := tls.Dialer{Config: conf}
-		c, err := d.DialContext(ctx, "tcp", addr)
-		if err != nil {
-			return "", err
-		}
-		defer c.Close()
-		certs := c.(*tls.Conn).ConnectionState().PeerCertificates
-		if len(certs) == 0 {
-			return "", errors.New("no certificate")
-		}
-		return certs[0].Subject.CommonName, nil
-	}
 }
 
 // The refusals the book answers with.
