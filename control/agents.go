@@ -328,6 +328,12 @@ func (s *Server) prompt(w http.ResponseWriter, r *http.Request) {
 		writeError(w, runtimeError(err))
 		return
 	}
+	if res.Duplicate { // another surface's (a remote client's) id is not this prompt's
+		if e := duplicateOf(r.Context(), s.cfg.Store, env.Origin.ActorID, id, env.ID, res.Seq); e != nil {
+			writeError(w, e)
+			return
+		}
+	}
 	writeJSON(w, http.StatusAccepted, PromptResponse{AgentID: id, MessageID: res.MessageID, EventSeq: res.Seq, Duplicate: res.Duplicate})
 }
 

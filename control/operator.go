@@ -31,6 +31,9 @@ type Operator struct {
 	// MaxPageBytes bounds an events page (0: MaxPageBytes); a transport
 	// with a smaller message limit sets less.
 	MaxPageBytes int
+	// API is the HTTP API's handler (Server.Handler), which ServeAPI
+	// calls for the requests Operator has no method of its own for.
+	API http.Handler
 }
 
 // AsError is err as the API error the HTTP API answers it with: its

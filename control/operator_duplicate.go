@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 )
 
 // checkDuplicate refuses a duplicate admission of c's prompt when the
@@ -14,7 +15,13 @@ import (
 // first sender's was. The refusal does not say who the other sender is.
 // When the first admission can no longer be read, the duplicate stands.
 func (o Operator) checkDuplicate(ctx context.Context, c Caller, agentID, messageID string, seq uint64) *Error {
-	evs, err := o.Store.ReadPage(ctx, agentID, seq, seq, 1, 0)
+	return duplicateOf(ctx, o.Store, c.operator(), agentID, messageID, seq)
+}
+
+// duplicateOf is checkDuplicate for the operator recorded as actor (the
+// control API's prompts record "control").
+func duplicateOf(ctx context.Context, store persistence.Store, actor, agentID, messageID string, seq uint64) *Error {
+	evs, err := store.ReadPage(ctx, agentID, seq, seq, 1, 0)
 	if err != nil {
 		return runtimeError(err)
 	}
@@ -29,7 +36,7 @@ func (o Operator) checkDuplicate(ctx context.Context, c Caller, agentID, message
 	if !ok || first.Envelope.ID != messageID {
 		return nil
 	}
-	if o := first.Envelope.Origin; o.Kind == messages.OriginOperator && o.ActorID == c.operator() {
+	if o := first.Envelope.Origin; o.Kind == messages.OriginOperator && o.ActorID == actor {
 		return nil
 	}
 	return errorf(http.StatusConflict, KindConflict, "send your prompt with another message_id (or none, and one is made)",

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -31,7 +32,15 @@ type Client struct {
 	rem     *parem.Remote
 	gateway *actor.PID
 	self    string // the address the node answers to
+	// dropped counts the messages that reached a request's reply PID
+	// without answering it.
+	dropped atomic.Int64
 }
+
+// Dropped is how many messages reached the client's reply PIDs that did
+// not answer the request waiting there (another request's reply, or one
+// not from the node): they were dropped.
+func (c *Client) Dropped() int64 { return c.dropped.Load() }
 
 // Dial starts the client's endpoint and returns a client of the node at
 // o.Addr. It does not wait for the node: the first request finds out
@@ -150,23 +159,23 @@ func ask[T proto.Message](ctx context.Context, c *Client, req proto.Message, wai
 	if timeout <= 0 {
 		return zero, context.DeadlineExceeded
 	}
-	type answer struct {
-		msg any
-		err error
+	proc := &replyProcess{req: req, got: make(chan any, 1), dropped: func() { c.dropped.Add(1) }}
+	pid, ok := c.sys.ProcessRegistry.Add(proc, replyName())
+	if !ok {
+		return zero, errors.New("remote: a reply name collided") // 128 random bits: never
 	}
-	done := make(chan answer, 1) // buffered: the waiter may have gone
-	f := c.sys.Root.RequestFuture(c.gateway, req, timeout)
-	go func() { // ends by the future's timeout at the latest
-		msg, err := f.Result()
-		done <- answer{msg, err}
-	}()
-	var a answer
+	defer c.sys.ProcessRegistry.Remove(pid)
+	c.sys.Root.RequestWithCustomSender(c.gateway, req, pid)
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	var msg any // nil: no answer in time
 	select {
 	case <-ctx.Done():
 		return zero, ctx.Err()
-	case a = <-done:
+	case <-t.C:
+	case msg = <-proc.got:
 	}
-	switch m := a.msg.(type) {
+	switch m := msg.(type) {
 	case nil:
 		if ctx.Err() != nil {
 			return zero, ctx.Err()
@@ -179,7 +188,7 @@ func ask[T proto.Message](ctx context.Context, c *Client, req proto.Message, wai
 	case *actor.DeadLetterResponse:
 		return zero, &noAnswer{addr: c.opts.Addr, self: c.self, after: timeout}
 	default:
-		return zero, fmt.Errorf("remote: the node answered %T to %T", a.msg, req)
+		return zero, fmt.Errorf("remote: the node answered %T to %T", msg, req)
 	}
 }
 

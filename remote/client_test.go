@@ -47,7 +47,9 @@ func issuedAll(t *testing.T, roles ...tlsca.Role) []string {
 	return dirs
 }
 
-// noNodeChild is set in the environment of TestNoNode's child process.
+// noNodeChild is set in the environment of the child processes of
+// TestNoNode and TestAReplyThatDoesNotAnswerTheRequestIsDropped (no node
+// wanted there).
 const noNodeChild = "HOLON_REMOTE_TEST_NO_NODE"
 
 // deadAddr is a loopback address nothing listens on.

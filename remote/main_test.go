@@ -24,7 +24,7 @@ var nodeAddr, clientTLS string
 // detector reports in a process speaking it to others), running a
 // scripted model, serving remote clients with a private CA.
 func TestMain(m *testing.M) {
-	if os.Getenv(noNodeChild) != "" { // TestNoNode's child: no node wanted
+	if os.Getenv(noNodeChild) != "" { // a test's child process: no node wanted
 		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "holon-remote-")

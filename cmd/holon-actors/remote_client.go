@@ -9,8 +9,6 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
-	"github.com/holon-actors/holon-actors/messages"
-	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/remote"
 )
 
@@ -54,25 +52,8 @@ func notRemote(what string) error {
 	return fmt.Errorf("%s is %w: use the control socket (on the runtime's host) or --url", what, errNotRemote)
 }
 
-// RuntimeStatus is not served: the agent must be named.
-func (remoteRuntime) RuntimeStatus(context.Context) (control.RuntimeStatus, error) {
-	return control.RuntimeStatus{}, fmt.Errorf("the runtime's default agent is %w: name the agent (--agent ID, or the command's ID argument)", errNotRemote)
-}
-
 func (remoteRuntime) State(context.Context, string) (control.AgentStateSnapshot, error) {
 	return control.AgentStateSnapshot{}, notRemote("an agent's state")
-}
-
-func (remoteRuntime) Transcript(context.Context, string) ([]providers.Item, error) {
-	return nil, notRemote("the transcript")
-}
-
-func (remoteRuntime) Briefs(context.Context, string) ([]messages.Brief, error) {
-	return nil, notRemote("the briefs list (follow them with tail)")
-}
-
-func (remoteRuntime) CreateAgentWith(context.Context, control.CreateAgentRequest) (agentstate.AgentInfo, error) {
-	return agentstate.AgentInfo{}, notRemote("creating an agent")
 }
 
 func (remoteRuntime) EnsureTrigger(context.Context, string) (control.TriggerCapability, error) {
@@ -95,14 +76,6 @@ func (remoteRuntime) SetTokenBudget(context.Context, string, int64, bool, string
 	return agentstate.AgentInfo{}, notRemote("the token budget")
 }
 
-func (remoteRuntime) Children(context.Context, string, bool) ([]actors.ChildView, error) {
-	return nil, notRemote("the children list")
-}
-
-func (remoteRuntime) WorkItems(context.Context, string) ([]actors.WorkItemView, error) {
-	return nil, notRemote("the work-items list (work-items add is)")
-}
-
 func (remoteRuntime) Notifications(context.Context, string) ([]agentstate.NotificationView, error) {
 	return nil, notRemote("the notifications list")
 }
@@ -120,18 +93,6 @@ func (r remoteRuntime) LastEvents(ctx context.Context, id string, n int) (contro
 		after = s.LastSeq - uint64(n)
 	}
 	return r.EventsPage(ctx, id, after, n)
-}
-
-func (remoteRuntime) TranscriptLast(context.Context, string, int) ([]providers.Item, error) {
-	return nil, notRemote("the transcript")
-}
-
-func (remoteRuntime) BriefsLast(context.Context, string, int) ([]messages.Brief, error) {
-	return nil, notRemote("the briefs list (follow them with tail)")
-}
-
-func (remoteRuntime) Tasks(context.Context, string) ([]control.TaskView, error) {
-	return nil, notRemote("the task list")
 }
 
 func (remoteRuntime) DeleteAgent(context.Context, string, bool) (actors.DeleteResult, error) {

@@ -249,6 +249,27 @@ var surfaceTable = [][]string{
 	{"suspensions", "cancel", "main", "susp_nope"},
 	{"work-items", "add", "nobody", "an objective"},
 	{"prompt", "--message-id", strings.Repeat("m", 129), "too long an id"}, // refused: id over 128 bytes
+	{"transcript"},
+	{"--json", "transcript", "--last", "1"},
+	{"--agent", "nobody", "transcript"}, // 404
+	{"briefs"},
+	{"--json", "briefs", "--last", "1"},
+	{"agents", "children", "main"},
+	{"--json", "agents", "children", "main", "--all"},
+	{"work-items", "list", "main"},
+	{"--json", "work-items", "list", "nobody"}, // 404
+	{"tasks", "list"},
+	{"--json", "tasks", "list", "--all"},
+	{"agents", "create", "bad id"}, // refused by the same check
+	{"agents", "create", "main"},   // 409: in use
+}
+
+// defaultAgentTable is run with no --agent: the runtime's default agent is
+// resolved on the node over both surfaces.
+var defaultAgentTable = [][]string{
+	{"status"},
+	{"--json", "tail", "--after", "1", "--limit", "2"},
+	{"transcript", "--last", "1"},
 }
 
 // TestSocketAndRemoteAnswerTheSameTable runs surfaceTable through both
@@ -258,9 +279,12 @@ func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
 	if code, out, errOut := client(t, r.home, "prompt", "--wait", "--message-id", "seed", "say hello"); code != 0 {
 		t.Fatalf("seed prompt = %d %q %q", code, out, errOut)
 	}
+	var table [][]string
 	for _, args := range surfaceTable {
+		table = append(table, append([]string{"--agent", "main"}, args...))
+	}
+	for _, args := range append(table, defaultAgentTable...) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			args = append([]string{"--agent", "main"}, args...)
 			sc, sout, serr := client(t, r.home, args...)
 			rc, rout, rerr := r.remote(t, args...)
 			if sc != rc || sout != rout || serr != rerr {
@@ -296,8 +320,7 @@ func TestRemoteClientRefusals(t *testing.T) {
 		{"a key others can read", []string{"--remote", r.addr, "--remote-tls-dir", openDir, "prompt", "x"}, exitUsage, "client.key"},
 		{"address without port", []string{"--remote", "127.0.0.1", "--remote-tls-dir", r.userTLS, "prompt", "x"}, exitUsage, "want HOST:PORT"},
 		{"another CA's certificate", []string{"--remote", r.addr, "--remote-tls-dir", strangerTLS, "--agent", "main", "prompt", "planted"}, exitDown, "no runtime answered at " + r.addr},
-		{"the default agent", append(r.remoteArgs(), "status"), exitFailure, "name the agent"},
-		{"the transcript", append(r.remoteArgs(), "--agent", "main", "transcript"), exitFailure, "not served over --remote"},
+		{"an agent's state", append(r.remoteArgs(), "--agent", "main", "agents", "state"), exitFailure, "not served over --remote"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if code, out, errOut := client(t, r.elsewhere, tc.args...); code != tc.code || !strings.Contains(errOut, tc.want) {

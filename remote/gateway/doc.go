@@ -15,6 +15,18 @@
 // sent: the gateway records that name as the operator of a remote
 // client's prompts and answers.
 //
+// Replies: the node answers at the sender's address by dialling it, so
+// the gateway first checks that the address holds the requester's own
+// certificate (the connection remote dialled there, or a TLS handshake
+// with it): a request naming another client's endpoint is dropped
+// unanswered and not run. It counts the replies remote has yet to send
+// to each address (remote's writer queues without bound for a connection
+// that does not read): past Config.MaxQueuedReplies for one certificate,
+// requests are dropped unanswered, the stuck connections closed, and the
+// address's next request is answered replies_dropped. One certificate
+// has at most Config.MaxInFlightPerClient requests in flight; one more
+// is answered client_busy.
+//
 // Admission only: the gateway answers once the runtime has decided, never
 // after a turn; results come back through ReadEvents. Each request runs in
 // a goroutine the gateway owns (at most Config.MaxInFlight at once; one

@@ -31,6 +31,7 @@ type gateway struct {
 	log   zerolog.Logger
 	slots chan struct{} // one token per request in flight; full: refuse
 	wg    *sync.WaitGroup
+	book  *replyBook
 
 	ctx    context.Context // cancelled when the gateway stops
 	cancel context.CancelFunc
@@ -60,21 +61,46 @@ func (g *gateway) accept(c actor.Context, m proto.Message) {
 	}
 	who, role := c.MessageHeader().Get(guard.HeaderPeer), c.MessageHeader().Get(guard.HeaderRole)
 	if who == "" || (role != string(tlsca.RoleClient) && role != string(tlsca.RoleMember)) {
-		c.Respond(unauthenticated)
+		// Nobody to check the reply address against: a reply could go
+		// anywhere.
+		g.log.Warn().Str("type", string(proto.MessageName(m))).Msg("remote: a request without an authenticated peer, dropped")
 		return
 	}
 	select {
 	case g.slots <- struct{}{}:
 	default:
-		c.Respond(busy)
+		// Told only at an address known to be who's and reading: no
+		// probe here, and a flood of refusals must not queue either.
+		if g.book.mayTell(sender.Address, who, busy) {
+			c.Respond(busy)
+		}
 		return
 	}
 	ctx, root := g.ctx, c.ActorSystem().Root
 	g.wg.Add(1)
 	go func() {
 		defer func() { <-g.slots; g.wg.Done() }()
-		root.Send(sender, g.answer(ctx, control.Caller{Name: "remote:" + who}, m))
+		g.serve(ctx, root, sender, who, m)
 	}()
+}
+
+// serve answers request m of certificate who at sender, if the reply
+// address is who's and reads its replies (replyBook.admit).
+func (g *gateway) serve(ctx context.Context, root *actor.RootContext, sender *actor.PID, who string, m proto.Message) {
+	release, refusal, err := g.book.admit(ctx, sender.Address, who)
+	if err != nil {
+		g.log.Warn().Err(err).Str("peer", who).Str("reply_addr", sender.Address).Str("type", string(proto.MessageName(m))).
+			Msg("remote: a request dropped unanswered")
+		return
+	}
+	if refusal != nil {
+		root.Send(sender, refusal) // counted as queued by admit
+		return
+	}
+	reply := g.answer(ctx, control.Caller{Name: "remote:" + who}, m)
+	g.book.queue(sender.Address, who, reply) // counted queued before it stops counting in flight
+	release()
+	root.Send(sender, reply)
 }
 
 // answer runs request m for the caller and returns its reply or an Error.
@@ -88,10 +114,8 @@ func (g *gateway) answer(ctx context.Context, who control.Caller, m proto.Messag
 	return reply
 }
 
-// The refusals the gateway answers without the runtime.
+// busy is the refusal of a request over the gateway's slots.
 var (
-	unauthenticated = &remotepb.Error{Code: control.KindUnauthorized, HttpStatus: 401,
-		Message: "the request carries no authenticated peer", Hint: "connect with a certificate of this node's CA (holon-actors ca issue --role client)"}
 	busy = &remotepb.Error{Code: control.KindBackpressure, HttpStatus: 429,
 		Message: "too many remote requests in flight", Hint: "retry later"}
 )

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
 	"github.com/rs/zerolog"
 	"google.golang.org/grpc"
@@ -56,7 +57,20 @@ type Config struct {
 	// MaxConns bounds the connections held at once, handshakes included
 	// (0: DefaultMaxConns); one more is closed at once.
 	MaxConns int
-	Log      zerolog.Logger
+	// MaxQueuedReplies bounds the replies waiting in remote's queue for
+	// one certificate's reply addresses, which do not read them (0:
+	// DefaultMaxQueuedReplies): past it, the certificate's requests are
+	// dropped unanswered and its stuck connections closed, and an
+	// address's next request is answered replies_dropped.
+	MaxQueuedReplies int
+	// MaxQueuedReplyBytes bounds their bytes the same way (0:
+	// DefaultMaxQueuedReplyBytes).
+	MaxQueuedReplyBytes int
+	// MaxInFlightPerClient bounds the requests of one certificate
+	// answered at once (0: DefaultMaxInFlightPerClient); one more is
+	// answered client_busy.
+	MaxInFlightPerClient int
+	Log                  zerolog.Logger
 }
 
 // Validate checks the addresses and the credentials.
@@ -99,7 +113,13 @@ type Node struct {
 	pid    *actor.PID
 	wg     *sync.WaitGroup
 	log    zerolog.Logger
+	book   *replyBook
+	sub    *eventstream.Subscription
 }
+
+// Replies returns what the node knows of reply address addr: the replies
+// waiting for it, the requests dropped, who holds it.
+func (n *Node) Replies(addr string) ReplyStats { return n.book.stats(addr) }
 
 // Start validates cfg, starts remote with mutual TLS and the guard, and
 // spawns the gateway.
@@ -113,6 +133,15 @@ func Start(cfg Config) (*Node, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns
 	}
+	if cfg.MaxQueuedReplies <= 0 {
+		cfg.MaxQueuedReplies = DefaultMaxQueuedReplies
+	}
+	if cfg.MaxQueuedReplyBytes <= 0 {
+		cfg.MaxQueuedReplyBytes = DefaultMaxQueuedReplyBytes
+	}
+	if cfg.MaxInFlightPerClient <= 0 {
+		cfg.MaxInFlightPerClient = DefaultMaxInFlightPerClient
+	}
 	op := cfg.Operator
 	op.Surface = messages.SurfaceRemoteControlPrompt
 	if op.MaxPageBytes <= 0 || op.MaxPageBytes > remotePageBytes {
@@ -122,12 +151,16 @@ func Start(cfg Config) (*Node, error) {
 	host, port, _ := net.SplitHostPort(cfg.Listen)
 	portN, _ := strconv.Atoi(port)
 	g := guard.New(log, GatewayName, RequestTypes()...)
+	dialTLS := cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)
+	book := newReplyBook(cfg.MaxQueuedReplies, cfg.MaxQueuedReplyBytes, cfg.MaxInFlightPerClient, probeTLS(dialTLS))
 	opts := []remote.ConfigOption{
 		remote.WithServerOptions(append(g.ServerOptions(), grpc.ConnectionTimeout(handshakeTimeout),
 			grpc.Creds(guard.LimitConns(credentials.NewTLS(cfg.TLS.ServerConfig(tlsca.RoleMember, tlsca.RoleClient)), cfg.MaxConns)))...),
 		// Replies go back on a connection the node dials to the sender's
-		// address: a client's own listener, with its client certificate.
-		remote.WithDialOptions(grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS.ClientConfig(tlsca.RoleMember, tlsca.RoleClient)))),
+		// address: a client's own listener, with its client certificate,
+		// which the book records, with the replies it has yet to send.
+		remote.WithDialOptions(grpc.WithTransportCredentials(&dialCreds{TransportCredentials: credentials.NewTLS(dialTLS), book: book}),
+			grpc.WithStreamInterceptor(book.countSent)),
 	}
 	if cfg.Advertise != "" {
 		opts = append(opts, remote.WithAdvertisedHost(cfg.Advertise))
@@ -141,8 +174,13 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("%w on %s: %w", ErrListen, cfg.Listen, err)
 	}
 	g.Bind(sys.Address())
-	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log}
-	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg}
+	sub := sys.EventStream.Subscribe(func(ev any) {
+		if t, ok := ev.(*remote.EndpointTerminatedEvent); ok {
+			book.terminated(t.Address)
+		}
+	})
+	n := &Node{sys: sys, remote: r, wg: &sync.WaitGroup{}, log: log, book: book, sub: sub}
+	gw := &gateway{op: op, log: log, slots: make(chan struct{}, cfg.MaxInFlight), wg: n.wg, book: book}
 	pid, err := sys.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return gw }), GatewayName)
 	if err != nil {
 		r.Shutdown(false)
@@ -182,6 +220,23 @@ func (n *Node) Addr() string { return n.sys.Address() }
 // say to its peers that their connection's end does not.
 func (n *Node) stopRemote() { n.remote.Shutdown(false) }
 
+// endpointSupervisor is the name of remote's actor that supervises its
+// connections to peers (one writer and one watcher each).
+const endpointSupervisor = "EndpointSupervisor"
+
+// stopEndpoints closes the node's connections to reply addresses (a
+// writer stuck sending to one that does not read then returns) and stops
+// remote's writers, waiting for them: a writer closes its gRPC
+// connection as it stops, which writes gRPC's global logger, and must not
+// outlive the node (another node started in the process then races with
+// it, as upstream's remote does).
+func (n *Node) stopEndpoints() {
+	n.book.closeAll()
+	if err := n.sys.Root.StopFuture(actor.NewPID(n.sys.Address(), endpointSupervisor)).Wait(); err != nil {
+		n.log.Warn().Err(err).Msg("remote: the connections to clients did not stop in time")
+	}
+}
+
 // Stop stops the gateway (cancelling the requests in flight, then waiting
 // for them), then remote.
 func (n *Node) Stop() error {
@@ -190,6 +245,8 @@ func (n *Node) Stop() error {
 		errs = append(errs, fmt.Errorf("stop the gateway: %w", err))
 	}
 	n.wg.Wait()
+	n.sys.EventStream.Unsubscribe(n.sub)
+	n.stopEndpoints()
 	n.stopRemote()
 	n.sys.Shutdown()
 	n.log.Info().Msg("remote clients no longer served")

@@ -31,6 +31,14 @@ var handlers = map[string]handler{
 	name(&remotepb.RespondSuspension{}): respondSuspension,
 	name(&remotepb.CancelSuspension{}):  cancelSuspension,
 	name(&remotepb.AddWorkItem{}):       addWorkItem,
+	// reads.go
+	name(&remotepb.GetRuntimeStatus{}): runtimeStatus,
+	name(&remotepb.GetTranscript{}):    transcript,
+	name(&remotepb.ListBriefs{}):       briefs,
+	name(&remotepb.ListChildren{}):     children,
+	name(&remotepb.ListWorkItems{}):    workItems,
+	name(&remotepb.ListTasks{}):        tasks,
+	name(&remotepb.CreateAgent{}):      createAgent,
 }
 
 func name(m proto.Message) string { return string(proto.MessageName(m)) }

@@ -1507,6 +1507,715 @@ func (x *WorkItemAdded) GetItemJson() []byte {
 	return nil
 }
 
+// GetRuntimeStatus asks for the runtime's status: GET
+// /control/runtime/status (its default agent, health, activity).
+type GetRuntimeStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRuntimeStatus) Reset() {
+	*x = GetRuntimeStatus{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRuntimeStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRuntimeStatus) ProtoMessage() {}
+
+func (x *GetRuntimeStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRuntimeStatus.ProtoReflect.Descriptor instead.
+func (*GetRuntimeStatus) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{22}
+}
+
+// RuntimeStatus answers GetRuntimeStatus.
+type RuntimeStatus struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	DefaultAgentId string                 `protobuf:"bytes,1,opt,name=default_agent_id,json=defaultAgentId,proto3" json:"default_agent_id,omitempty"`
+	BodyJson       []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RuntimeStatus) Reset() {
+	*x = RuntimeStatus{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuntimeStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuntimeStatus) ProtoMessage() {}
+
+func (x *RuntimeStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuntimeStatus.ProtoReflect.Descriptor instead.
+func (*RuntimeStatus) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *RuntimeStatus) GetDefaultAgentId() string {
+	if x != nil {
+		return x.DefaultAgentId
+	}
+	return ""
+}
+
+func (x *RuntimeStatus) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// GetTranscript asks for an agent's transcript: GET
+// /agents/{id}/transcript (last: ?last=N, the newest N items; 0: all).
+type GetTranscript struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	Last          uint32                 `protobuf:"varint,2,opt,name=last,proto3" json:"last,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetTranscript) Reset() {
+	*x = GetTranscript{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetTranscript) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetTranscript) ProtoMessage() {}
+
+func (x *GetTranscript) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetTranscript.ProtoReflect.Descriptor instead.
+func (*GetTranscript) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *GetTranscript) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *GetTranscript) GetLast() uint32 {
+	if x != nil {
+		return x.Last
+	}
+	return 0
+}
+
+// Transcript answers GetTranscript.
+type Transcript struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Transcript) Reset() {
+	*x = Transcript{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Transcript) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Transcript) ProtoMessage() {}
+
+func (x *Transcript) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Transcript.ProtoReflect.Descriptor instead.
+func (*Transcript) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *Transcript) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *Transcript) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// ListBriefs asks for an agent's briefs: GET /agents/{id}/briefs (last:
+// ?last=N).
+type ListBriefs struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	Last          uint32                 `protobuf:"varint,2,opt,name=last,proto3" json:"last,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListBriefs) Reset() {
+	*x = ListBriefs{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListBriefs) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListBriefs) ProtoMessage() {}
+
+func (x *ListBriefs) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListBriefs.ProtoReflect.Descriptor instead.
+func (*ListBriefs) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ListBriefs) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *ListBriefs) GetLast() uint32 {
+	if x != nil {
+		return x.Last
+	}
+	return 0
+}
+
+// BriefList answers ListBriefs.
+type BriefList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BriefList) Reset() {
+	*x = BriefList{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BriefList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BriefList) ProtoMessage() {}
+
+func (x *BriefList) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BriefList.ProtoReflect.Descriptor instead.
+func (*BriefList) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *BriefList) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *BriefList) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// ListChildren asks for an agent's children: GET /agents/{id}/children
+// (all: ?all=true, the finished ones too).
+type ListChildren struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	All           bool                   `protobuf:"varint,2,opt,name=all,proto3" json:"all,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListChildren) Reset() {
+	*x = ListChildren{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListChildren) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListChildren) ProtoMessage() {}
+
+func (x *ListChildren) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListChildren.ProtoReflect.Descriptor instead.
+func (*ListChildren) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ListChildren) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *ListChildren) GetAll() bool {
+	if x != nil {
+		return x.All
+	}
+	return false
+}
+
+// ChildList answers ListChildren.
+type ChildList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChildList) Reset() {
+	*x = ChildList{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChildList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChildList) ProtoMessage() {}
+
+func (x *ChildList) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChildList.ProtoReflect.Descriptor instead.
+func (*ChildList) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ChildList) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *ChildList) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// ListWorkItems asks for an agent's work items: GET
+// /agents/{id}/work-items.
+type ListWorkItems struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkItems) Reset() {
+	*x = ListWorkItems{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkItems) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkItems) ProtoMessage() {}
+
+func (x *ListWorkItems) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkItems.ProtoReflect.Descriptor instead.
+func (*ListWorkItems) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *ListWorkItems) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+// WorkItemList answers ListWorkItems.
+type WorkItemList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkItemList) Reset() {
+	*x = WorkItemList{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkItemList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkItemList) ProtoMessage() {}
+
+func (x *WorkItemList) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkItemList.ProtoReflect.Descriptor instead.
+func (*WorkItemList) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *WorkItemList) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *WorkItemList) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// ListTasks asks for an agent's tasks (GET /agents/{id}/tasks), or with
+// no agent_id every agent's (GET /tasks).
+type ListTasks struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTasks) Reset() {
+	*x = ListTasks{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTasks) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTasks) ProtoMessage() {}
+
+func (x *ListTasks) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTasks.ProtoReflect.Descriptor instead.
+func (*ListTasks) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *ListTasks) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+// TaskList answers ListTasks.
+type TaskList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskList) Reset() {
+	*x = TaskList{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskList) ProtoMessage() {}
+
+func (x *TaskList) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskList.ProtoReflect.Descriptor instead.
+func (*TaskList) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *TaskList) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *TaskList) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// CreateAgent creates a named agent: request_json is the body of POST
+// /control/agents ({"agent_id", ...}).
+type CreateAgent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RequestJson   []byte                 `protobuf:"bytes,1,opt,name=request_json,json=requestJson,proto3" json:"request_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateAgent) Reset() {
+	*x = CreateAgent{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateAgent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateAgent) ProtoMessage() {}
+
+func (x *CreateAgent) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateAgent.ProtoReflect.Descriptor instead.
+func (*CreateAgent) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *CreateAgent) GetRequestJson() []byte {
+	if x != nil {
+		return x.RequestJson
+	}
+	return nil
+}
+
+// AgentCreated answers CreateAgent: body_json is the new agent's entry.
+type AgentCreated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentCreated) Reset() {
+	*x = AgentCreated{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentCreated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentCreated) ProtoMessage() {}
+
+func (x *AgentCreated) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentCreated.ProtoReflect.Descriptor instead.
+func (*AgentCreated) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *AgentCreated) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *AgentCreated) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
 var File_remote_remotepb_remote_proto protoreflect.FileDescriptor
 
 const file_remote_remotepb_remote_proto_rawDesc = "" +
@@ -1631,7 +2340,46 @@ const file_remote_remotepb_remote_proto_rawDesc = "" +
 	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12 \n" +
 	"\fwork_item_id\x18\x02 \x01(\tR\n" +
 	"workItemId\x12\x1b\n" +
-	"\titem_json\x18\x03 \x01(\fR\bitemJsonB6Z4github.com/holon-actors/holon-actors/remote/remotepbb\x06proto3"
+	"\titem_json\x18\x03 \x01(\fR\bitemJson\"\x12\n" +
+	"\x10GetRuntimeStatus\"V\n" +
+	"\rRuntimeStatus\x12(\n" +
+	"\x10default_agent_id\x18\x01 \x01(\tR\x0edefaultAgentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\">\n" +
+	"\rGetTranscript\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x12\n" +
+	"\x04last\x18\x02 \x01(\rR\x04last\"D\n" +
+	"\n" +
+	"Transcript\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\";\n" +
+	"\n" +
+	"ListBriefs\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x12\n" +
+	"\x04last\x18\x02 \x01(\rR\x04last\"C\n" +
+	"\tBriefList\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\";\n" +
+	"\fListChildren\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x10\n" +
+	"\x03all\x18\x02 \x01(\bR\x03all\"C\n" +
+	"\tChildList\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\"*\n" +
+	"\rListWorkItems\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\"F\n" +
+	"\fWorkItemList\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\"&\n" +
+	"\tListTasks\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\"B\n" +
+	"\bTaskList\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\"0\n" +
+	"\vCreateAgent\x12!\n" +
+	"\frequest_json\x18\x01 \x01(\fR\vrequestJson\"F\n" +
+	"\fAgentCreated\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJsonB6Z4github.com/holon-actors/holon-actors/remote/remotepbb\x06proto3"
 
 var (
 	file_remote_remotepb_remote_proto_rawDescOnce sync.Once
@@ -1645,7 +2393,7 @@ func file_remote_remotepb_remote_proto_rawDescGZIP() []byte {
 	return file_remote_remotepb_remote_proto_rawDescData
 }
 
-var file_remote_remotepb_remote_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_remote_remotepb_remote_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_remote_remotepb_remote_proto_goTypes = []any{
 	(*Error)(nil),                      // 0: holon.remote.v1.Error
 	(*PromptRequest)(nil),              // 1: holon.remote.v1.PromptRequest
@@ -1669,17 +2417,31 @@ var file_remote_remotepb_remote_proto_goTypes = []any{
 	(*SuspensionResult)(nil),           // 19: holon.remote.v1.SuspensionResult
 	(*AddWorkItem)(nil),                // 20: holon.remote.v1.AddWorkItem
 	(*WorkItemAdded)(nil),              // 21: holon.remote.v1.WorkItemAdded
-	(*messagespb.MessageEnvelope)(nil), // 22: holon.messages.v1.MessageEnvelope
-	(*timestamppb.Timestamp)(nil),      // 23: google.protobuf.Timestamp
-	(*messagespb.Origin)(nil),          // 24: holon.messages.v1.Origin
+	(*GetRuntimeStatus)(nil),           // 22: holon.remote.v1.GetRuntimeStatus
+	(*RuntimeStatus)(nil),              // 23: holon.remote.v1.RuntimeStatus
+	(*GetTranscript)(nil),              // 24: holon.remote.v1.GetTranscript
+	(*Transcript)(nil),                 // 25: holon.remote.v1.Transcript
+	(*ListBriefs)(nil),                 // 26: holon.remote.v1.ListBriefs
+	(*BriefList)(nil),                  // 27: holon.remote.v1.BriefList
+	(*ListChildren)(nil),               // 28: holon.remote.v1.ListChildren
+	(*ChildList)(nil),                  // 29: holon.remote.v1.ChildList
+	(*ListWorkItems)(nil),              // 30: holon.remote.v1.ListWorkItems
+	(*WorkItemList)(nil),               // 31: holon.remote.v1.WorkItemList
+	(*ListTasks)(nil),                  // 32: holon.remote.v1.ListTasks
+	(*TaskList)(nil),                   // 33: holon.remote.v1.TaskList
+	(*CreateAgent)(nil),                // 34: holon.remote.v1.CreateAgent
+	(*AgentCreated)(nil),               // 35: holon.remote.v1.AgentCreated
+	(*messagespb.MessageEnvelope)(nil), // 36: holon.messages.v1.MessageEnvelope
+	(*timestamppb.Timestamp)(nil),      // 37: google.protobuf.Timestamp
+	(*messagespb.Origin)(nil),          // 38: holon.messages.v1.Origin
 }
 var file_remote_remotepb_remote_proto_depIdxs = []int32{
-	22, // 0: holon.remote.v1.PromptRequest.envelope:type_name -> holon.messages.v1.MessageEnvelope
+	36, // 0: holon.remote.v1.PromptRequest.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	5,  // 1: holon.remote.v1.EventsPage.events:type_name -> holon.remote.v1.StreamEvent
 	6,  // 2: holon.remote.v1.StreamEvent.provenance:type_name -> holon.remote.v1.Provenance
 	7,  // 3: holon.remote.v1.StreamEvent.presentation:type_name -> holon.remote.v1.Presentation
-	23, // 4: holon.remote.v1.Provenance.at:type_name -> google.protobuf.Timestamp
-	24, // 5: holon.remote.v1.Provenance.origin:type_name -> holon.messages.v1.Origin
+	37, // 4: holon.remote.v1.Provenance.at:type_name -> google.protobuf.Timestamp
+	38, // 5: holon.remote.v1.Provenance.origin:type_name -> holon.messages.v1.Origin
 	9,  // 6: holon.remote.v1.AgentList.agents:type_name -> holon.remote.v1.AgentStatus
 	16, // 7: holon.remote.v1.SuspensionList.suspensions:type_name -> holon.remote.v1.Suspension
 	8,  // [8:8] is the sub-list for method output_type
@@ -1700,7 +2462,7 @@ func file_remote_remotepb_remote_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_remote_remotepb_remote_proto_rawDesc), len(file_remote_remotepb_remote_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   22,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
