@@ -21,6 +21,7 @@ require (
 	github.com/rs/zerolog v1.35.1
 	github.com/willabides/kongplete v0.4.0
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.41.0
+	go.opentelemetry.io/proto/otlp v1.9.0
 	golang.org/x/time v0.16.0
 	google.golang.org/grpc v1.79.1
 	mvdan.cc/sh/v3 v3.12.0
@@ -57,7 +58,6 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace v1.41.0 // indirect
-	go.opentelemetry.io/proto/otlp v1.9.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0 // indirect
 	golang.org/x/exp v0.0.0-20231110203233-9a3e6036ecaa // indirect
 	golang.org/x/net v0.60.0 // indirect
