@@ -21,3 +21,10 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cfg.Metrics.ServeHTTP(w, r)
 }
+
+// OpenStreams is how many event streams (SSE) the server serves now.
+func (s *Server) OpenStreams() int {
+	s.streams.mu.Lock()
+	defer s.streams.mu.Unlock()
+	return s.streams.open
+}

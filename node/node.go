@@ -174,13 +174,14 @@ func (n *Node) startRuntime() error {
 	if n.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: SlogOf(n.cfg.Log)}); err != nil {
 		return err
 	}
-	n.registerGauges()
 	n.cfg.Provider.UseTransports(n.rt)
 	n.sweepTrash()
+	began := time.Now()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
 		return fmt.Errorf("recover agents: %w", err)
 	}
+	n.registerGauges(time.Since(began))
 	if len(recovered) > 0 {
 		n.cfg.Log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
 	}
@@ -229,6 +230,7 @@ func (n *Node) serve() error {
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
 		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler()})
+	n.registerStreams()
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {
 		ev := n.cfg.Log.Info().Str("addr", info.HTTPAddr).Str("access", string(n.cfg.Auth.Access))

@@ -71,12 +71,26 @@ func (n *Node) startTelemetry() error {
 	return nil
 }
 
-// registerGauges adds the gauges read from the running runtime.
-func (n *Node) registerGauges() {
+// registerGauges adds the gauges read from the running runtime and the
+// time its recovery took at start.
+func (n *Node) registerGauges(recovery time.Duration) {
 	rt := n.rt
+	n.tel.Metrics().Registry().MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "holon_agents_active", Help: "Agents with a live actor (the others are passivated: their state is on disk only).",
+		}, func() float64 { return float64(len(rt.Active())) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "holon_recovery_seconds", Help: "How long the start's recovery of the agents with open work took.",
+		}, func() float64 { return recovery.Seconds() }))
+}
+
+// registerStreams adds the gauge of the control server's open event
+// streams.
+func (n *Node) registerStreams() {
+	srv := n.srv
 	n.tel.Metrics().Registry().MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "holon_agents_active", Help: "Agents with a live actor (the others are passivated: their state is on disk only).",
-	}, func() float64 { return float64(len(rt.Active())) }))
+		Name: "holon_event_streams_open", Help: "Event streams (SSE) the control API serves now.",
+	}, func() float64 { return float64(srv.OpenStreams()) }))
 }
 
 // serveMetrics serves GET /metrics on MetricsListen, when set.

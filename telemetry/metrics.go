@@ -36,7 +36,7 @@ type Metrics struct {
 	journalBytes   prometheus.Counter
 	perAgent       *prometheus.CounterVec // nil when AgentLabels is 0
 
-	mu         sync.Mutex
+	mu         sync.RWMutex
 	tools      map[string]bool // tool names with a label of their own
 	agents     map[string]bool // agent ids with a label of their own
 	agentLimit int
@@ -120,11 +120,14 @@ func (m *Metrics) JournalAppended(d time.Duration, bytes int) {
 // toolLabel is tool's label value: its name while fewer than
 // maxToolLabels names have one, "other" after.
 func (m *Metrics) toolLabel(tool string) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tools[tool] {
+	m.mu.RLock()
+	known := m.tools[tool]
+	m.mu.RUnlock()
+	if known {
 		return tool
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.tools) >= maxToolLabels {
 		return "other"
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// observation is one Observe call: one agent's batch, under t.mu.
+// observation is one Observe call: one agent's batch.
 type observation struct {
 	t       *Telemetry
 	agentID string
@@ -32,7 +32,11 @@ func (o *observation) payload(p messages.Payload, rest []messages.Payload) messa
 		return p
 	case messages.ProviderRoundCompleted:
 		o.ensureTurn(p.TurnID)
-		o.roundCompleted(p, assistantRound(rest, p.TurnID, p.Round))
+		var reply *messages.AssistantRoundRecorded
+		if o.t.cfg.CaptureContent {
+			reply = assistantRound(rest, p.TurnID, p.Round)
+		}
+		o.roundCompleted(p, reply)
 		p.TraceID = o.turn.traceID()
 		return p
 	case messages.ToolCallStarted:
@@ -72,13 +76,12 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 		o.t.metrics.agentTurns(o.agentID)
 	}
 	tt := &turnTrace{id: turnID, messageID: messageID, start: o.at}
-	o.t.turns[o.agentID] = tt
+	o.t.turns.Store(o.agentID, tt)
 	o.turn = tt
 	if o.t.tracer == nil {
 		return
 	}
-	link, linked := o.t.spawns[o.agentID]
-	delete(o.t.spawns, o.agentID)
+	link, linked := o.t.spawnedBy(o.agentID)
 	tt.startSpan(o.t.tracer, o.agentID, o.kind, index, resumed, link, linked, o.at)
 }
 
@@ -139,13 +142,7 @@ func (o *observation) taskStarted(p messages.TaskStarted) {
 	if json.Unmarshal(p.Record, &rec) != nil || rec.ChildAgentID == "" {
 		return
 	}
-	if len(o.t.spawns) >= maxSpawnLinks {
-		for k := range o.t.spawns {
-			delete(o.t.spawns, k)
-			break
-		}
-	}
-	o.t.spawns[rec.ChildAgentID] = o.lastTool
+	o.t.spawned(rec.ChildAgentID, o.lastTool)
 }
 
 // runtimeError records a failure: its metric, its log line and, within a
@@ -171,7 +168,7 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 	m.turnSeconds.WithLabelValues(o.kind).Observe(float64(p.DurationMS) / 1000)
 	o.t.turnLine(o, p)
 	o.turn.endTurn(o.at, p)
-	delete(o.t.turns, o.agentID)
+	o.t.turns.Delete(o.agentID)
 	o.turn = nil
 }
 

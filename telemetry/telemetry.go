@@ -45,13 +45,15 @@ type Telemetry struct {
 	tp     *sdktrace.TracerProvider
 	tracer trace.Tracer
 
-	mu sync.Mutex
-	// turns are the open turn spans by agent id: an agent has one turn
-	// at most, and its entry goes when the turn ends.
-	turns map[string]*turnTrace
+	// turns holds each agent's open turn (*turnTrace) by agent id: an
+	// agent has one at most, its entry goes when the turn ends, and only
+	// the agent's own actor touches it (Observe), so agents never wait
+	// for each other here.
+	turns sync.Map
 	// spawns are the span contexts of the spawn calls whose children have
 	// not started their first turn yet, by child agent id (bounded).
-	spawns map[string]trace.SpanContext
+	spawnMu sync.Mutex
+	spawns  map[string]trace.SpanContext
 }
 
 // maxSpawnLinks bounds Telemetry.spawns; beyond it the oldest-looking
@@ -70,7 +72,7 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 		reg = prometheus.NewRegistry()
 	}
 	t := &Telemetry{cfg: cfg, log: o.Log, secrets: o.Secrets, metrics: newMetrics(reg, cfg.AgentLabels),
-		turns: map[string]*turnTrace{}, spawns: map[string]trace.SpanContext{}}
+		spawns: map[string]trace.SpanContext{}}
 	if o.Exporter == nil && !cfg.Tracing() {
 		return t, nil
 	}
@@ -121,13 +123,12 @@ func (t *Telemetry) Close(ctx context.Context) error {
 	if t == nil || t.tp == nil {
 		return nil
 	}
-	t.mu.Lock()
 	now := time.Now()
-	for id, tt := range t.turns {
-		tt.end(now, "runtime_stopped")
-		delete(t.turns, id)
-	}
-	t.mu.Unlock()
+	t.turns.Range(func(id, tt any) bool {
+		tt.(*turnTrace).end(now, "runtime_stopped")
+		t.turns.Delete(id)
+		return true
+	})
 	if err := t.tp.Shutdown(ctx); err != nil {
 		return fmt.Errorf("flush traces: %w", err)
 	}
@@ -143,9 +144,7 @@ func (t *Telemetry) Observe(agentID string, kind messages.AgentKind, at time.Tim
 		return batch
 	}
 	o := observation{t: t, agentID: agentID, kind: string(kind), at: at}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	o.turn = t.turns[agentID]
+	o.turn = t.turn(agentID)
 	out := batch
 	if t.tracer != nil {
 		out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
@@ -170,9 +169,7 @@ func (t *Telemetry) ModelFailed(agentID, model string, end time.Time, d time.Dur
 	if t.tracer == nil {
 		return
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if tt := t.turns[agentID]; tt != nil {
+	if tt := t.turn(agentID); tt != nil {
 		tt.failedRound(t.tracer, model, end.Add(-d), end, kind)
 	}
 }
@@ -182,4 +179,35 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// turn is agentID's open turn, nil between turns.
+func (t *Telemetry) turn(agentID string) *turnTrace {
+	if tt, ok := t.turns.Load(agentID); ok {
+		return tt.(*turnTrace)
+	}
+	return nil
+}
+
+// spawnedBy takes the spawn call agentID's first turn links to.
+func (t *Telemetry) spawnedBy(agentID string) (trace.SpanContext, bool) {
+	t.spawnMu.Lock()
+	defer t.spawnMu.Unlock()
+	sc, ok := t.spawns[agentID]
+	delete(t.spawns, agentID)
+	return sc, ok
+}
+
+// spawned remembers the spawn call sc of child; when maxSpawnLinks are
+// kept, one (any) is dropped: a lost link, never unbounded memory.
+func (t *Telemetry) spawned(child string, sc trace.SpanContext) {
+	t.spawnMu.Lock()
+	defer t.spawnMu.Unlock()
+	if len(t.spawns) >= maxSpawnLinks {
+		for k := range t.spawns {
+			delete(t.spawns, k)
+			break
+		}
+	}
+	t.spawns[child] = sc
 }

@@ -155,8 +155,10 @@ func TestRunExportsTracesAndMetrics(t *testing.T) {
 	if got := counter("holon_tool_calls_total", "tool", "ExecCommand", "status", "ok"); got != 1 {
 		t.Errorf("holon_tool_calls_total{tool=ExecCommand,status=ok} = %v, want 1", got)
 	}
-	if fams["holon_agents_active"] == nil || fams["go_goroutines"] == nil {
-		t.Errorf("no holon_agents_active or Go runtime metrics")
+	for _, name := range []string{"holon_agents_active", "holon_recovery_seconds", "holon_event_streams_open", "holon_journal_append_duration_seconds", "go_goroutines"} {
+		if fams[name] == nil {
+			t.Errorf("no %s in /metrics", name)
+		}
 	}
 
 	// The journal names the trace: an operator jumps from an event to it.
