@@ -3,6 +3,8 @@ package telemetry_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -141,3 +143,42 @@ type discard struct{}
 
 func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
 func (discard) Shutdown(context.Context) error                             { return nil }
+
+// TestGrafanaDashboardMetrics: every holon_ metric the sample dashboard
+// queries is one the runtime exports (here, or the node's gauges).
+func TestGrafanaDashboardMetrics(t *testing.T) {
+	b, err := os.ReadFile("../docs/grafana-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(b) {
+		t.Fatal("docs/grafana-dashboard.json is not valid JSON")
+	}
+	tel, err := telemetry.New(telemetry.Config{}, telemetry.Options{Log: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	observeTurn(tel, "a", "t1", time.Now())
+	tel.ModelFailed("a", "openai/gpt-5", time.Now(), time.Second, "server")
+	tel.Observe("a", messages.AgentDefault, time.Now(), []messages.Payload{
+		messages.RuntimeError{Failure: messages.Failure{Category: messages.FailureCategory("provider"), Code: "x"}},
+		messages.AgentStateChanged{To: messages.StatusAsleep}, messages.ModelRetryScheduled{},
+		messages.MessageProcessingStarted{TurnID: "t2", MessageID: "m2"},
+		messages.ProviderRoundCompleted{TurnID: "t2", Round: 1, Provider: "openai/gpt-5",
+			AttemptTimeline: json.RawMessage(`{"attempts":[{},{}],"requested_model_ref":"openai/gpt-5","winning_model_ref":"anthropic/claude"}`)},
+		messages.TurnTerminal{TurnID: "t2", Kind: messages.TerminalAborted, Closure: messages.Closure{Outcome: messages.OutcomeFailed}}})
+	tel.Metrics().JournalAppended(time.Millisecond, 10)
+	fams, err := tel.Metrics().Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{"holon_agents_active": true, "holon_event_streams_open": true, "holon_recovery_seconds": true}
+	for _, f := range fams {
+		have[f.GetName()] = true
+	}
+	for _, name := range regexp.MustCompile(`holon_[a-z_]+`).FindAllString(string(b), -1) {
+		if base := strings.TrimSuffix(name, "_bucket"); !have[base] {
+			t.Errorf("the dashboard queries %s, which no metric is", name)
+		}
+	}
+}
