@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -57,6 +58,13 @@ type ObservabilityResult struct {
 	// ObservabilityOverheadRatio is the median on run's wall time over the
 	// median off run's.
 	ObservabilityOverheadRatio float64 `json:"observability_overhead_ratio"`
+	// OffCPUSeconds and OnCPUSeconds are the CPU time (user and system)
+	// this process used in each run's drive, receiver included; on a
+	// machine shared with other work the CPU ratio (median on over median
+	// off) is steadier than the wall-time one.
+	OffCPUSeconds    []float64 `json:"off_cpu_seconds"`
+	OnCPUSeconds     []float64 `json:"on_cpu_seconds"`
+	CPUOverheadRatio float64   `json:"cpu_overhead_ratio"`
 	// SpansExported and ExportRequests are what the loopback receiver
 	// took from the on runs; MetricsBytes is the size of the /metrics
 	// scrape taken after each on run (the last one).
@@ -83,53 +91,56 @@ func Observability(ctx context.Context, cfg ObservabilityConfig) (ObservabilityR
 	res := ObservabilityResult{Agents: cfg.Agents, Turns: cfg.Turns, Pairs: cfg.Pairs}
 	for i := range 2 * cfg.Pairs {
 		on := i%4 == 1 || i%4 == 2 // off, on, on, off, …
-		secs, err := observedRun(ctx, cfg, filepath.Join(cfg.Dir, fmt.Sprintf("observability-%d", i)), on, recv)
+		secs, cpu, err := observedRun(ctx, cfg, filepath.Join(cfg.Dir, fmt.Sprintf("observability-%d", i)), on, recv)
 		if err != nil {
 			return ObservabilityResult{}, err
 		}
 		if on {
-			res.OnSeconds = append(res.OnSeconds, secs)
+			res.OnSeconds, res.OnCPUSeconds = append(res.OnSeconds, secs), append(res.OnCPUSeconds, cpu)
 		} else {
-			res.OffSeconds = append(res.OffSeconds, secs)
+			res.OffSeconds, res.OffCPUSeconds = append(res.OffSeconds, secs), append(res.OffCPUSeconds, cpu)
 		}
 	}
 	res.ObservabilityOverheadRatio = median(res.OnSeconds) / median(res.OffSeconds)
+	res.CPUOverheadRatio = median(res.OnCPUSeconds) / median(res.OffCPUSeconds)
 	res.SpansExported, res.ExportRequests, res.MetricsBytes = recv.spans.Load(), recv.requests.Load(), int(recv.metricsBytes.Load())
 	return res, nil
 }
 
 // observedRun is one bench turns run in dir, with telemetry exporting to
-// recv when on; it returns the run's wall time.
-func observedRun(ctx context.Context, cfg ObservabilityConfig, dir string, on bool, recv *receiver) (float64, error) {
+// recv when on; it returns the drive's wall time and this process's CPU
+// time during it.
+func observedRun(ctx context.Context, cfg ObservabilityConfig, dir string, on bool, recv *receiver) (secs, cpu float64, err error) {
 	var tel *telemetry.Telemetry
 	if on {
 		var err error
 		tel, err = telemetry.New(telemetry.Config{OTLPEndpoint: recv.url}, telemetry.Options{Log: zerolog.Nop()})
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		recv.metrics.Store(tel.Metrics())
 	}
 	o := persistence.DefaultOptions(dir)
 	o.Logger = cfg.Logger
-	var secs float64
-	err := inFreshStore(ctx, o, dir, cfg.Keep, func(st *persistence.BadgerStore) (err error) {
+	err = inFreshStore(ctx, o, dir, cfg.Keep, func(st *persistence.BadgerStore) (err error) {
 		rt, err := newBenchRuntimeWith(st, cfg.Logger, tel)
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, closeRuntime(rt)) }()
+		cpu0, cerr := processCPU(os.Getpid())
 		elapsed, _, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns)
-		secs = elapsed.Seconds()
-		return err
+		cpu1, cerr1 := processCPU(os.Getpid())
+		secs, cpu = elapsed.Seconds(), (cpu1 - cpu0).Seconds()
+		return errors.Join(err, cerr, cerr1)
 	}, nil)
 	if !on {
-		return secs, err
+		return secs, cpu, err
 	}
 	flush, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	err = errors.Join(err, tel.Close(flush), recv.scrape())
-	return secs, err
+	return secs, cpu, err
 }
 
 func median(xs []float64) float64 {

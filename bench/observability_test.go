@@ -18,7 +18,7 @@ func TestObservability(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", r)
-	if len(r.OffSeconds) != 2 || len(r.OnSeconds) != 2 || r.ObservabilityOverheadRatio <= 0 {
+	if len(r.OffSeconds) != 2 || len(r.OnSeconds) != 2 || r.ObservabilityOverheadRatio <= 0 || len(r.OnCPUSeconds) != 2 || r.CPUOverheadRatio <= 0 {
 		t.Fatalf("off %v, on %v, ratio %v: want two runs each and a ratio > 0", r.OffSeconds, r.OnSeconds, r.ObservabilityOverheadRatio)
 	}
 	if want := int64(2 * 4 * 2 * 4); r.SpansExported != want || r.ExportRequests == 0 {

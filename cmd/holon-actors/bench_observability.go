@@ -28,7 +28,8 @@ func (c *benchObservabilityCmd) Run(ctx context.Context, e *env) error {
 			{"workload", fmt.Sprintf("bench turns, %d agents × %d turns, %d runs off and %d on, alternating", r.Agents, r.Turns, r.Pairs, r.Pairs)},
 			{"off runs", fmt.Sprintf("%.2f s", r.OffSeconds)},
 			{"on runs", fmt.Sprintf("%.2f s (OTLP/HTTP to a loopback receiver, metrics scraped)", r.OnSeconds)},
-			{"observability_overhead_ratio", fmt.Sprintf("%.3f (median on ÷ median off)", r.ObservabilityOverheadRatio)},
+			{"observability_overhead_ratio", fmt.Sprintf("%.3f (median on ÷ median off, wall time)", r.ObservabilityOverheadRatio)},
+			{"cpu_overhead_ratio", fmt.Sprintf("%.3f (the same, CPU time of this process: off %.2f s, on %.2f s)", r.CPUOverheadRatio, r.OffCPUSeconds, r.OnCPUSeconds)},
 			{"spans exported", fmt.Sprintf("%d in %d requests", r.SpansExported, r.ExportRequests)},
 			{"metrics scrape", fmt.Sprintf("%d B", r.MetricsBytes)},
 		}, err
