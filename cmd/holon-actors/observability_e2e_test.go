@@ -193,7 +193,8 @@ func TestRunExportsTracesAndMetrics(t *testing.T) {
 
 // TestRunRefusesPublicMetricsAndBadEndpoint: a metrics listener beyond
 // loopback without --metrics-public, and an OTLP endpoint that is not an
-// http(s) URL, are usage errors saying what to give; nothing starts.
+// http(s) URL, are usage errors saying what to give; nothing starts. once
+// refuses the flags it would ignore.
 func TestRunRefusesPublicMetricsAndBadEndpoint(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -202,9 +203,14 @@ func TestRunRefusesPublicMetricsAndBadEndpoint(t *testing.T) {
 		{[]string{"--metrics-listen", "0.0.0.0:9464"}, "--metrics-public"},
 		{[]string{"--otlp-endpoint", "127.0.0.1:4318"}, "http://"},
 		{[]string{"--metrics-agent-labels", "-1"}, "--metrics-agent-labels"},
+		{[]string{"once", "--otlp-endpoint", "http://127.0.0.1:4318", "hi"}, "exports no traces"},
 	} {
 		home := filepath.Join(t.TempDir(), "home")
-		code, _, errOut := client(t, home, append([]string{"run"}, tc.args...)...)
+		args := append([]string{"run"}, tc.args...)
+		if tc.args[0] == "once" {
+			args = tc.args
+		}
+		code, _, errOut := client(t, home, args...)
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("run %v = %d %q, want exit %d naming %s", tc.args, code, errOut, exitUsage, tc.want)
 		}

@@ -84,6 +84,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err := c.Remote.unused("once"); err != nil {
 		return err
 	}
+	if err := c.Observability.unused("once"); err != nil {
+		return err
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err

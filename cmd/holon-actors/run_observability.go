@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/holon-actors/holon-actors/node"
 	"github.com/holon-actors/holon-actors/telemetry"
 )
@@ -20,4 +22,13 @@ func (f observabilityFlags) observability() node.Observability {
 		Telemetry:     telemetry.Config{OTLPEndpoint: f.OTLPEndpoint, CaptureContent: f.CaptureContent, AgentLabels: f.AgentLabels},
 		MetricsListen: f.MetricsListen, MetricsPublic: f.MetricsPublic,
 	}
+}
+
+// unused refuses the flags for a command that exports no traces and
+// serves no metrics (once, whose throwaway runtime ends with the run).
+func (f observabilityFlags) unused(command string) error {
+	if f.OTLPEndpoint != "" || f.CaptureContent || f.MetricsListen != "" || f.MetricsPublic || f.AgentLabels != 0 {
+		return usage(fmt.Errorf("%s exports no traces and serves no metrics: drop --otlp-endpoint, --otel-capture-content and the --metrics-* flags (run takes them)", command))
+	}
+	return nil
 }
