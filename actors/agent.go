@@ -20,6 +20,7 @@ import (
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/secrets"
+	"github.com/holon-actors/holon-actors/telemetry"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -100,6 +101,9 @@ type AgentDeps struct {
 	// they send (the journal scrubs events itself: persistence
 	// Options.Redact). Nil scrubs nothing.
 	Secrets *secrets.Registry
+	// Telemetry turns the agents' events into traces, metrics and log
+	// lines (package telemetry); nil records none.
+	Telemetry *telemetry.Telemetry
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -563,6 +567,7 @@ func loadState(store persistence.Store, id string, log zerolog.Logger) (st *agen
 // the stream, the append fails and nothing is applied.
 func (a *agent) persist(payloads ...messages.Payload) error {
 	now := a.deps.Clock.Now()
+	payloads = a.observe(now, payloads)
 	evs := make([]messages.Event, len(payloads))
 	decoded := make([]messages.Payload, len(payloads))
 	for i, p := range payloads {
@@ -575,10 +580,12 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 		}
 		evs[i], decoded[i] = ev, d
 	}
+	t0 := time.Now()
 	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
 	if err != nil {
 		return err
 	}
+	a.appended(time.Since(t0), evs)
 	for i := range evs {
 		evs[i].Seq = first + uint64(i)
 		if err := a.state.ApplyDecoded(evs[i], decoded[i]); err != nil {

@@ -105,6 +105,7 @@ func (a *agent) stepFinished(c actor.Context, m *stepDone) {
 func (a *agent) modelFinished(m *stepDone) {
 	t := a.state.Turn
 	if m.err != nil {
+		a.modelFailedTelemetry(m)
 		kind := providers.KindOf(m.err)
 		text := fmt.Sprintf("The model call failed (%s): %v", kind, m.err)
 		var pe *providers.Error

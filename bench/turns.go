@@ -21,6 +21,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
+	"github.com/holon-actors/holon-actors/telemetry"
 	"github.com/holon-actors/holon-actors/tools"
 )
 
@@ -265,12 +266,17 @@ func growth(before, after memory, agents int) (rss, heap float64) {
 // newBenchRuntime starts a runtime whose agents use st, benchProvider and
 // benchEcho. Close it with closeRuntime.
 func newBenchRuntime(st persistence.Store, logger *slog.Logger) (*actors.Runtime, error) {
+	return newBenchRuntimeWith(st, logger, nil)
+}
+
+// newBenchRuntimeWith is newBenchRuntime whose agents report to tel.
+func newBenchRuntimeWith(st persistence.Store, logger *slog.Logger, tel *telemetry.Telemetry) (*actors.Runtime, error) {
 	reg, err := tools.NewRegistry(benchEcho{})
 	if err != nil {
 		return nil, err
 	}
 	deps := actors.AgentDeps{Store: st, Provider: benchProvider{}, Tools: reg, Log: zerolog.Nop(),
-		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer."}
+		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer.", Telemetry: tel}
 	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("start runtime: %w", err)

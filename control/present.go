@@ -64,6 +64,9 @@ type Provenance struct {
 	WorkItemID       string                          `json:"work_item_id,omitempty"`
 	CorrelationID    string                          `json:"correlation_id,omitempty"`
 	CausationID      string                          `json:"causation_id,omitempty"`
+	// TraceID is the OpenTelemetry trace of the event's turn, when the
+	// runtime traced it: the trace to open in the tracing backend.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // StreamEvent is one journal event as the events surface serves it: the
@@ -108,11 +111,17 @@ func addProvenance(pv *Provenance, p messages.Payload) {
 		pv.TaskID, pv.WorkItemID = env.TaskID, env.WorkItemID
 		pv.CorrelationID, pv.CausationID = env.CorrelationID, env.CausationID
 	case messages.MessageProcessingStarted:
-		pv.MessageID = p.MessageID
+		pv.MessageID, pv.TraceID = p.MessageID, p.TraceID
 	case messages.TurnTerminal:
-		pv.MessageID = p.MessageID
+		pv.MessageID, pv.TraceID = p.MessageID, p.TraceID
 	case messages.RuntimeError:
-		pv.MessageID = p.MessageID
+		pv.MessageID, pv.TraceID = p.MessageID, p.TraceID
+	case messages.ProviderRoundCompleted:
+		pv.TraceID = p.TraceID
+	case messages.ToolCallStarted:
+		pv.TraceID = p.TraceID
+	case messages.ToolExecuted:
+		pv.TraceID = p.TraceID
 	case messages.MessageDropped:
 		pv.MessageID = p.MessageID
 	case messages.BriefRecorded:

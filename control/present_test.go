@@ -60,3 +60,34 @@ func TestPresentOperatorLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestProvenanceTraceID: an event of a traced turn names its trace in its
+// provenance, so an operator can open it in the tracing backend; an
+// untraced one (and every older journal) names none.
+func TestProvenanceTraceID(t *testing.T) {
+	const trace = "4bf92f3577b34da6a3ce929d0e0e4736"
+	at := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		payload messages.Payload
+		want    string
+	}{
+		{"turn start", messages.MessageProcessingStarted{MessageID: "msg_1", TurnID: "turn_1", TraceID: trace}, trace},
+		{"model round", messages.ProviderRoundCompleted{TurnID: "turn_1", Round: 1, TraceID: trace}, trace},
+		{"tool call", messages.ToolCallStarted{TurnID: "turn_1", CallID: "c1", ToolName: "echo", Arguments: json.RawMessage(`{}`), TraceID: trace}, trace},
+		{"tool result", messages.ToolExecuted{TurnID: "turn_1", CallID: "c1", ToolName: "echo", Status: messages.ToolOK, Envelope: json.RawMessage(`{}`), TraceID: trace}, trace},
+		{"turn end", messages.TurnTerminal{TurnID: "turn_1", MessageID: "msg_1", Kind: messages.TerminalCompleted, Closure: messages.Closure{Outcome: messages.OutcomeCompleted}, TraceID: trace}, trace},
+		{"untraced", messages.MessageProcessingStarted{MessageID: "msg_1", TurnID: "turn_1"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ev, err := messages.NewEvent("main", at, tc.payload)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := control.NewStreamEvent(ev, false).Provenance.TraceID; got != tc.want {
+				t.Fatalf("provenance trace_id = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

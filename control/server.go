@@ -48,6 +48,9 @@ const (
 type Config struct {
 	Runtime Runtime
 	Store   persistence.Store
+	// Metrics serves GET /metrics (the runtime's Prometheus metrics);
+	// nil answers 404.
+	Metrics http.Handler
 	// DefaultAgentID is the agent of the /status and /state aliases.
 	DefaultAgentID string
 	// Info describes the runtime process for GET /control/runtime/status.

@@ -28,6 +28,9 @@ type MessageProcessingStarted struct {
 	// Notifications are the pending system notifications this message
 	// carries to the model (it is their carrier: they are delivered once).
 	Notifications []SystemNotification `json:"notifications,omitempty"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // TokenUsage counts the tokens of one provider round. Missing provider data
@@ -55,6 +58,9 @@ type ProviderRoundCompleted struct {
 	// (retries, fallbacks, per-attempt diagnostics) when the provider
 	// keeps one; absent otherwise.
 	AttemptTimeline json.RawMessage `json:"provider_attempt_timeline,omitempty"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // AssistantRoundRecorded records the model's reply in one round: its text
@@ -74,6 +80,9 @@ type ToolCallStarted struct {
 	CallID    string          `json:"call_id"`
 	ToolName  string          `json:"tool_name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // ToolExecuted records how a tool call ended: the canonical result envelope
@@ -89,6 +98,9 @@ type ToolExecuted struct {
 	// Notifications are the pending system notifications delivered with
 	// this tool-result batch (set on the batch's last result).
 	Notifications []SystemNotification `json:"notifications,omitempty"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // TurnTerminal records that a turn settled, from runtime facts, and the
@@ -101,6 +113,9 @@ type TurnTerminal struct {
 	DurationMS           int64            `json:"duration_ms"`
 	LastAssistantMessage string           `json:"last_assistant_message"`
 	Closure              Closure          `json:"closure"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // BriefRecorded records a user-facing brief.
@@ -121,6 +136,9 @@ type RuntimeError struct {
 	TurnID    string  `json:"turn_id,omitempty"`
 	MessageID string  `json:"message_id,omitempty"`
 	Failure   Failure `json:"failure"`
+	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
+	// the runtime traced it; absent otherwise, and in older journals.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // AgentCreated records an agent's identity at creation. ParentAgentID is the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/remote/gateway"
 	"github.com/holon-actors/holon-actors/secrets"
+	"github.com/holon-actors/holon-actors/telemetry"
 	"github.com/holon-actors/holon-actors/tools/exec"
 )
 
@@ -62,6 +64,8 @@ type Config struct {
 	Fingerprint, Version string
 	// ShutdownTimeout bounds how long Shutdown waits for turns in flight.
 	ShutdownTimeout time.Duration
+	// Observability configures traces and metrics (telemetry.go).
+	Observability Observability
 }
 
 // Node is a started runtime: store, runtime and control server.
@@ -73,8 +77,14 @@ type Node struct {
 	rt       *actors.Runtime
 	srv      *control.Server
 	remote   *gateway.Node // serving remote clients, or nil
-	// served gets the end of each control server (unix, TCP): sent by
-	// their goroutines, never closed, buffered for both.
+	// tel is the agents' telemetry; metricsSrv serves --metrics-listen
+	// at metricsAddr (nil and "" when off).
+	tel         *telemetry.Telemetry
+	metricsSrv  *http.Server
+	metricsAddr string
+	// served gets the end of each control server (unix, TCP) and of the
+	// metrics server: sent by their goroutines, never closed, buffered
+	// for all three.
 	served chan error
 	// shutdownRequested is closed by the control API's shutdown route.
 	shutdownRequested chan struct{}
@@ -86,7 +96,7 @@ type Node struct {
 // persistence.ErrLocked), closes what it opened and returns the error.
 func Start(cfg Config) (*Node, error) {
 	cfg.Agents.Home, cfg.Agents.Secrets = cfg.Home, cfg.Secrets
-	n := &Node{cfg: cfg, served: make(chan error, 2), shutdownRequested: make(chan struct{})}
+	n := &Node{cfg: cfg, served: make(chan error, 3), shutdownRequested: make(chan struct{})}
 	if err := n.start(); err != nil {
 		if !errors.Is(err, persistence.ErrLocked) { // not ours to record: another runtime owns the home
 			n.recordFailure("startup", err)
@@ -123,6 +133,9 @@ func (n *Node) start() error {
 	}
 	if err := exec.BecomeSubreaper(); err != nil {
 		n.cfg.Log.Warn().Err(err).Msg("escaped command processes will be found by their token only")
+	}
+	if err := n.startTelemetry(); err != nil {
+		return err
 	}
 	if err := n.startRuntime(); err != nil {
 		return err
@@ -164,15 +177,18 @@ func (n *Node) startRuntime() error {
 	if err != nil {
 		return err
 	}
+	deps.Telemetry = n.tel
 	if n.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: SlogOf(n.cfg.Log)}); err != nil {
 		return err
 	}
 	n.cfg.Provider.UseTransports(n.rt)
 	n.sweepTrash()
+	began := time.Now()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
 		return fmt.Errorf("recover agents: %w", err)
 	}
+	n.registerGauges(time.Since(began))
 	if len(recovered) > 0 {
 		n.cfg.Log.Info().Strs("agents", recovered).Msg("resumed agents with open work")
 	}
@@ -220,7 +236,8 @@ func (n *Node) serve() error {
 	n.srv = control.NewServer(control.Config{Runtime: n.rt, Store: n.store, Info: info, Log: n.cfg.Log,
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
-		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure})
+		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler()})
+	n.registerStreams()
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {
 		ev := n.cfg.Log.Info().Str("addr", info.HTTPAddr).Str("access", string(n.cfg.Auth.Access))
@@ -231,6 +248,9 @@ func (n *Node) serve() error {
 		go func() { n.served <- n.srv.ServeTCP(tl, n.cfg.Auth) }()
 	}
 	if err := n.startRemote(); err != nil {
+		return err
+	}
+	if err := n.serveMetrics(); err != nil {
 		return err
 	}
 	rf := RuntimeFile{PID: info.PID, HomeDir: n.cfg.Home, SocketPath: n.socket, HTTPAddr: info.HTTPAddr, RemoteAddr: n.RemoteAddr(),
@@ -328,6 +348,7 @@ func (n *Node) stop() error {
 	if n.rt != nil {
 		errs = append(errs, n.rt.Close())
 	}
+	errs = append(errs, n.stopTelemetry())
 	if n.store != nil {
 		errs = append(errs, n.store.Close())
 	}

@@ -29,6 +29,7 @@ type benchCmd struct {
 	Remote          benchRemoteCmd          `cmd:"" help:"Prompts admitted durably per second over the cluster protocol (mTLS) and over the control socket of the same node, in the same run, and their admit latency."`
 	Timers          benchTimersCmd          `cmd:"" help:"Timer service under 10,000 agents with a recurring timer each: fires per second sustained, lateness after the due time, memory per pending timer."`
 	TUI             benchTUICmd             `cmd:"" name:"tui" help:"The operator console against an agent of 100,000 events with 20 agents busy: first paint after connecting, keystroke to repaint."`
+	Observability   benchObservabilityCmd   `cmd:"" help:"Cost of traces (OTLP to a loopback receiver) and metrics: the bench turns workload with them off and on, alternating; prints observability_overhead_ratio."`
 }
 
 // benchFlags are the flags of every bench command.

@@ -87,6 +87,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if c.Journal != "" {
 		return usage(errors.New("once runs in a throwaway store: drop --journal (it is for run and daemon start)"))
 	}
+	if err := c.Observability.unused("once"); err != nil {
+		return err
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err

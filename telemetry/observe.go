@@ -1,0 +1,222 @@
+package telemetry
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/holon-actors/holon-actors/messages"
+)
+
+// observation is one Observe call: one agent's batch.
+type observation struct {
+	t       *Telemetry
+	agentID string
+	kind    string
+	at      time.Time
+	turn    *turnTrace // the agent's open turn, nil between turns
+	// lastTool is the span of the tool call the batch ended last: the
+	// spawn call a child_agent task of the same batch comes from.
+	lastTool trace.SpanContext
+}
+
+// payload records p (rest is what follows it in the batch) and returns it
+// with the turn's trace id when it carries one.
+func (o *observation) payload(p messages.Payload, rest []messages.Payload) messages.Payload {
+	switch p := p.(type) {
+	case messages.MessageProcessingStarted:
+		o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
+		p.TraceID = o.turn.traceID()
+		return p
+	case messages.ProviderRoundCompleted:
+		o.ensureTurn(p.TurnID)
+		var reply *messages.AssistantRoundRecorded
+		if o.t.cfg.CaptureContent {
+			reply = assistantRound(rest, p.TurnID, p.Round)
+		}
+		o.roundCompleted(p, reply)
+		p.TraceID = o.turn.traceID()
+		return p
+	case messages.ToolCallStarted:
+		o.ensureTurn(p.TurnID)
+		o.turn.toolStarted(o, p)
+		p.TraceID = o.turn.traceID()
+		return p
+	case messages.ToolExecuted:
+		o.ensureTurn(p.TurnID)
+		o.toolExecuted(p)
+		p.TraceID = o.turn.traceID()
+		return p
+	case messages.TaskStarted:
+		o.taskStarted(p)
+	case messages.ModelRetryScheduled:
+		o.t.metrics.retries.Inc()
+	case messages.RuntimeError:
+		o.runtimeError(p)
+		p.TraceID = o.turn.traceID()
+		return p
+	case messages.TurnTerminal:
+		o.ensureTurn(p.TurnID)
+		p.TraceID = o.turn.traceID()
+		o.turnEnded(p)
+		return p
+	case messages.AgentStateChanged:
+		o.statusChanged(p)
+	}
+	return p
+}
+
+// turnStarted opens the agent's turn; resumed marks a turn this process
+// did not see start (it began before a restart).
+func (o *observation) turnStarted(turnID, messageID string, index uint64, resumed bool) {
+	if !resumed {
+		o.t.metrics.turnsStarted.WithLabelValues(o.kind).Inc()
+		o.t.metrics.agentTurns(o.agentID)
+	}
+	tt := &turnTrace{id: turnID, messageID: messageID, start: o.at}
+	o.t.turns.Store(o.agentID, tt)
+	o.turn = tt
+	if o.t.tracer == nil {
+		return
+	}
+	link, linked := o.t.spawnedBy(o.agentID)
+	tt.startSpan(o.t.tracer, o.agentID, o.kind, index, resumed, link, linked, o.at)
+}
+
+// ensureTurn opens a resumed turn for an event of a turn this process
+// has no record of (it started before a restart, or the agent's actor
+// was restarted).
+func (o *observation) ensureTurn(turnID string) {
+	if o.turn == nil || o.turn.id != turnID {
+		o.turnStarted(turnID, "", 0, true)
+	}
+}
+
+// roundCompleted records a model round: metrics, and its chat span.
+func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
+	m, tl := o.t.metrics, timelineOf(p.AttemptTimeline)
+	provider := providerOf(orDefault(tl.RequestedModelRef, p.Provider))
+	m.roundSeconds.WithLabelValues(provider).Observe(float64(p.ProviderRoundMS) / 1000)
+	u := p.TokenUsage
+	m.tokens.WithLabelValues(provider, "input").Add(float64(u.InputTokens))
+	m.tokens.WithLabelValues(provider, "output").Add(float64(u.OutputTokens))
+	m.tokens.WithLabelValues(provider, "cache_read").Add(float64(u.CacheReadInputTokens))
+	m.tokens.WithLabelValues(provider, "cache_creation").Add(float64(u.CacheCreationInputTokens))
+	if n := len(tl.Attempts); n > 1 {
+		m.retries.Add(float64(n - 1))
+	}
+	fallback := tl.WinningModelRef != "" && tl.RequestedModelRef != "" && tl.WinningModelRef != tl.RequestedModelRef
+	if fallback {
+		m.fallbacks.WithLabelValues(provider).Inc()
+	}
+	o.turn.rounds++
+	o.turn.tokensIn += u.InputTokens
+	o.turn.tokensOut += u.OutputTokens
+	if o.t.tracer != nil {
+		o.turn.chatSpan(o, p, tl, fallback, reply)
+	}
+}
+
+// toolExecuted records a tool call's end: metrics and its span's end.
+func (o *observation) toolExecuted(p messages.ToolExecuted) {
+	tool := o.t.metrics.toolLabel(p.ToolName)
+	o.t.metrics.toolCalls.WithLabelValues(tool, string(p.Status)).Inc()
+	o.t.metrics.toolSeconds.WithLabelValues(tool).Observe(float64(p.DurationMS) / 1000)
+	o.turn.tools++
+	if o.t.tracer != nil {
+		o.lastTool = o.turn.toolEnded(o, p)
+	}
+}
+
+// taskStarted remembers the spawn call of a child agent's task, which the
+// child's first turn links to.
+func (o *observation) taskStarted(p messages.TaskStarted) {
+	if o.t.tracer == nil || p.Kind != "child_agent_task" || !o.lastTool.IsValid() {
+		return
+	}
+	var rec struct {
+		ChildAgentID string `json:"child_agent_id"`
+	}
+	if json.Unmarshal(p.Record, &rec) != nil || rec.ChildAgentID == "" {
+		return
+	}
+	o.t.spawned(rec.ChildAgentID, o.lastTool)
+}
+
+// runtimeError records a failure: its metric, its log line and, within a
+// turn, the error its span ends with.
+func (o *observation) runtimeError(p messages.RuntimeError) {
+	f := p.Failure
+	o.t.metrics.failures.WithLabelValues(o.kind, string(f.Category)).Inc()
+	if o.turn != nil && (p.TurnID == "" || p.TurnID == o.turn.id) {
+		o.turn.failure = f.Code
+	}
+	o.t.failureLine(o, p)
+}
+
+// turnEnded records a turn's end: metrics, its log line, its span's end.
+func (o *observation) turnEnded(p messages.TurnTerminal) {
+	m := o.t.metrics
+	closure := string(p.Closure.Outcome)
+	if p.Kind == messages.TerminalCompleted {
+		m.turnsCompleted.WithLabelValues(o.kind, closure).Inc()
+	} else {
+		m.turnsFailed.WithLabelValues(o.kind, string(p.Kind)).Inc()
+	}
+	m.turnSeconds.WithLabelValues(o.kind).Observe(float64(p.DurationMS) / 1000)
+	o.t.turnLine(o, p)
+	o.turn.endTurn(o.at, p)
+	o.t.turns.Delete(o.agentID)
+	o.turn = nil
+}
+
+// statusChanged records an agent's lifecycle change.
+func (o *observation) statusChanged(p messages.AgentStateChanged) {
+	o.t.metrics.statusChanges.WithLabelValues(string(p.To)).Inc()
+	o.t.statusLine(o, p)
+}
+
+// assistantRound finds the model's reply of round in rest (the same batch
+// records it right after the round's metrics).
+func assistantRound(rest []messages.Payload, turnID string, round uint32) *messages.AssistantRoundRecorded {
+	for _, p := range rest {
+		if a, ok := p.(messages.AssistantRoundRecorded); ok && a.TurnID == turnID && a.Round == round {
+			return &a
+		}
+	}
+	return nil
+}
+
+// timeline is what telemetry reads of a round's provider attempt
+// timeline (providers.ProviderAttemptTimeline, kept as JSON in the event).
+type timeline struct {
+	Attempts          []json.RawMessage `json:"attempts"`
+	RequestedModelRef string            `json:"requested_model_ref"`
+	WinningModelRef   string            `json:"winning_model_ref"`
+}
+
+func timelineOf(raw json.RawMessage) timeline {
+	var tl timeline
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &tl) // a timeline we cannot read only loses detail
+	}
+	return tl
+}
+
+// providerOf is the provider of a model ref ("openai/gpt-5" → openai).
+func providerOf(ref string) string {
+	if i := strings.IndexAny(ref, "/:"); i > 0 {
+		return ref[:i]
+	}
+	return orDefault(ref, "unknown")
+}
+
+// modelOf is the model of a model ref ("openai/gpt-5" → gpt-5).
+func modelOf(ref string) string {
+	if i := strings.IndexAny(ref, "/:"); i > 0 {
+		return ref[i+1:]
+	}
+	return ref
+}
