@@ -154,6 +154,8 @@ type agent struct {
 	stepKind stepKind
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
+	// headerSeq is the seq of the stream header it last published.
+	headerSeq uint64
 	// passive is the agent's info when its state was dropped.
 	passive agentstate.AgentInfo
 	// recovered is what this incarnation found open when it started.

@@ -320,6 +320,10 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 				return in, nil
 			}
 		}
+		if _, in, ok := r.streamHeader(ctx, id); ok { // stream_header.go
+			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+			return in, nil
+		}
 	}
 	return r.Info(ctx, id)
 }
@@ -410,8 +414,8 @@ func (r *Runtime) post(id string, msg any, timeout time.Duration) (*actor.Future
 
 // Recover brings back every agent with an open fact (queued messages, a
 // turn in flight, a pending timer or wake hint), so their work goes on
-// without outside requests. An agent whose latest snapshot is at its last
-// event and records no open fact is left dormant: its state is on disk and
+// without outside requests. An agent whose stream header or latest
+// snapshot is at its last event and records no open fact is left dormant: its state is on disk and
 // its first message activates it. Every other agent is activated and
 // rebuilt from its snapshot and journal tail, concurrently, a few per core.
 // It returns, sorted, the ids of the agents that had open facts.
@@ -529,9 +533,13 @@ func (r *Runtime) PassivateIdle(ctx context.Context) error {
 }
 
 // dormant reports whether agent id can stay inactive after a restart: its
-// latest snapshot covers its whole journal and records no open fact. Any
-// doubt (no snapshot, a tail after it, an unreadable header) activates it.
+// stream header (stream_header.go) or its latest snapshot covers its whole
+// journal and records no open fact. Any doubt (neither, a tail after them,
+// an unreadable header) activates it.
 func (r *Runtime) dormant(ctx context.Context, id string) bool {
+	if r.headerDormant(ctx, id) { // stream_header.go
+		return true
+	}
 	high, err := r.deps.Store.HighestSeq(ctx, id)
 	if err != nil {
 		return false
