@@ -58,6 +58,7 @@ type Runtime struct {
 	children map[string]string
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
+	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
 	// guarded by mu.
@@ -121,7 +122,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	// The runtime-owned tools are built once (their schemas by
 	// reflection), not at each activation.
 	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
-		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool)}
+		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -308,6 +309,9 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 	r.mu.RLock()
 	_, active := r.pids[id]
 	r.mu.RUnlock()
+	if in, ok := r.PublishedInfo(ctx, id); active && ok { // info_view.go
+		return in, nil
+	}
 	if !active {
 		high, err := r.deps.Store.HighestSeq(ctx, id)
 		if err != nil {
