@@ -161,6 +161,10 @@ type agent struct {
 	stepKind stepKind
 	// sinceSnapshot counts events applied since the last snapshot.
 	sinceSnapshot int
+	// headerSeq is the seq of the stream header it last published, and
+	// viewSeq the seq of the info it last published (info_view.go).
+	headerSeq uint64
+	viewSeq   uint64
 	// passive is the agent's info when its state was dropped.
 	passive agentstate.AgentInfo
 	// recovered is what this incarnation found open when it started.
@@ -221,6 +225,7 @@ func agentProps(id string, deps AgentDeps, w wiring) *actor.Props {
 
 // Receive dispatches one message; see the types in agent_messages.go.
 func (a *agent) Receive(c actor.Context) {
+	defer a.publishInfo(c)
 	if m, ok := c.Message().(*scrubFound); ok {
 		a.scrubDamaged(c, m)
 		return

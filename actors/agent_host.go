@@ -58,6 +58,8 @@ type wiring struct {
 	opTools []tools.Tool
 	// childStrategy supervises the actors of an agent's private children.
 	childStrategy actor.SupervisorStrategy
+	// view is the runtime's view of its agents' info (info_view.go).
+	view *infoView
 }
 
 // toTimers sends a timers.Schedule or timers.Cancel to the timer service.

@@ -29,6 +29,7 @@ func (a *agent) advance(c actor.Context) {
 		start := a.deps.Clock.Now()
 		switch s := agentstate.Next(a.state, a.planEnv()).(type) {
 		case agentstate.Idle:
+			a.publishHeader()
 			return
 		case agentstate.Record:
 			if !s.Report {

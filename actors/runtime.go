@@ -58,6 +58,7 @@ type Runtime struct {
 	children map[string]string
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
+	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
 	// guarded by mu.
@@ -121,7 +122,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	// The runtime-owned tools are built once (their schemas by
 	// reflection), not at each activation.
 	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
-		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool)}
+		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -308,6 +309,9 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 	r.mu.RLock()
 	_, active := r.pids[id]
 	r.mu.RUnlock()
+	if in, ok := r.PublishedInfo(ctx, id); active && ok { // info_view.go
+		return in, nil
+	}
 	if !active {
 		high, err := r.deps.Store.HighestSeq(ctx, id)
 		if err != nil {
@@ -319,6 +323,10 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 				agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 				return in, nil
 			}
+		}
+		if _, in, ok := r.streamHeader(ctx, id); ok { // stream_header.go
+			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+			return in, nil
 		}
 	}
 	return r.Info(ctx, id)
@@ -410,8 +418,8 @@ func (r *Runtime) post(id string, msg any, timeout time.Duration) (*actor.Future
 
 // Recover brings back every agent with an open fact (queued messages, a
 // turn in flight, a pending timer or wake hint), so their work goes on
-// without outside requests. An agent whose latest snapshot is at its last
-// event and records no open fact is left dormant: its state is on disk and
+// without outside requests. An agent whose stream header or latest
+// snapshot is at its last event and records no open fact is left dormant: its state is on disk and
 // its first message activates it. Every other agent is activated and
 // rebuilt from its snapshot and journal tail, concurrently, a few per core.
 // It returns, sorted, the ids of the agents that had open facts.
@@ -529,9 +537,13 @@ func (r *Runtime) PassivateIdle(ctx context.Context) error {
 }
 
 // dormant reports whether agent id can stay inactive after a restart: its
-// latest snapshot covers its whole journal and records no open fact. Any
-// doubt (no snapshot, a tail after it, an unreadable header) activates it.
+// stream header (stream_header.go) or its latest snapshot covers its whole
+// journal and records no open fact. Any doubt (neither, a tail after them,
+// an unreadable header) activates it.
 func (r *Runtime) dormant(ctx context.Context, id string) bool {
+	if r.headerDormant(ctx, id) { // stream_header.go
+		return true
+	}
 	high, err := r.deps.Store.HighestSeq(ctx, id)
 	if err != nil {
 		return false

@@ -40,8 +40,9 @@ type RecoveryConfig struct {
 	// runs as many whole turns as come nearest to it.
 	Events int
 	// Crash ends the populating runtime as a crash would (Runtime.Halt: no
-	// snapshots saved at shutdown), so every agent replays its journal at
-	// recovery. Otherwise it is closed gracefully: Close passivates the idle
+	// snapshots saved at shutdown), so no agent's snapshot is current at
+	// recovery: an agent is left dormant on its stream header (it settled
+	// before the crash) or replays its journal. Otherwise it is closed gracefully: Close passivates the idle
 	// agents, and recovery leaves them dormant on their snapshots.
 	Crash bool
 	// Keep leaves the store on disk; otherwise Recovery removes the

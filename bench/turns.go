@@ -77,6 +77,12 @@ type TurnsResult struct {
 	// SSTables, value log and MANIFEST, so the journals plus each agent's
 	// snapshot saved when it passivated) over TotalTurns.
 	BytesPerTurn float64 `json:"bytes_per_turn"`
+	// TurnsPerSecByDecile and BytesPerTurnByDecile split each agent's run
+	// into tenths (turns_deciles.go): its turns per second of the time it
+	// spent in them, and the journal bytes (encoded, uncompressed) a turn
+	// wrote. Flat lists mean an agent costs the same however long it lived.
+	TurnsPerSecByDecile  []float64 `json:"turns_per_sec_by_decile"`
+	BytesPerTurnByDecile []float64 `json:"bytes_per_turn_by_decile"`
 
 	// IdleAgentRSSBytes is what an idle agent costs the runtime, per
 	// agent, measured apart from the run. After the run the runtime and
@@ -174,6 +180,10 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 
 	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns)
 	if err != nil {
+		return TurnsResult{}, err
+	}
+	res.TurnsPerSecByDecile = turnsPerSecByDecile(latencies, cfg.Agents, cfg.Turns) // before the sort below
+	if res.BytesPerTurnByDecile, err = bytesPerTurnByDecile(ctx, st, cfg.Agents, cfg.Turns); err != nil {
 		return TurnsResult{}, err
 	}
 	res.Seconds = elapsed.Seconds()

@@ -55,7 +55,35 @@ func TestTurnsRemovesStore(t *testing.T) {
 func TestTurnsResultJSON(t *testing.T) {
 	wantKeys(t, bench.TurnsResult{}, "agents", "turns", "total_turns", "turns_per_sec", "turn_p50_ms",
 		"turn_p99_ms", "events_per_turn", "bytes_per_turn", "idle_agent_rss_bytes", "seconds",
-		"active_agent_rss_bytes", "rss_growth_per_agent_after_run_bytes")
+		"active_agent_rss_bytes", "rss_growth_per_agent_after_run_bytes", "turns_per_sec_by_decile", "bytes_per_turn_by_decile")
+}
+
+// TestTurnsByDecile: a run of ten turns an agent reports each tenth (one
+// turn each): a rate and the bytes of a turn, about the same in every
+// tenth but the first, which holds the agents' creation too.
+func TestTurnsByDecile(t *testing.T) {
+	cfg := bench.DefaultTurnsConfig(t.TempDir())
+	cfg.Agents, cfg.Turns = 2, 10
+	r, err := bench.Turns(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.TurnsPerSecByDecile) != 10 || len(r.BytesPerTurnByDecile) != 10 {
+		t.Fatalf("by decile: %v turns/s, %v bytes/turn; want 10 of each", r.TurnsPerSecByDecile, r.BytesPerTurnByDecile)
+	}
+	last := r.BytesPerTurnByDecile[9]
+	for k := range 10 {
+		if r.TurnsPerSecByDecile[k] <= 0 {
+			t.Errorf("decile %d: %v turns/s, want > 0", k, r.TurnsPerSecByDecile[k])
+		}
+		if b := r.BytesPerTurnByDecile[k]; b < 0.5*last || b > 2*last {
+			t.Errorf("decile %d: %v bytes/turn, want about the last decile's %v", k, b, last)
+		}
+	}
+	if r.BytesPerTurnByDecile[0] <= r.BytesPerTurnByDecile[1] {
+		t.Errorf("first decile %v bytes/turn, want more than the second's %v (the agents' creation)",
+			r.BytesPerTurnByDecile[0], r.BytesPerTurnByDecile[1])
+	}
 }
 
 func TestTurnsConfigValidate(t *testing.T) {

@@ -83,7 +83,7 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 		if ctx.Err() != nil {
 			break // the rest are left out of the counts, as a restarting one is
 		}
-		in, err := s.cfg.Runtime.Info(ctx, id)
+		in, err := s.activeInfo(ctx, id)
 		if err != nil {
 			continue // stopping or restarting: not countable now
 		}

@@ -39,6 +39,10 @@ type writeOp struct {
 	quarantine *Quarantine
 	// low, when set, raises the stream's retention mark (DeleteUpTo).
 	low uint64
+	// lazy ops (stream headers) need no sync of their own: a cycle of
+	// nothing but lazy ops commits without one, and they become durable
+	// with the next synced cycle. Losing one in a crash costs a replay.
+	lazy bool
 
 	first uint64        // result of an append
 	err   error         // result
@@ -263,7 +267,7 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			err = s.fail(fmt.Errorf("commit: %w", cerr))
 		}
 	}
-	if err == nil {
+	if err == nil && !allLazy(g.ops) {
 		err = s.syncWithMarks(g)
 	}
 	if err != nil {
@@ -283,6 +287,16 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			s.hub.notify(op.stream)
 		}
 	}
+}
+
+// allLazy reports whether ops are all lazy: their cycle needs no sync.
+func allLazy(ops []*writeOp) bool {
+	for _, op := range ops {
+		if !op.lazy {
+			return false
+		}
+	}
+	return true
 }
 
 // syncWithMarks makes g's commit durable: Badger's sync and, beside it,

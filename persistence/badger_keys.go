@@ -16,6 +16,8 @@ import "encoding/binary"
 //	'q' stream                quarantine record (JSON)
 //	'l' stream                highest seq deleted by retention (8 bytes):
 //	                          events at or below it are missing by design
+//	'v' stream                the stream's header (stream_header.go): a
+//	                          cache the writer publishes, checked by seq
 const (
 	kindEvent      = 'e'
 	kindSnapshot   = 's'
@@ -23,6 +25,7 @@ const (
 	kindHighest    = 'h'
 	kindQuarantine = 'q'
 	kindLow        = 'l'
+	kindHeader     = 'v'
 
 	streamRecords = 'r'
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -79,6 +80,9 @@ func (s *BadgerStore) DeleteSnapshot(ctx context.Context, stream string, seq uin
 
 // DeleteSnapshots implements SnapshotStore. Snapshots that cannot be decoded
 // are deleted when their seq matches, since their timestamp is unknowable.
+// Criteria on seqs alone (the agent's AtOrBelow after each snapshot) read
+// keys only: decoding every old snapshot, the whole state each, to learn a
+// timestamp nobody asked about was a tenth of a long-lived agent's CPU.
 func (s *BadgerStore) DeleteSnapshots(ctx context.Context, stream string, c SnapshotCriteria) error {
 	if err := validateStream(stream); err != nil {
 		return err
@@ -86,12 +90,19 @@ func (s *BadgerStore) DeleteSnapshots(ctx context.Context, stream string, c Snap
 	if err := s.usable(); err != nil {
 		return err
 	}
+	bySeq := c.MinTimestamp.IsZero() && c.MaxTimestamp.IsZero()
 	var keys [][]byte
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindSnapshot, stream)})
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindSnapshot, stream), PrefetchValues: !bySeq})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
+			if bySeq {
+				if c.matches(seq, time.Time{}) {
+					keys = append(keys, it.Item().KeyCopy(nil))
+				}
+				continue
+			}
 			match := false
 			err := it.Item().Value(func(v []byte) error {
 				snap, err := decodeSnapshot(stream, seq, v)

@@ -79,3 +79,22 @@ func BenchmarkDecodeRecord(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDeleteOlderSnapshots is what an agent does after each snapshot:
+// delete the ones below it, here with an old 256 KiB snapshot kept.
+func BenchmarkDeleteOlderSnapshots(b *testing.B) {
+	s := openBadger(b, testBadgerOptions(b.TempDir()))
+	ctx := context.Background()
+	data := make([]byte, 256<<10)
+	for seq := uint64(1); seq <= 2; seq++ {
+		if err := s.SaveSnapshot(ctx, Snapshot{Stream: "a", Seq: seq * 100, Timestamp: time.Now(), Data: data}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.DeleteSnapshots(ctx, "a", AtOrBelow(99)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

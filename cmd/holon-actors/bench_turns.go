@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/holon-actors/holon-actors/bench"
 )
@@ -38,11 +39,22 @@ func turnsRows(r bench.TurnsResult) [][2]string {
 		{"turn max", fmt.Sprintf("%.2f ms", r.TurnMaxMs)},
 		{"events per turn", fmt.Sprintf("%.1f", r.EventsPerTurn)},
 		{"bytes per turn", fmt.Sprintf("%.0f", r.BytesPerTurn)},
+		{"turns/s by tenth of the run", decileRow(r.TurnsPerSecByDecile)},
+		{"journal bytes per turn by tenth", decileRow(r.BytesPerTurnByDecile)},
 		{"RSS per idle agent", fmt.Sprintf("%.0f B (reopened store: all activated, then passivated)", r.IdleAgentRSSBytes)},
 		{"heap per idle agent", fmt.Sprintf("%.0f B", r.IdleAgentHeapBytes)},
 		{"RSS per active idle agent", fmt.Sprintf("%.0f B", r.ActiveAgentRSSBytes)},
 		{"RSS growth per agent after the run", fmt.Sprintf("%.0f B (store write buffers included)", r.RSSGrowthPerAgentAfterRunBytes)},
 	}
+}
+
+// decileRow prints a by-decile list as whole numbers.
+func decileRow(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.0f", x)
+	}
+	return strings.Join(parts, " ")
 }
 
 // benchRecoveryCmd is `holon-actors bench recovery`.
@@ -51,7 +63,7 @@ type benchRecoveryCmd struct {
 
 	Agents int  `help:"Agents to recover." default:"10000"`
 	Events int  `help:"About how many journal events each agent has (whole turns of about 12)." default:"100"`
-	Crash  bool `help:"End the populating runtime as a crash would (no snapshots at shutdown), so every agent replays its journal; default is a graceful shutdown."`
+	Crash  bool `help:"End the populating runtime as a crash would (no snapshots at shutdown), so only an agent without a current stream header replays its journal; default is a graceful shutdown."`
 }
 
 // Run measures recovery of a runtime and prints the result.
