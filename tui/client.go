@@ -28,6 +28,7 @@ type Control interface {
 	Transcript(ctx context.Context, id string) ([]providers.Item, error)
 	Children(ctx context.Context, id string, all bool) ([]actors.ChildView, error)
 	WorkItems(ctx context.Context, id string) ([]actors.WorkItemView, error)
+	Timers(ctx context.Context, id string) ([]actors.TimerView, error)
 	Suspensions(ctx context.Context, id string, openOnly bool) ([]messages.SuspensionRecord, error)
 	OpenSuspensions(ctx context.Context) ([]messages.SuspensionRecord, error)
 	Respond(ctx context.Context, id, sid string, req control.RespondRequest) (control.SuspensionResponse, error)

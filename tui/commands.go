@@ -131,6 +131,7 @@ var commandHelp = [][2]string{
 	{"Ctrl+T, /transcript", "the conversation as the model sees it"},
 	{"/tasks", "queue, turn in flight, timers, running tasks"},
 	{"/children, /work", "the agent's children; its work items"},
+	{"/timers", "the agent's timers: schedule, next fire, fires"},
 	{"Ctrl+E, /events", "raw events (Enter shows one's payload)"},
 	{"Ctrl+O, /actions", "pause, resume, stop, wake, interrupt, model"},
 	{"/pause /resume /stop", "the agent's lifecycle (also /wake /interrupt)"},
@@ -180,6 +181,8 @@ func (m *Model) run(name, arg string) (tea.Cmd, error) {
 		return m.openOverlay(overlayChildren), nil
 	case "work", "work-items":
 		return m.openOverlay(overlayWork), nil
+	case "timers":
+		return m.openOverlay(overlayTimers), nil
 	case "events":
 		return m.openOverlay(overlayEvents), nil
 	case "actions":

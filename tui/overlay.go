@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -27,6 +28,7 @@ const (
 	overlayTasks
 	overlayChildren
 	overlayWork
+	overlayTimers
 	overlayEvents
 	overlayEvent
 )
@@ -34,7 +36,7 @@ const (
 var overlayTitles = map[overlayKind]string{
 	overlayHelp: "Help", overlayAgents: "Agents", overlayQuestions: "Open questions", overlayChoices: "Answer",
 	overlayActions: "Actions", overlayTranscript: "Transcript", overlayTasks: "Tasks", overlayChildren: "Children",
-	overlayWork: "Work items", overlayEvents: "Events (raw)", overlayEvent: "Event",
+	overlayWork: "Work items", overlayTimers: "Timers", overlayEvents: "Events (raw)", overlayEvent: "Event",
 }
 
 // overlay is a list over the conversation: Up/Down move, Enter acts on
@@ -188,6 +190,9 @@ func fetchItems(ctx context.Context, c Control, id string, kind overlayKind) ([]
 			items[i] = item{text: fmt.Sprintf("%-22s %-10s %s", ch.ChildAgentID, ch.TaskStatus, oneLine(ch.Summary, 80))}
 		}
 		return items, err
+	case overlayTimers:
+		ts, err := c.Timers(ctx, id)
+		return timerItems(ts, time.Now()), err
 	case overlayWork:
 		ws, err := c.WorkItems(ctx, id)
 		items := make([]item, len(ws))
