@@ -47,7 +47,10 @@ const (
 // Config is what a Server serves.
 type Config struct {
 	Runtime Runtime
-	Store   persistence.Store
+	// Homes makes a new agent's home from a template or instructions;
+	// nil refuses both.
+	Homes AgentHomes
+	Store persistence.Store
 	// DefaultAgentID is the agent of the /status and /state aliases.
 	DefaultAgentID string
 	// Info describes the runtime process for GET /control/runtime/status.

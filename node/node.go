@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/remote/gateway"
@@ -59,6 +60,8 @@ type Config struct {
 	Fingerprint, Version string
 	// ShutdownTimeout bounds how long Shutdown waits for turns in flight.
 	ShutdownTimeout time.Duration
+	// Homes says where agents' home templates come from.
+	Homes agenthome.Config
 }
 
 // Node is a started runtime: store, runtime and control server.
@@ -162,6 +165,7 @@ func (n *Node) startRuntime() error {
 	}
 	n.cfg.Provider.UseTransports(n.rt)
 	n.sweepTrash()
+	n.seedHomes()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
 		return fmt.Errorf("recover agents: %w", err)
@@ -213,7 +217,8 @@ func (n *Node) serve() error {
 	n.srv = control.NewServer(control.Config{Runtime: n.rt, Store: n.store, Info: info, Log: n.cfg.Log,
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
-		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure})
+		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure,
+		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}})
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {
 		ev := n.cfg.Log.Info().Str("addr", info.HTTPAddr).Str("access", string(n.cfg.Auth.Access))

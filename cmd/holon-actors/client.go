@@ -316,6 +316,7 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 type agentsCreateCmd struct {
 	ID     string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
 	Policy string `help:"Its command policy, as JSON or a JSON file: {\"allow\": [\"git\", \"go\"], \"deny\": [\"curl\"], \"confine_to_root\": true}. Default: config.json's command_policy, else none." placeholder:"JSON|FILE"`
+	homeSpec
 }
 
 // Run creates the agent.
@@ -329,7 +330,12 @@ func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy})
+	instructions, err := a.instructions()
+	if err != nil {
+		return err
+	}
+	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy,
+		Template: a.Template, Instructions: instructions})
 	if err != nil {
 		return err
 	}

@@ -33,5 +33,6 @@ func (c *runCmd) nodeConfig(home string, log zerolog.Logger, reg *secrets.Regist
 		Models: c.modelChain(home),
 		Listen: c.listenAddr(), Auth: auth, TokenGenerated: c.TokenFile == "" && c.Token == "",
 		Advertise: c.Advertise, PublicIngress: c.PublicIngress, MaxEventStreams: c.MaxEventStreams,
-		Fingerprint: c.fingerprint(), Version: buildVersion().Version, ShutdownTimeout: c.ShutdownTimeout}
+		Fingerprint: c.fingerprint(), Version: buildVersion().Version, ShutdownTimeout: c.ShutdownTimeout,
+		Homes: c.Homes.config()}
 }
