@@ -147,6 +147,8 @@ type agent struct {
 	state *agentstate.State
 	// plans caches its work items' plan artifacts (plan_cache.go).
 	plans planCache
+	// guide caches its instruction files (guidance_cache.go).
+	guide guidanceCache
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64
@@ -320,6 +322,10 @@ func (a *agent) Receive(c actor.Context) {
 		a.answerWorkItems(c)
 	case *plansRead:
 		if a.plansReadBack(m) {
+			a.advance(c)
+		}
+	case *guidanceRead:
+		if a.guidanceReadBack(m) {
 			a.advance(c)
 		}
 	case *passivate:

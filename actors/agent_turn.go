@@ -26,7 +26,7 @@ import (
 // the decisions.
 func (a *agent) advance(c actor.Context) {
 	defer a.settleChild(c)
-	for !a.stepping && !a.archiving && !a.plans.reading {
+	for !a.stepping && !a.archiving && !a.plans.reading && !a.guide.reading {
 		start := a.deps.Clock.Now()
 		switch s := agentstate.Next(a.state, a.planEnv()).(type) {
 		case agentstate.Idle:
@@ -39,6 +39,9 @@ func (a *agent) advance(c actor.Context) {
 				return
 			}
 		case agentstate.CallModel:
+			if a.refreshGuidance(c) {
+				return // guidanceRead advances again
+			}
 			if a.refreshPlans(c) {
 				return // plansRead advances again
 			}
