@@ -53,6 +53,10 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkItemCompleted:       decodeAs[WorkItemCompleted],
 	EventWorkItemRecheckConsumed: decodeAs[WorkItemRecheckConsumed],
 	EventWorkItemBound:           decodeAs[WorkItemBound],
+
+	EventWorkspaceAttached: decodeAs[WorkspaceAttached],
+	EventWorkspaceUsed:     decodeAs[WorkspaceUsed],
+	EventWorkspaceDetached: decodeAs[WorkspaceDetached],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

@@ -49,6 +49,10 @@ const (
 	EventWorkItemCompleted       EventType = "work_item_completed"
 	EventWorkItemRecheckConsumed EventType = "work_item_recheck_consumed"
 	EventWorkItemBound           EventType = "work_item_bound"
+
+	EventWorkspaceAttached EventType = "workspace_attached"
+	EventWorkspaceUsed     EventType = "workspace_used"
+	EventWorkspaceDetached EventType = "workspace_detached"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -94,6 +98,10 @@ var eventVersions = map[EventType]uint32{
 	EventWorkItemCompleted:       1,
 	EventWorkItemRecheckConsumed: 1,
 	EventWorkItemBound:           1,
+
+	EventWorkspaceAttached: 1,
+	EventWorkspaceUsed:     1,
+	EventWorkspaceDetached: 1,
 }
 
 // String returns the EventType as spelled in JSON.

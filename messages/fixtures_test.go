@@ -219,6 +219,10 @@ func samplePayloads() []messages.Payload {
 			Reason: "operator command policy"},
 		messages.CommandLaunched{TurnID: "turn_1", CallID: "call_1",
 			Record: json.RawMessage(`{"exec_id":"cmd_1","cmd":"make deploy","pid":4242,"pgid":4242,"token":"tok_1"}`)},
+		messages.WorkspaceAttached{WorkspaceID: "shop-1a2b3c4d", Anchor: "/src/shop", Path: "/src/shop/api", InheritedFrom: "main"},
+		messages.WorkspaceUsed{WorkspaceID: "shop-1a2b3c4d", Mode: messages.WorkspaceIsolated, ExecutionRoot: "/h/worktrees/ws-shop/api",
+			Cwd: "/h/worktrees/ws-shop/api", WorktreePath: "/h/worktrees/ws-shop", WorktreeBranch: "holon/main/shop"},
+		messages.WorkspaceDetached{WorkspaceID: "shop-1a2b3c4d"},
 	}
 }
 

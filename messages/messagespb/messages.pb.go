@@ -5193,6 +5193,203 @@ func (x *WorkItemBound) GetWorkItemId() string {
 	return ""
 }
 
+// An agent's workspaces: the attached set, the active entry.
+type WorkspaceAttached struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId   string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	Anchor        string                 `protobuf:"bytes,2,opt,name=anchor,proto3" json:"anchor,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	InheritedFrom string                 `protobuf:"bytes,4,opt,name=inherited_from,json=inheritedFrom,proto3" json:"inherited_from,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceAttached) Reset() {
+	*x = WorkspaceAttached{}
+	mi := &file_messages_messages_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceAttached) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceAttached) ProtoMessage() {}
+
+func (x *WorkspaceAttached) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceAttached.ProtoReflect.Descriptor instead.
+func (*WorkspaceAttached) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *WorkspaceAttached) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetAnchor() string {
+	if x != nil {
+		return x.Anchor
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetInheritedFrom() string {
+	if x != nil {
+		return x.InheritedFrom
+	}
+	return ""
+}
+
+type WorkspaceUsed struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId    string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"` // "agent_home": the agent's own home
+	Mode           string                 `protobuf:"bytes,2,opt,name=mode,proto3" json:"mode,omitempty"`                                  // direct or isolated
+	ExecutionRoot  string                 `protobuf:"bytes,3,opt,name=execution_root,json=executionRoot,proto3" json:"execution_root,omitempty"`
+	Cwd            string                 `protobuf:"bytes,4,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	WorktreePath   string                 `protobuf:"bytes,5,opt,name=worktree_path,json=worktreePath,proto3" json:"worktree_path,omitempty"`
+	WorktreeBranch string                 `protobuf:"bytes,6,opt,name=worktree_branch,json=worktreeBranch,proto3" json:"worktree_branch,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *WorkspaceUsed) Reset() {
+	*x = WorkspaceUsed{}
+	mi := &file_messages_messages_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceUsed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceUsed) ProtoMessage() {}
+
+func (x *WorkspaceUsed) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceUsed.ProtoReflect.Descriptor instead.
+func (*WorkspaceUsed) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *WorkspaceUsed) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetMode() string {
+	if x != nil {
+		return x.Mode
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetExecutionRoot() string {
+	if x != nil {
+		return x.ExecutionRoot
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetCwd() string {
+	if x != nil {
+		return x.Cwd
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetWorktreePath() string {
+	if x != nil {
+		return x.WorktreePath
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetWorktreeBranch() string {
+	if x != nil {
+		return x.WorktreeBranch
+	}
+	return ""
+}
+
+type WorkspaceDetached struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId   string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceDetached) Reset() {
+	*x = WorkspaceDetached{}
+	mi := &file_messages_messages_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceDetached) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceDetached) ProtoMessage() {}
+
+func (x *WorkspaceDetached) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceDetached.ProtoReflect.Descriptor instead.
+func (*WorkspaceDetached) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *WorkspaceDetached) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -5651,7 +5848,21 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\rWorkItemBound\x12\x17\n" +
 	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12 \n" +
 	"\fwork_item_id\x18\x02 \x01(\tR\n" +
-	"workItemIdB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"workItemId\"\x89\x01\n" +
+	"\x11WorkspaceAttached\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\x12\x16\n" +
+	"\x06anchor\x18\x02 \x01(\tR\x06anchor\x12\x12\n" +
+	"\x04path\x18\x03 \x01(\tR\x04path\x12%\n" +
+	"\x0einherited_from\x18\x04 \x01(\tR\rinheritedFrom\"\xcd\x01\n" +
+	"\rWorkspaceUsed\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\x12\x12\n" +
+	"\x04mode\x18\x02 \x01(\tR\x04mode\x12%\n" +
+	"\x0eexecution_root\x18\x03 \x01(\tR\rexecutionRoot\x12\x10\n" +
+	"\x03cwd\x18\x04 \x01(\tR\x03cwd\x12#\n" +
+	"\rworktree_path\x18\x05 \x01(\tR\fworktreePath\x12'\n" +
+	"\x0fworktree_branch\x18\x06 \x01(\tR\x0eworktreeBranch\"6\n" +
+	"\x11WorkspaceDetached\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceIdB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -5665,7 +5876,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -5738,13 +5949,16 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkItemCompleted)(nil),             // 68: holon.messages.v1.WorkItemCompleted
 	(*WorkItemRecheckConsumed)(nil),       // 69: holon.messages.v1.WorkItemRecheckConsumed
 	(*WorkItemBound)(nil),                 // 70: holon.messages.v1.WorkItemBound
-	nil,                                   // 71: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 72: google.protobuf.Timestamp
+	(*WorkspaceAttached)(nil),             // 71: holon.messages.v1.WorkspaceAttached
+	(*WorkspaceUsed)(nil),                 // 72: holon.messages.v1.WorkspaceUsed
+	(*WorkspaceDetached)(nil),             // 73: holon.messages.v1.WorkspaceDetached
+	nil,                                   // 74: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 75: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	72, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	75, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	71, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	74, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -5758,9 +5972,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	72, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	75, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	72, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	75, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -5770,40 +5984,40 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	72, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	72, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	75, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	75, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
 	42, // 30: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	72, // 31: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	72, // 32: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	75, // 31: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	75, // 32: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 33: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 34: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 35: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	72, // 36: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	72, // 37: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	75, // 36: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	75, // 37: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 38: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 39: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	72, // 40: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	72, // 41: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	72, // 42: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	75, // 40: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	75, // 41: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	75, // 42: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 43: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 44: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 45: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 46: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 47: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	72, // 48: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	75, // 48: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 49: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 50: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	72, // 51: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	72, // 52: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	72, // 53: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	72, // 54: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	72, // 55: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	75, // 51: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	75, // 52: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	75, // 53: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	75, // 54: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	75, // 55: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 56: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 57: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 58: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 59: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	72, // 60: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	72, // 61: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	75, // 60: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	75, // 61: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
 	62, // [62:62] is the sub-list for method output_type
 	62, // [62:62] is the sub-list for method input_type
 	62, // [62:62] is the sub-list for extension type_name
@@ -5836,7 +6050,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   72,
+			NumMessages:   75,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
