@@ -137,7 +137,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
 	default:
-		if !s.applyWorkItemEvent(p) {
+		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 		}
 	}
