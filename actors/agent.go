@@ -257,6 +257,8 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *SetCommandPolicy:
 		c.Respond(a.setCommandPolicy(m))
+	case *useWorkspace, *detachWorkspace, *getWorkspaces:
+		c.Respond(a.answerWorkspaces(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:

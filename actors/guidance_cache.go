@@ -46,23 +46,27 @@ func (a *agent) refreshGuidance(c actor.Context) bool {
 	}
 	a.guide.gen++
 	a.guide.reading = true
-	gen, turn, workspace, self, root := a.guide.gen, t.ID, a.deps.ToolEnv.Workspace, c.Self(), c.ActorSystem().Root
+	anchor, dir := a.workspaceAnchor()
+	gen, turn, self, root := a.guide.gen, t.ID, c.Self(), c.ActorSystem().Root
 	go func() {
-		g, err := readGuidance(home, workspace)
+		if anchor == "" && dir != "" {
+			anchor = agenthome.Anchor(dir)
+		}
+		g, err := readGuidance(home, anchor)
 		root.Send(self, &guidanceRead{gen: gen, turn: turn, g: g, err: err})
 	}()
 	return true
 }
 
 // readGuidance reads the agent-scoped AGENTS.md of home and the
-// workspace-scoped one of workspace's anchor ("" for none); what it could
-// read comes back with the first error.
-func readGuidance(home, workspace string) (agentstate.Guidance, error) {
+// workspace-scoped one of anchor ("" for none); what it could read comes
+// back with the first error.
+func readGuidance(home, anchor string) (agentstate.Guidance, error) {
 	g := agentstate.Guidance{AgentHome: home}
 	in, err := agenthome.LoadAgent(home, agenthome.DefaultInstructionsLimit)
 	g.Agent = sourceOf(in)
-	if workspace != "" {
-		g.WorkspaceAnchor = agenthome.Anchor(workspace)
+	if anchor != "" {
+		g.WorkspaceAnchor = anchor
 		ws, werr := agenthome.LoadWorkspace(g.WorkspaceAnchor, agenthome.DefaultInstructionsLimit)
 		g.Workspace = sourceOf(ws)
 		if err == nil {

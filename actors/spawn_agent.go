@@ -83,7 +83,7 @@ func (a *agent) spawnWorktreeChild(call messages.ToolCall, valid tools.Result) (
 		return nil, false
 	}
 	env := a.deps.ToolEnv
-	root, err := env.root(a.id, a.state.ExecutionRoot)
+	root, err := env.root(a.id, a.executionRoot())
 	if err != nil {
 		return nil, false
 	}
@@ -116,7 +116,7 @@ func (a *agent) makeWorktree(ctx context.Context, taskID string) (worktree.Info,
 	if env.Home == "" {
 		return fail("runtime_misconfigured", "this runtime has no home directory for worktrees", "use workspace_mode inherit")
 	}
-	root, err := env.root(a.id, a.state.ExecutionRoot)
+	root, err := env.root(a.id, a.executionRoot())
 	if err != nil {
 		return fail("worktree_failed", err.Error(), "use workspace_mode inherit")
 	}
@@ -165,6 +165,7 @@ func (a *agent) spawnPublic(ctx context.Context, args runtimetools.SpawnAgentArg
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + a.id},
 	}
 	payloads = a.withCreatorPolicy(payloads)
+	payloads = append(payloads, agentstate.InheritedWorkspaces(a.state, a.id)...) // the attached set, never the active entry
 	if strings.TrimSpace(args.InitialMessage) != "" {
 		env := delegationEnvelope(args.AgentID, a.deps.Clock.Now(), args.InitialMessage,
 			map[string]string{"creator_agent_id": a.id, "bootstrap": "true"})

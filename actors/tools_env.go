@@ -149,7 +149,7 @@ func (e ToolEnv) binding(id, own string, secrets *secrets.Registry, h Host) (bui
 // that cannot be made is logged; the tools then answer
 // runtime_misconfigured.
 func (a *agent) toolContext(ctx context.Context) context.Context {
-	b, err := a.deps.ToolEnv.binding(a.id, a.state.ExecutionRoot, a.deps.Secrets, a.wire.host)
+	b, err := a.deps.ToolEnv.binding(a.id, a.executionRoot(), a.deps.Secrets, a.wire.host)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx
