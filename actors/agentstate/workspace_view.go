@@ -5,7 +5,7 @@ import "github.com/holon-actors/holon-actors/messages"
 // WorkspaceView is an agent's workspaces as the operator and the model
 // see them: the active entry and the attached set.
 type WorkspaceView struct {
-	Active   ActiveWorkspaceView           `json:"active"`
+	Active   ActiveWorkspaceView          `json:"active"`
 	Attached []messages.WorkspaceAttached `json:"attached"`
 }
 
