@@ -259,6 +259,8 @@ func (a *agent) Receive(c actor.Context) {
 		c.Respond(a.setCommandPolicy(m))
 	case *useWorkspace, *detachWorkspace, *getWorkspaces:
 		c.Respond(a.answerWorkspaces(m))
+	case *guidanceWhere, *debugPrompt, *loadedGuidance:
+		c.Respond(a.answerGuidance(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:
@@ -445,6 +447,7 @@ func (a *agent) info() agentstate.AgentInfo {
 		in = a.state.Info()
 	}
 	in.Active = true
+	in.LoadedAgentsMD = a.guide.g.Sources()
 	agentstate.ApplyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }

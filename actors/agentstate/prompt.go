@@ -72,3 +72,15 @@ func lastText(conv []providers.Item) string {
 	}
 	return conv[len(conv)-1].Text
 }
+
+// Frame is the prompt frame st's next model request would carry with env,
+// for inspection (debug prompt): the system prompt, the stable system
+// block and, while a turn is in flight, its context block.
+func Frame(st *State, env Env, tools []providers.ToolSpec) providers.PromptFrame {
+	f := providers.PromptFrame{SystemPrompt: env.Cfg.SystemPrompt,
+		SystemBlocks: []providers.Block{{Text: stableFrame(st, env, len(tools) > 0), CacheBreakpoint: true}}}
+	if st.Turn != nil {
+		f.ContextBlocks = []providers.Block{{Text: contextBlock(st, env)}}
+	}
+	return f
+}

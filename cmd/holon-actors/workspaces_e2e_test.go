@@ -50,6 +50,28 @@ func TestNewUserWorkspaceFlow(t *testing.T) {
 	if got := readText(t, filepath.Join(home, "agents", "shopkeeper", "AGENTS.md")); got != "Mind the shop." {
 		t.Errorf("shopkeeper's AGENTS.md = %q", got)
 	}
+	realShopDir, _ := filepath.EvalSymlinks(shop)
+	code, out, errOut := client(t, home, "debug", "prompt", "--agent", "shopkeeper")
+	for _, want := range []string{"workspace_anchor: " + realShopDir, "execution_root:   " + realAPI,
+		"agent     AGENTS.md " + filepath.Join(home, "agents", "shopkeeper", "AGENTS.md"), "Mind the shop.", "## Runtime policy"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("debug prompt = %d, lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	code, out, errOut = client(t, home, "--json", "status", "shopkeeper")
+	var st struct {
+		Loaded []struct {
+			Scope, Path, Kind string
+		} `json:"loaded_agents_md"`
+		Workspace struct {
+			WorkspaceID string `json:"workspace_id"`
+			Anchor      string `json:"anchor"`
+		} `json:"workspace"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil || len(st.Loaded) != 1 || st.Loaded[0].Kind != "AGENTS.md" ||
+		st.Workspace.Anchor != realShopDir || strings.Contains(out, "Mind the shop.") {
+		t.Errorf("status = %d %q %q: want loaded_agents_md metadata (no content) and the active workspace", code, out, errOut)
+	}
 
 	d.stop()
 	startRun(t, home, args...)
@@ -68,7 +90,7 @@ func TestNewUserWorkspaceFlow(t *testing.T) {
 	if sv.Active.Anchor != realShop || sv.Active.ExecutionRoot != realAPI || wv.Active.Anchor != realBlog {
 		t.Fatalf("after a restart: shopkeeper %+v, writer %+v; want them in their own projects", sv.Active, wv.Active)
 	}
-	code, _, errOut := client(t, home, "--agent", "shopkeeper", "agents", "workspace", "detach", sv.Active.WorkspaceID)
+	code, _, errOut = client(t, home, "--agent", "shopkeeper", "agents", "workspace", "detach", sv.Active.WorkspaceID)
 	if code != exitFailure || !strings.Contains(errOut, "agents workspace use --id agent_home") {
 		t.Fatalf("detaching the active workspace = %d %q, want a refusal with the way out", code, errOut)
 	}
