@@ -34,7 +34,8 @@ type slowDecision func(ctx context.Context) (tools.Result, []messages.Payload)
 // (runtimetools.Refusals, runtimetools.Decisions). These maps are the one
 // place a runtime-owned tool's name selects what the agent does.
 var runtimeTools = map[string]runtimeTool{
-	runtimetools.SpawnAgentToolName: {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
+	runtimetools.SpawnAgentToolName:   {decide: (*agent).spawnFromTool, slow: (*agent).spawnWorktreeChild},
+	runtimetools.UseWorkspaceToolName: {slow: (*agent).useWorkspaceFromTool},
 }
 
 // runRuntimeTool runs a tool the agent owns inside Receive: the result and

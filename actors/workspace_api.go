@@ -83,7 +83,7 @@ func (r *Runtime) UseWorkspace(ctx context.Context, id string, req WorkspaceRequ
 	if err != nil {
 		return cur, err
 	}
-	use, err := r.resolveWorkspace(ctx, id, req, cur)
+	use, err := r.deps.ToolEnv.resolveWorkspace(ctx, id, req, cur)
 	if err != nil {
 		return cur, err
 	}
@@ -107,7 +107,7 @@ func (r *Runtime) askWorkspace(ctx context.Context, id string, msg any) (agentst
 
 // resolveWorkspace finds what req names: the attached entry and the
 // execution root, making the worktree of isolated mode.
-func (r *Runtime) resolveWorkspace(ctx context.Context, agentID string, req WorkspaceRequest, cur agentstate.WorkspaceView) (agentstate.WorkspaceUse, error) {
+func (e ToolEnv) resolveWorkspace(ctx context.Context, agentID string, req WorkspaceRequest, cur agentstate.WorkspaceView) (agentstate.WorkspaceUse, error) {
 	var u agentstate.WorkspaceUse
 	u.Use = messages.WorkspaceUsed{WorkspaceID: req.WorkspaceID, Mode: req.Mode}
 	if req.Mode != messages.WorkspaceDirect && req.Mode != messages.WorkspaceIsolated {
@@ -137,7 +137,7 @@ func (r *Runtime) resolveWorkspace(ctx context.Context, agentID string, req Work
 		u.Use.ExecutionRoot, u.Use.Cwd = dir, dir
 		return u, nil
 	}
-	wt, err := r.isolatedWorktree(ctx, agentID, u.Use.WorkspaceID, dir)
+	wt, err := e.isolatedWorktree(ctx, agentID, u.Use.WorkspaceID, dir)
 	if err != nil {
 		return u, err
 	}
@@ -218,8 +218,8 @@ func workspaceID(anchor string) string {
 
 // isolatedWorktree is the managed worktree of workspace wsID for agent
 // agentID, made from dir's repository on first use and reused after.
-func (r *Runtime) isolatedWorktree(ctx context.Context, agentID, wsID, dir string) (worktree.Info, error) {
-	path := r.deps.ToolEnv.worktreePath("ws-" + agentID + "-" + wsID)
+func (e ToolEnv) isolatedWorktree(ctx context.Context, agentID, wsID, dir string) (worktree.Info, error) {
+	path := e.worktreePath("ws-" + agentID + "-" + wsID)
 	branch := "holon/" + agentID + "/" + wsID
 	info, err := worktree.Plan(ctx, dir, path, branch)
 	if errors.Is(err, worktree.ErrExists) {

@@ -127,3 +127,33 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestUseWorkspaceTool: the model switches its own workspace with
+// UseWorkspace; its next command runs there and the switch is journaled,
+// so it holds after a restart. An unknown workspace id is refused and
+// changes nothing.
+func TestUseWorkspaceTool(t *testing.T) {
+	dir := t.TempDir()
+	real, _ := filepath.EvalSymlinks(dir)
+	h := testkit.NewWith(t, testkit.Options{Steps: []testkit.Step{
+		testkit.Reply("", testkit.Call("u0", "UseWorkspace", `{"workspace_id":"nope"}`)),
+		testkit.Reply("", testkit.Call("u1", "UseWorkspace", `{"path":`+quote(dir)+`}`)),
+		testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd":"pwd > where.txt"}`)),
+		testkit.Reply("moved"),
+	}, Deps: withTools(t)})
+	h.Prompt("main", "go work in the project")
+	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	if te := toolResult(t, h, "main", "u0"); te.Status == messages.ToolOK || !strings.Contains(string(te.Envelope), "nope") {
+		t.Errorf("UseWorkspace(nope) = %s %s, want a refusal naming it", te.Status, te.Envelope)
+	}
+	if te := toolResult(t, h, "main", "u1"); te.Status != messages.ToolOK {
+		t.Fatalf("UseWorkspace(path) = %s %s", te.Status, te.Envelope)
+	}
+	if got := strings.TrimSpace(readFile(t, filepath.Join(dir, "where.txt"))); got != real {
+		t.Errorf("the next command ran in %q, want %s", got, real)
+	}
+	h.Restart()
+	if v, err := h.Runtime.Workspaces(context.Background(), "main"); err != nil || v.Active.ExecutionRoot != real || len(v.Attached) != 1 {
+		t.Fatalf("after a restart: %+v, %v; want %s active", v, err, real)
+	}
+}

@@ -14,14 +14,14 @@ import (
 // decides the rest.
 func Tools(notify bool) []tools.Tool {
 	ts := append([]tools.Tool{sleepTool{}}, operatorTools(notify)...)
-	ts = append(ts, spawnTool())
+	ts = append(ts, spawnTool(), useWorkspaceTool())
 	return append(ts, workItemToolset...)
 }
 
 // names are the names of every runtime-owned tool.
 var names = []string{agentstate.SleepToolName, agentstate.RequestInputToolName, agentstate.ShouldAskToolName,
 	agentstate.NotifyToolName, SpawnAgentToolName, agentstate.CreateWorkItemToolName, agentstate.PickWorkItemToolName,
-	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName}
+	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName, UseWorkspaceToolName}
 
 // Is reports a runtime-owned tool: the agent runs it itself, and no tool
 // of the registry may take its name.

@@ -24,9 +24,9 @@ func TestTools(t *testing.T) {
 		if slices.Contains(got, agentstate.NotifyToolName) != notify {
 			t.Errorf("Tools(%v) = %v: NotifyOperator listed %v", notify, got, !notify)
 		}
-		want := 8
+		want := 9 // with UseWorkspace
 		if notify {
-			want = 9
+			want = 10
 		}
 		if len(got) != want {
 			t.Errorf("Tools(%v) has %d tools, want %d", notify, len(got), want)
