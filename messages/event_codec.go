@@ -57,6 +57,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkspaceAttached: decodeAs[WorkspaceAttached],
 	EventWorkspaceUsed:     decodeAs[WorkspaceUsed],
 	EventWorkspaceDetached: decodeAs[WorkspaceDetached],
+	EventSkillActivated:    decodeAs[SkillActivated],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

@@ -53,6 +53,7 @@ const (
 	EventWorkspaceAttached EventType = "workspace_attached"
 	EventWorkspaceUsed     EventType = "workspace_used"
 	EventWorkspaceDetached EventType = "workspace_detached"
+	EventSkillActivated    EventType = "skill_activated"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -102,6 +103,7 @@ var eventVersions = map[EventType]uint32{
 	EventWorkspaceAttached: 1,
 	EventWorkspaceUsed:     1,
 	EventWorkspaceDetached: 1,
+	EventSkillActivated:    1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -223,6 +223,8 @@ func samplePayloads() []messages.Payload {
 		messages.WorkspaceUsed{WorkspaceID: "shop-1a2b3c4d", Mode: messages.WorkspaceIsolated, ExecutionRoot: "/h/worktrees/ws-shop/api",
 			Cwd: "/h/worktrees/ws-shop/api", WorktreePath: "/h/worktrees/ws-shop", WorktreeBranch: "holon/main/shop"},
 		messages.WorkspaceDetached{WorkspaceID: "shop-1a2b3c4d"},
+		messages.SkillActivated{TurnID: "turn_3", Skill: "deploy", Scope: "agent", LoadReason: messages.SkillRunScript,
+			Path: "/h/agents/main/skills/deploy/scripts/ship.sh", EntrypointPath: "/h/agents/main/skills/deploy/SKILL.md"},
 	}
 }
 

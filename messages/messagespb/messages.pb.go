@@ -5390,6 +5390,90 @@ func (x *WorkspaceDetached) GetWorkspaceId() string {
 	return ""
 }
 
+type SkillActivated struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TurnId         string                 `protobuf:"bytes,1,opt,name=turn_id,json=turnId,proto3" json:"turn_id,omitempty"`
+	Skill          string                 `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
+	Scope          string                 `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
+	LoadReason     string                 `protobuf:"bytes,4,opt,name=load_reason,json=loadReason,proto3" json:"load_reason,omitempty"` // read_skill_md or run_skill_script
+	Path           string                 `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
+	EntrypointPath string                 `protobuf:"bytes,6,opt,name=entrypoint_path,json=entrypointPath,proto3" json:"entrypoint_path,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SkillActivated) Reset() {
+	*x = SkillActivated{}
+	mi := &file_messages_messages_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillActivated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillActivated) ProtoMessage() {}
+
+func (x *SkillActivated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillActivated.ProtoReflect.Descriptor instead.
+func (*SkillActivated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *SkillActivated) GetTurnId() string {
+	if x != nil {
+		return x.TurnId
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetSkill() string {
+	if x != nil {
+		return x.Skill
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetLoadReason() string {
+	if x != nil {
+		return x.LoadReason
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetEntrypointPath() string {
+	if x != nil {
+		return x.EntrypointPath
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -5862,7 +5946,15 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\rworktree_path\x18\x05 \x01(\tR\fworktreePath\x12'\n" +
 	"\x0fworktree_branch\x18\x06 \x01(\tR\x0eworktreeBranch\"6\n" +
 	"\x11WorkspaceDetached\x12!\n" +
-	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceIdB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\"\xb3\x01\n" +
+	"\x0eSkillActivated\x12\x17\n" +
+	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12\x14\n" +
+	"\x05skill\x18\x02 \x01(\tR\x05skill\x12\x14\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\x12\x1f\n" +
+	"\vload_reason\x18\x04 \x01(\tR\n" +
+	"loadReason\x12\x12\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\x12'\n" +
+	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPathB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -5876,7 +5968,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 75)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 76)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -5952,13 +6044,14 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkspaceAttached)(nil),             // 71: holon.messages.v1.WorkspaceAttached
 	(*WorkspaceUsed)(nil),                 // 72: holon.messages.v1.WorkspaceUsed
 	(*WorkspaceDetached)(nil),             // 73: holon.messages.v1.WorkspaceDetached
-	nil,                                   // 74: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 75: google.protobuf.Timestamp
+	(*SkillActivated)(nil),                // 74: holon.messages.v1.SkillActivated
+	nil,                                   // 75: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 76: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	75, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	76, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	74, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	75, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -5972,9 +6065,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	75, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	76, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	75, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	76, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -5984,40 +6077,40 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	75, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	75, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	76, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	76, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
 	42, // 30: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	75, // 31: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	75, // 32: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	76, // 31: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	76, // 32: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 33: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 34: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 35: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	75, // 36: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	75, // 37: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	76, // 36: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	76, // 37: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 38: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 39: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	75, // 40: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	75, // 41: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	75, // 42: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	76, // 40: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	76, // 41: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	76, // 42: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 43: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 44: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 45: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 46: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 47: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	75, // 48: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	76, // 48: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 49: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 50: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	75, // 51: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	75, // 52: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	75, // 53: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	75, // 54: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	75, // 55: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	76, // 51: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	76, // 52: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	76, // 53: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	76, // 54: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	76, // 55: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 56: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 57: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 58: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 59: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	75, // 60: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	75, // 61: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	76, // 60: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	76, // 61: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
 	62, // [62:62] is the sub-list for method output_type
 	62, // [62:62] is the sub-list for method input_type
 	62, // [62:62] is the sub-list for extension type_name
@@ -6050,7 +6143,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   75,
+			NumMessages:   76,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
