@@ -263,6 +263,7 @@ func (a *agent) toolFinished(m *stepDone) (childStarted bool) {
 	}}
 	if m.result.Status == messages.ToolOK {
 		payloads = append(payloads, m.extra...)
+		payloads = append(payloads, agentstate.SkillActivations(a.state, a.guide.g.Skills, m.call)...)
 	}
 	a.mustPersist(payloads...)
 	for _, p := range payloads[1:] {

@@ -3,6 +3,8 @@ package actors
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/messages"
+
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -47,12 +49,14 @@ func (a *agent) refreshGuidance(c actor.Context) bool {
 	a.guide.gen++
 	a.guide.reading = true
 	anchor, dir := a.workspaceAnchor()
+	agentsDir, scopes := a.skillScopes()
 	gen, turn, self, root := a.guide.gen, t.ID, c.Self(), c.ActorSystem().Root
 	go func() {
 		if anchor == "" && dir != "" {
 			anchor = agenthome.Anchor(dir)
 		}
 		g, err := readGuidance(home, anchor)
+		g.Skills = discoverSkills(agentsDir, home, anchor, scopes)
 		root.Send(self, &guidanceRead{gen: gen, turn: turn, g: g, err: err})
 	}()
 	return true
@@ -96,4 +100,23 @@ func (a *agent) guidanceReadBack(m *guidanceRead) bool {
 		a.deps.Log.Warn().Err(m.err).Str("agent_id", a.id).Msg("instructions not read")
 	}
 	return true
+}
+
+// skillScopes are the skill scopes the agent sees: user, agent and
+// workspace for the default agent; agent and workspace for any other.
+func (a *agent) skillScopes() (agentsDir string, scopes []string) {
+	if a.state.Kind == messages.AgentDefault || a.id == a.deps.DefaultAgentID {
+		return a.deps.ToolEnv.AgentsDir, []string{agenthome.SkillScopeUser, agenthome.SkillScopeAgent, agenthome.SkillScopeWorkspace}
+	}
+	return "", []string{agenthome.SkillScopeAgent, agenthome.SkillScopeWorkspace}
+}
+
+// discoverSkills is the skills catalog of scopes (file reads: off the
+// actor).
+func discoverSkills(agentsDir, home, anchor string, scopes []string) []agentstate.SkillEntry {
+	var out []agentstate.SkillEntry
+	for _, s := range agenthome.Discover(agenthome.SkillRoots(agentsDir, home, anchor), scopes...) {
+		out = append(out, agentstate.SkillEntry{Name: s.Name, Description: s.Description, Scope: s.Scope, Dir: s.Dir, Path: s.Path})
+	}
+	return out
 }

@@ -25,6 +25,10 @@ type PromptDebug struct {
 	// InstructionSources are the instruction files loaded (path, kind,
 	// size), agent first.
 	InstructionSources []agentstate.InstructionSource `json:"instruction_sources"`
+	// Skills is the skills catalog (SKILL.md front matter and paths) and
+	// ActiveSkills the skills activated.
+	Skills       []agentstate.SkillEntry  `json:"skills"`
+	ActiveSkills []agentstate.ActiveSkill `json:"active_skills"`
 	// Tools are the names of the tools offered.
 	Tools []string `json:"tools"`
 	// Frame is the assembled prompt frame.
@@ -35,7 +39,10 @@ type PromptDebug struct {
 // is *guidanceSpot.
 type guidanceWhere struct{}
 
-type guidanceSpot struct{ home, anchor, dir string }
+type guidanceSpot struct {
+	home, anchor, dir, agentsDir string
+	scopes                       []string
+}
 
 // debugPrompt asks an agent to assemble its prompt frame with g; the
 // reply is *PromptDebug.
@@ -73,6 +80,7 @@ func (r *Runtime) DebugPrompt(ctx context.Context, id string) (PromptDebug, erro
 		if g, err = readGuidance(spot.home, anchor); err != nil {
 			return PromptDebug{}, err
 		}
+		g.Skills = discoverSkills(spot.agentsDir, spot.home, anchor, spot.scopes)
 	}
 	if res, err = r.ask(ctx, id, &debugPrompt{g: g}); err != nil {
 		return PromptDebug{}, err
@@ -95,7 +103,8 @@ func (a *agent) answerGuidance(m any) any {
 	switch m := m.(type) {
 	case *guidanceWhere:
 		anchor, dir := a.workspaceAnchor()
-		return &guidanceSpot{home: a.deps.ToolEnv.workspaceHome(a.id), anchor: anchor, dir: dir}
+		agentsDir, scopes := a.skillScopes()
+		return &guidanceSpot{home: a.deps.ToolEnv.workspaceHome(a.id), anchor: anchor, dir: dir, agentsDir: agentsDir, scopes: scopes}
 	case *debugPrompt:
 		return a.promptDebug(m.g)
 	case *loadedGuidance:
@@ -113,7 +122,8 @@ func (a *agent) promptDebug(g agentstate.Guidance) *PromptDebug {
 	v := agentstate.Workspaces(a.state, home)
 	d := &PromptDebug{AgentID: a.id, AgentHome: home, WorkspaceID: v.Active.WorkspaceID, WorkspaceAnchor: g.WorkspaceAnchor,
 		ExecutionRoot: v.Active.ExecutionRoot, Cwd: v.Active.Cwd, CommandPolicy: a.commandPolicy(),
-		InstructionSources: g.Sources(), Frame: agentstate.Frame(a.state, env, catalog)}
+		InstructionSources: g.Sources(), Frame: agentstate.Frame(a.state, env, catalog),
+		Skills: append([]agentstate.SkillEntry{}, g.Skills...), ActiveSkills: a.state.ActiveSkills()}
 	switch {
 	case a.state.ExecutionRoot != "": // a worktree-mode child
 		d.WorkspaceID, d.ExecutionRoot, d.Cwd = "worktree", a.state.ExecutionRoot, a.state.ExecutionRoot

@@ -26,6 +26,9 @@ type ToolEnv struct {
 	// Workspace, when set, is every agent's execution root instead of its
 	// home. It must exist.
 	Workspace string
+	// AgentsDir is the user's agents directory (~/.agents): its skills/
+	// are the user-scope skills the default agent sees. Empty: none.
+	AgentsDir string
 	// Worktrees is where worktree-mode children's worktrees are made;
 	// empty means Home/worktrees. (once keeps them out of its throwaway
 	// home, so a retained worktree outlives the run.)

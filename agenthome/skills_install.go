@@ -2,10 +2,13 @@ package agenthome
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // SkillFile is the file that makes a directory a skill.
@@ -60,4 +63,64 @@ func readSkillRef(ctx context.Context, cfg Config, ref string) (string, map[stri
 		return "", nil, fmt.Errorf("skill ref %q: %w: not a skill directory (it needs a %s)", ref, ErrSkillRef, SkillFile)
 	}
 	return name, files, nil
+}
+
+// LockFile, in an agent's skills/, records where each installed skill
+// came from.
+const LockFile = ".skills-lock.json"
+
+// SkillLock is one entry of the lock file.
+type SkillLock struct {
+	Source      string    `json:"source"`
+	Digest      string    `json:"digest"`
+	InstalledAt time.Time `json:"installed_at"`
+}
+
+// InstallSkill copies the skill ref names (an absolute skill directory or
+// a GitHub tree URL of one) into skillsDir/<name>, whole or not at all,
+// and records its source in skillsDir's lock file. An installed skill of
+// the same name is refused (ErrSkillRef): remove it first.
+func InstallSkill(ctx context.Context, cfg Config, skillsDir, ref string, now time.Time) (string, error) {
+	name, files, err := readSkillRef(ctx, cfg, ref)
+	if err != nil {
+		return "", err
+	}
+	dst := filepath.Join(skillsDir, name)
+	if _, err := os.Lstat(dst); err == nil {
+		return "", fmt.Errorf("skill %q: %w: %s already exists; remove it first", name, ErrSkillRef, dst)
+	}
+	if err := os.MkdirAll(skillsDir, 0o700); err != nil {
+		return "", fmt.Errorf("skills directory: %w", err)
+	}
+	staging, err := os.MkdirTemp(skillsDir, ".staging-"+name+"-")
+	if err != nil {
+		return "", fmt.Errorf("stage skill %s: %w", name, err)
+	}
+	defer os.RemoveAll(staging)
+	for rel, b := range files {
+		if err := writeFile(filepath.Join(staging, filepath.FromSlash(rel)), b); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Rename(staging, dst); err != nil {
+		return "", fmt.Errorf("place skill %s: %w", name, err)
+	}
+	return name, recordLock(skillsDir, name, SkillLock{Source: ref, Digest: digest(files), InstalledAt: now.UTC()})
+}
+
+// recordLock adds name's entry to skillsDir's lock file.
+func recordLock(skillsDir, name string, l SkillLock) error {
+	path := filepath.Join(skillsDir, LockFile)
+	locks := map[string]SkillLock{}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &locks); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	locks[name] = l
+	b, err := json.MarshalIndent(locks, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(path, append(b, '\n'))
 }

@@ -38,6 +38,8 @@ type Guidance struct {
 	AgentHome, WorkspaceAnchor string
 	// Agent and Workspace are the instruction files read; nil for none.
 	Agent, Workspace *InstructionSource
+	// Skills is the skills catalog the agent may see.
+	Skills []SkillEntry
 }
 
 // Sources are the instruction files loaded, agent first.
@@ -89,6 +91,9 @@ func stableFrame(st *State, env Env, hasTools bool) string {
 	if s := g.Workspace; s != nil {
 		parts = append(parts, fmt.Sprintf("## Workspace instructions (workspace-scoped %s, %s; they apply within %s)\n%s",
 			s.Kind, s.Path, g.WorkspaceAnchor, strings.TrimRight(s.Text, "\n")))
+	}
+	if sk := skillsSection(st, g.Skills); sk != "" {
+		parts = append(parts, sk)
 	}
 	if hasTools {
 		parts = append(parts, toolGuidance)

@@ -34,6 +34,10 @@ func TestPromptFrameGoldens(t *testing.T) {
 			[]providers.ToolSpec{{Name: "ExecCommand"}, {Name: "ApplyPatch"}}},
 		{"claude-fallback", Guidance{AgentHome: "/h/agents/a1", WorkspaceAnchor: "/src/proj", Agent: agentMD, Workspace: claudeMD}, nil},
 		{"truncated", Guidance{AgentHome: "/h/agents/a1", Agent: cut}, nil},
+		{"skills", Guidance{AgentHome: "/h/agents/a1", Agent: agentMD, Skills: []SkillEntry{
+			{Name: "deploy", Description: "Ship a release", Scope: "agent", Dir: "/h/agents/a1/skills/deploy", Path: "/h/agents/a1/skills/deploy/SKILL.md"},
+			{Name: "lint", Scope: "workspace", Dir: "/src/proj/.agents/skills/lint", Path: "/src/proj/.agents/skills/lint/SKILL.md"}}},
+			[]providers.ToolSpec{{Name: "ExecCommand"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,6 +33,10 @@ type State struct {
 	// (workspaces.go).
 	Workspaces      []messages.WorkspaceAttached `json:"workspaces,omitempty"`
 	ActiveWorkspace *messages.WorkspaceUsed      `json:"active_workspace,omitempty"`
+	// Skills are its activated skills by SKILL.md path: turn-active
+	// during the turn that activated them, session-active once a turn
+	// completed (skills.go).
+	Skills map[string]*ActiveSkill `json:"skills,omitempty"`
 
 	Status messages.AgentStatus `json:"status"`
 	// Model is the operator's model override for this agent's turns; ""

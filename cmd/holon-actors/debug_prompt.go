@@ -58,6 +58,13 @@ func (d *debugPromptCmd) Run(ctx context.Context, e *env) error {
 		}
 		fmt.Fprintf(w, "  %-9s %-9s %s (%d bytes%s)\n", s.Scope, s.Kind, s.Path, s.Bytes, cut)
 	}
+	fmt.Fprintln(w, "skills:")
+	if len(p.Skills) == 0 {
+		fmt.Fprintln(w, "  (none found)")
+	}
+	for _, s := range p.Skills {
+		fmt.Fprintf(w, "  %-9s %s: %s (%s)\n", s.Scope, s.Name, orDash(s.Description), s.Path)
+	}
 	fmt.Fprintf(w, "\n=== system prompt ===\n%s\n", p.Frame.SystemPrompt)
 	for _, b := range p.Frame.SystemBlocks {
 		fmt.Fprintf(w, "\n=== system block ===\n%s\n", b.Text)

@@ -58,6 +58,22 @@ func TestNewUserWorkspaceFlow(t *testing.T) {
 			t.Errorf("debug prompt = %d, lacks %q:\n%s%s", code, want, out, errOut)
 		}
 	}
+	skill := filepath.Join(t.TempDir(), "stocktake")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: stocktake\ndescription: Count the stock\n---\nbody\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := client(t, home, "--agent", "shopkeeper", "skills", "install", skill); code != 0 || !strings.Contains(out, "installed skill stocktake") {
+		t.Fatalf("skills install = %d %q %q", code, out, errOut)
+	}
+	if code, out, errOut := client(t, home, "skills", "list", "shopkeeper"); code != 0 || !strings.Contains(out, "stocktake") || !strings.Contains(out, "Count the stock") {
+		t.Errorf("skills list = %d %q %q, want the installed skill", code, out, errOut)
+	}
+	if code, _, errOut := client(t, home, "skills", "install", skill); code != exitUsage || !strings.Contains(errOut, "--agent") {
+		t.Errorf("skills install without --agent = %d %q, want a usage error", code, errOut)
+	}
 	code, out, errOut = client(t, home, "--json", "status", "shopkeeper")
 	var st struct {
 		Loaded []struct {
