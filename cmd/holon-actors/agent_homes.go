@@ -12,17 +12,30 @@ import (
 // homeFlags are the flags of `run` that say where agents' home templates
 // come from.
 type homeFlags struct {
-	AgentsDir string `name:"agents-dir" help:"The user's agents directory: templates/<id> are the templates agents create --template names (the built-in holon-default and holon-developer are seeded there at start), skills/ the user's skills." env:"HOLON_AGENTS_DIR" default:"~/.agents" type:"path" placeholder:"DIR"`
+	AgentsDir string `name:"agents-dir" help:"The user's agents directory: templates/<id> are the templates agents create --template names (the built-in holon-default and holon-developer are seeded there at start), skills/ the user's skills. Default: ~/.agents." env:"HOLON_AGENTS_DIR" type:"path" placeholder:"DIR"`
 	GitHubAPI string `name:"github-api" help:"Base URL of the GitHub REST API that GitHub tree URLs of templates and skills are read through." env:"HOLON_GITHUB_API" default:"https://api.github.com" placeholder:"URL"`
 }
 
 // config is the agenthome configuration of the flags.
 func (f homeFlags) config() agenthome.Config {
 	cfg := agenthome.Config{GitHubAPI: f.GitHubAPI}
-	if f.AgentsDir != "" {
-		cfg.TemplatesDir = filepath.Join(f.AgentsDir, "templates")
+	if dir := f.agentsDir(); dir != "" {
+		cfg.TemplatesDir = filepath.Join(dir, "templates")
 	}
 	return cfg
+}
+
+// agentsDir is --agents-dir, else ~/.agents ("" without a home
+// directory: no templates directory, no user skills).
+func (f homeFlags) agentsDir() string {
+	if f.AgentsDir != "" {
+		return f.AgentsDir
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".agents")
 }
 
 // homeSpec are the flags of `agents create` that make the agent's home.

@@ -21,7 +21,7 @@ func (c *runCmd) agentOptions(cfg catalog.Config) (node.AgentOptions, error) {
 		return node.AgentOptions{}, err
 	}
 	return node.AgentOptions{Model: cfg, SystemPrompt: c.SystemPrompt, DefaultAgent: c.DefaultAgent,
-		Workspace: c.Workspace, AgentsDir: c.Homes.AgentsDir, NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
+		Workspace: c.Workspace, AgentsDir: c.Homes.agentsDir(), NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
 		Compaction: compaction, ModelRetry: retry}, nil
 }
 
