@@ -154,6 +154,8 @@ type agent struct {
 	state *agentstate.State
 	// plans caches its work items' plan artifacts (plan_cache.go).
 	plans planCache
+	// guide caches its instruction files (guidance_cache.go).
+	guide guidanceCache
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64
@@ -273,6 +275,10 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *SetCommandPolicy:
 		c.Respond(a.setCommandPolicy(m))
+	case *useWorkspace, *detachWorkspace, *getWorkspaces:
+		c.Respond(a.answerWorkspaces(m))
+	case *guidanceWhere, *debugPrompt, *loadedGuidance:
+		c.Respond(a.answerGuidance(m))
 	case *stepDone:
 		a.stepFinished(c, m)
 	case *WakeHintRequest:
@@ -341,6 +347,10 @@ func (a *agent) Receive(c actor.Context) {
 		a.answerWorkItems(c)
 	case *plansRead:
 		if a.plansReadBack(m) {
+			a.advance(c)
+		}
+	case *guidanceRead:
+		if a.guidanceReadBack(m) {
 			a.advance(c)
 		}
 	case *passivate:
@@ -458,6 +468,7 @@ func (a *agent) info() agentstate.AgentInfo {
 		in = a.state.Info()
 	}
 	in.Active = true
+	in.LoadedAgentsMD = a.guide.g.Sources()
 	agentstate.ApplyBudgetDefault(&in, a.deps.DefaultTokenBudget)
 	return in
 }

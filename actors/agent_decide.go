@@ -19,7 +19,8 @@ func (a *agent) env() agentstate.Env {
 		Compaction:         a.deps.Compaction,
 		MaxActiveChildren:  a.deps.MaxActiveChildren,
 		Timers:             a.deps.Timers,
-	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog}
+	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog,
+		Guidance: a.guide.g}
 }
 
 // commit journals a decision's batch (persist, which then performs the

@@ -25,7 +25,7 @@ import (
 // the decisions.
 func (a *agent) advance(c actor.Context) {
 	defer a.settleChild(c)
-	for !a.stepping && !a.archiving && !a.plans.reading {
+	for !a.stepping && !a.archiving && !a.plans.reading && !a.guide.reading {
 		start := a.deps.Clock.Now()
 		switch s := agentstate.Next(a.state, a.planEnv()).(type) {
 		case agentstate.Idle:
@@ -39,6 +39,9 @@ func (a *agent) advance(c actor.Context) {
 				return
 			}
 		case agentstate.CallModel:
+			if a.refreshGuidance(c) {
+				return // guidanceRead advances again
+			}
 			if a.refreshPlans(c) {
 				return // plansRead advances again
 			}
@@ -258,6 +261,7 @@ func (a *agent) toolFinished(m *stepDone) {
 	}}
 	if m.result.Status == messages.ToolOK {
 		payloads = append(payloads, m.extra...)
+		payloads = append(payloads, agentstate.SkillActivations(a.state, a.guide.g.Skills, m.call)...)
 	}
 	a.mustPersist(payloads...)
 }

@@ -44,6 +44,9 @@ func (r *Runtime) View(ctx context.Context, id string) (AgentView, error) {
 	}
 	in := r.InfoOf(&st)
 	in.Active = true // State answered from the agent's running actor
+	if in.LoadedAgentsMD, err = r.LoadedAgentsMD(ctx, id); err != nil {
+		return AgentView{}, err
+	}
 	return viewOf(&st, in), nil
 }
 

@@ -104,7 +104,7 @@ func (a *agent) ensureChild(c actor.Context, rec *agentstate.TaskRecord) (*actor
 	}
 	created := messages.AgentCreated{AgentID: id, Kind: messages.AgentChild, Visibility: messages.VisibilityPrivate,
 		Ownership: messages.OwnershipParentSupervised, ProfilePreset: runtimetools.PresetPrivateChild, ParentAgentID: a.id}
-	created.ExecutionRoot = a.state.ExecutionRoot // inherit: where this agent works
+	created.ExecutionRoot = a.executionRoot() // inherit: where this agent works
 	if wt := rec.Child.Worktree; wt != nil {
 		created.ExecutionRoot = wt.ExecRoot()
 	}

@@ -36,6 +36,9 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 		if d.Worktree != nil || d.Create != nil {
 			return tools.Result{}, nil, a.spawnIO(d), true
 		}
+		if d.Workspace != nil {
+			return tools.Result{}, nil, a.workspaceIO(d.Workspace), true
+		}
 		if d.Plan == nil && d.Result.Status == "" {
 			d.Result = res // the validated result stands
 		}

@@ -28,7 +28,7 @@ var ErrAgentExists = errors.New("agent already exists")
 // started. It touches nothing of the agent. A private child's actor is
 // started from its task_started once that is durable (startChildren).
 func (a *agent) spawnIO(d runtimetools.Decision) slowDecision {
-	env, id, own := a.deps.ToolEnv, a.id, a.state.ExecutionRoot
+	env, id, own := a.deps.ToolEnv, a.id, a.executionRoot()
 	if w := d.Worktree; w != nil {
 		return func(ctx context.Context) (tools.Result, []messages.Payload) {
 			if env.Home == "" {

@@ -26,6 +26,9 @@ type ToolEnv struct {
 	// Workspace, when set, is every agent's execution root instead of its
 	// home. It must exist.
 	Workspace string
+	// AgentsDir is the user's agents directory (~/.agents): its skills/
+	// are the user-scope skills the default agent sees. Empty: none.
+	AgentsDir string
 	// Worktrees is where worktree-mode children's worktrees are made;
 	// empty means Home/worktrees. (once keeps them out of its throwaway
 	// home, so a retained worktree outlives the run.)
@@ -149,7 +152,7 @@ func (e ToolEnv) binding(id, own string, secrets *secrets.Registry, h Host) (bui
 // that cannot be made is logged; the tools then answer
 // runtime_misconfigured.
 func (a *agent) toolContext(ctx context.Context) context.Context {
-	b, err := a.deps.ToolEnv.binding(a.id, a.state.ExecutionRoot, a.deps.Secrets, a.wire.host)
+	b, err := a.deps.ToolEnv.binding(a.id, a.executionRoot(), a.deps.Secrets, a.wire.host)
 	if err != nil {
 		a.deps.Log.Error().Err(err).Str("agent_id", a.id).Msg("tools not bound")
 		return ctx

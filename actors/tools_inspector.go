@@ -34,6 +34,7 @@ type inspection struct {
 // inspection is what AgentGet may show of the agent.
 func (a *agent) inspection() inspection {
 	in := inspection{info: a.state.Info()}
+	in.info.LoadedAgentsMD = a.guide.g.Sources()
 	if c := a.state.LastClosure; c != nil {
 		in.waiting = string(c.WaitingReason)
 	}
@@ -105,7 +106,13 @@ func (i *inspector) summary(in inspection) toolagent.Summary {
 		Status: in.info.Status, QueuedMessages: in.info.Queued, TurnInFlight: in.info.TurnInFlight, LastError: in.info.LastError,
 		WaitingReason: in.waiting,
 	}
-	if i.env.Home != "" {
+	for _, src := range in.info.LoadedAgentsMD {
+		s.LoadedAgentsMD = append(s.LoadedAgentsMD, toolagent.InstructionSource{Scope: src.Scope, Path: src.Path, Kind: src.Kind,
+			Bytes: src.Bytes, Truncated: src.Truncated})
+	}
+	if w := in.info.Workspace; w != nil && in.info.ExecutionRoot == "" {
+		s.Workspace = &toolagent.Workspace{WorkspaceID: w.WorkspaceID, WorkspaceAnchor: w.Anchor, ExecutionRoot: w.ExecutionRoot, Cwd: w.Cwd}
+	} else if i.env.Home != "" {
 		if root, err := i.env.root(in.info.ID, in.info.ExecutionRoot); err == nil {
 			id := "agent_home"
 			switch {

@@ -240,6 +240,12 @@ type CreateAgentRequest struct {
 	// CommandPolicy, when set, is the new agent's command policy,
 	// journaled with it; without it the configured one applies.
 	CommandPolicy *messages.CommandPolicy `json:"command_policy,omitempty"`
+	// Template, when set, is what the agent's home is made from: a
+	// template id, an absolute directory or a GitHub tree URL.
+	Template string `json:"template,omitempty"`
+	// Instructions, when set, is the agent's AGENTS.md (over the
+	// template's).
+	Instructions string `json:"instructions,omitempty"`
 }
 
 func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
@@ -273,18 +279,31 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
 				`send command_policy as {"allow": ["git"], "deny": ["curl"], "confine_to_root": true}`, "command_policy: %v", err))
 			return
 		}
-		// Activating creates the agent; the policy is its first change.
-		if err := s.cfg.Runtime.SetCommandPolicy(r.Context(), req.AgentID, p, "set at creation"); err != nil {
-			writeError(w, runtimeError(err))
-			return
-		}
 	}
-	in, err := s.cfg.Runtime.Info(r.Context(), req.AgentID) // activating creates it
+	if e := s.makeHome(r.Context(), req); e != nil {
+		writeError(w, e)
+		return
+	}
+	in, err := s.activateNew(r.Context(), req)
 	if err != nil {
+		if s.cfg.Homes != nil {
+			_ = s.cfg.Homes.Discard(req.AgentID) // no agent, no home
+		}
 		writeError(w, runtimeError(err))
 		return
 	}
 	writeJSON(w, http.StatusCreated, in)
+}
+
+// activateNew creates req's agent: activating creates it; its command
+// policy, when given, is its first change.
+func (s *Server) activateNew(ctx context.Context, req CreateAgentRequest) (agentstate.AgentInfo, error) {
+	if p := req.CommandPolicy; p != nil {
+		if err := s.cfg.Runtime.SetCommandPolicy(ctx, req.AgentID, p, "set at creation"); err != nil {
+			return agentstate.AgentInfo{}, err
+		}
+	}
+	return s.cfg.Runtime.Info(ctx, req.AgentID)
 }
 
 // PromptRequest is the body of POST /control/agents/{id}/prompt.

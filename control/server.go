@@ -47,7 +47,10 @@ const (
 // Config is what a Server serves.
 type Config struct {
 	Runtime Runtime
-	Store   persistence.Store
+	// Homes makes a new agent's home from a template or instructions;
+	// nil refuses both.
+	Homes AgentHomes
+	Store persistence.Store
 	// Metrics serves GET /metrics (the runtime's Prometheus metrics);
 	// nil answers 404.
 	Metrics http.Handler

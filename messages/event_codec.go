@@ -54,10 +54,14 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkItemRecheckConsumed: decodeAs[WorkItemRecheckConsumed],
 	EventWorkItemBound:           decodeAs[WorkItemBound],
 
-	EventTimerCreated:   decodeAs[TimerCreated],
-	EventTimerCancelled: decodeAs[TimerCancelled],
-	EventTimerPaused:    decodeAs[TimerPaused],
-	EventTimerResumed:   decodeAs[TimerResumed],
+	EventTimerCreated:      decodeAs[TimerCreated],
+	EventTimerCancelled:    decodeAs[TimerCancelled],
+	EventTimerPaused:       decodeAs[TimerPaused],
+	EventTimerResumed:      decodeAs[TimerResumed],
+	EventWorkspaceAttached: decodeAs[WorkspaceAttached],
+	EventWorkspaceUsed:     decodeAs[WorkspaceUsed],
+	EventWorkspaceDetached: decodeAs[WorkspaceDetached],
+	EventSkillActivated:    decodeAs[SkillActivated],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

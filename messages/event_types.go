@@ -50,10 +50,14 @@ const (
 	EventWorkItemRecheckConsumed EventType = "work_item_recheck_consumed"
 	EventWorkItemBound           EventType = "work_item_bound"
 
-	EventTimerCreated   EventType = "timer_created"
-	EventTimerCancelled EventType = "timer_cancelled"
-	EventTimerPaused    EventType = "timer_paused"
-	EventTimerResumed   EventType = "timer_resumed"
+	EventTimerCreated      EventType = "timer_created"
+	EventTimerCancelled    EventType = "timer_cancelled"
+	EventTimerPaused       EventType = "timer_paused"
+	EventTimerResumed      EventType = "timer_resumed"
+	EventWorkspaceAttached EventType = "workspace_attached"
+	EventWorkspaceUsed     EventType = "workspace_used"
+	EventWorkspaceDetached EventType = "workspace_detached"
+	EventSkillActivated    EventType = "skill_activated"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -100,10 +104,14 @@ var eventVersions = map[EventType]uint32{
 	EventWorkItemRecheckConsumed: 1,
 	EventWorkItemBound:           1,
 
-	EventTimerCreated:   1,
-	EventTimerCancelled: 1,
-	EventTimerPaused:    1,
-	EventTimerResumed:   1,
+	EventTimerCreated:      1,
+	EventTimerCancelled:    1,
+	EventTimerPaused:       1,
+	EventTimerResumed:      1,
+	EventWorkspaceAttached: 1,
+	EventWorkspaceUsed:     1,
+	EventWorkspaceDetached: 1,
+	EventSkillActivated:    1,
 }
 
 // String returns the EventType as spelled in JSON.

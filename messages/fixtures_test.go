@@ -226,6 +226,12 @@ func samplePayloads() []messages.Payload {
 		messages.TimerCancelled{TimerID: "tmr_9", By: "agent", Reason: "report no longer needed"},
 		messages.TimerPaused{TimerID: "tmr_9"},
 		messages.TimerResumed{TimerID: "tmr_9", DueAt: until},
+		messages.WorkspaceAttached{WorkspaceID: "shop-1a2b3c4d", Anchor: "/src/shop", Path: "/src/shop/api", InheritedFrom: "main"},
+		messages.WorkspaceUsed{WorkspaceID: "shop-1a2b3c4d", Mode: messages.WorkspaceIsolated, ExecutionRoot: "/h/worktrees/ws-shop/api",
+			Cwd: "/h/worktrees/ws-shop/api", WorktreePath: "/h/worktrees/ws-shop", WorktreeBranch: "holon/main/shop"},
+		messages.WorkspaceDetached{WorkspaceID: "shop-1a2b3c4d"},
+		messages.SkillActivated{TurnID: "turn_3", Skill: "deploy", Scope: "agent", LoadReason: messages.SkillRunScript,
+			Path: "/h/agents/main/skills/deploy/scripts/ship.sh", EntrypointPath: "/h/agents/main/skills/deploy/SKILL.md"},
 	}
 }
 

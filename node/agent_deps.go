@@ -27,6 +27,8 @@ type AgentOptions struct {
 	// Home is the agents' homes' root; Workspace, when set, the execution
 	// root of every agent; Worktrees, when set, where worktrees go.
 	Home, Workspace, Worktrees string
+	// AgentsDir is the user's agents directory (user-scope skills).
+	AgentsDir string
 	// ExtraEnv is added to the agents' commands' environment.
 	ExtraEnv []string
 	// Secrets are scrubbed from the journal, snapshots, artifacts and logs.
@@ -60,7 +62,7 @@ func (o AgentOptions) Deps(store persistence.Store, provider *ModelProvider, log
 	env := append(slices.Clip(actors.CommandEnv(os.Environ(), o.Model.KeyEnvs()...)), o.ExtraEnv...)
 	return actors.AgentDeps{Store: store, Provider: provider, Tools: toolset, Clock: clockwork.NewRealClock(),
 		Log: log, SystemPrompt: o.SystemPrompt, DefaultAgentID: o.DefaultAgent,
-		ToolEnv: actors.ToolEnv{Home: o.Home, Workspace: o.Workspace, Worktrees: o.Worktrees, Budget: budget, Env: env},
+		ToolEnv: actors.ToolEnv{Home: o.Home, Workspace: o.Workspace, Worktrees: o.Worktrees, AgentsDir: o.AgentsDir, Budget: budget, Env: env},
 		Secrets: o.Secrets, CheckModel: provider.Check, Notifier: o.Notifier, NotifyOperatorTool: o.NotifyTool,
 		NotificationFilter: o.Model.SystemNotifications, DefaultTokenBudget: o.Model.TokenBudget,
 		LoopBreakerRepeats: o.Model.LoopBreakerRepeats, WorkItemReminder: o.WorkItemReminder,

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/remote/gateway"
@@ -66,6 +67,8 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// Observability configures traces and metrics (telemetry.go).
 	Observability Observability
+	// Homes says where agents' home templates come from.
+	Homes agenthome.Config
 }
 
 // Node is a started runtime: store, runtime and control server.
@@ -183,6 +186,7 @@ func (n *Node) startRuntime() error {
 	}
 	n.cfg.Provider.UseTransports(n.rt)
 	n.sweepTrash()
+	n.seedHomes()
 	began := time.Now()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
@@ -236,7 +240,8 @@ func (n *Node) serve() error {
 	n.srv = control.NewServer(control.Config{Runtime: n.rt, Store: n.store, Info: info, Log: n.cfg.Log,
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
-		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler()})
+		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler(),
+		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}})
 	n.registerStreams()
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {

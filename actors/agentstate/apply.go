@@ -44,6 +44,8 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.Model = p.Model
 	case messages.CommandPolicySet:
 		s.CommandPolicy = p.Policy
+	case messages.SkillActivated:
+		s.applySkillActivated(p)
 	case messages.TokenBudgetSet:
 		s.applyTokenBudgetSet(p)
 	case messages.ChildUsageRecorded:
@@ -74,6 +76,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, messages.NotificationSummary(p.Receipt)))
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
+		s.settleSkills(p)
 		s.noteWorkTurnEnd(p, ev.At)
 		s.dropModelRetryTimer()
 		s.Turn = nil
@@ -148,7 +151,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
 	default:
-		if !s.applyWorkItemEvent(p) {
+		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 		}
 	}

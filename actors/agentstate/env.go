@@ -35,6 +35,9 @@ type Env struct {
 	// Tools is the catalog of tools the model may call (the prompt
 	// frame's); nil offers none.
 	Tools func() []llm.ToolSpec
+	// Guidance is the agent's instruction files as its shell last read
+	// them, for the prompt's instruction layers.
+	Guidance Guidance
 }
 
 // Config is the part of the runtime's configuration decisions read.

@@ -47,6 +47,12 @@ type AgentInfo struct {
 	// JournalQuarantined is true when the store quarantined the agent's
 	// journal: it is not resumed and LastError says why.
 	JournalQuarantined bool `json:"journal_quarantined,omitempty"`
+	// Workspace is its active workspace when it is not its home (agents
+	// workspace use); nil: it works in its home.
+	Workspace *ActiveWorkspaceView `json:"workspace,omitempty"`
+	// LoadedAgentsMD are the instruction files its last prompt carried:
+	// path, kind and size only, never their content.
+	LoadedAgentsMD []InstructionSource `json:"loaded_agents_md,omitempty"`
 }
 
 // Info is the list-sized projection of s (Active is left false: the
@@ -56,5 +62,15 @@ func (s *State) Info() AgentInfo {
 		ProfilePreset: s.ProfilePreset, ParentAgentID: s.ParentAgentID, ExecutionRoot: s.ExecutionRoot, Status: s.Status, LastSeq: s.LastSeq,
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
 		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.ChildIDs(), RunningTasks: len(s.OpenTasks()), TokenBudget: s.BudgetInfo(),
-		ModelRetry: s.modelRetryInfo(), NextTimerFires: nextTimerFires(s, 3)}
+		ModelRetry: s.modelRetryInfo(), NextTimerFires: nextTimerFires(s, 3),
+		Workspace: s.activeWorkspaceInfo()}
+}
+
+// activeWorkspaceInfo is the active workspace's view; nil for the home.
+func (s *State) activeWorkspaceInfo() *ActiveWorkspaceView {
+	if s.ActiveWorkspace == nil {
+		return nil
+	}
+	v := Workspaces(s, "").Active
+	return &v
 }

@@ -28,6 +28,15 @@ type State struct {
 	// ExecutionRoot overrides where its tools run (a worktree-mode
 	// child's worktree); "" is the runtime's workspace or its home.
 	ExecutionRoot string `json:"execution_root,omitempty"`
+	// Workspaces is the agent's attached workspace set, in the order
+	// attached; ActiveWorkspace its active entry, nil for its home
+	// (workspaces.go).
+	Workspaces      []messages.WorkspaceAttached `json:"workspaces,omitempty"`
+	ActiveWorkspace *messages.WorkspaceUsed      `json:"active_workspace,omitempty"`
+	// Skills are its activated skills by SKILL.md path: turn-active
+	// during the turn that activated them, session-active once a turn
+	// completed (skills.go).
+	Skills map[string]*ActiveSkill `json:"skills,omitempty"`
 
 	Status messages.AgentStatus `json:"status"`
 	// Model is the operator's model override for this agent's turns; ""

@@ -14,7 +14,7 @@ import (
 // decides the rest.
 func Tools(notify bool) []tools.Tool {
 	ts := append([]tools.Tool{sleepTool{}}, operatorTools(notify)...)
-	ts = append(ts, spawnTool())
+	ts = append(ts, spawnTool(), useWorkspaceTool())
 	ts = append(ts, workItemToolset...)
 	return append(ts, timerToolset...)
 }
@@ -23,7 +23,7 @@ func Tools(notify bool) []tools.Tool {
 var names = []string{agentstate.SleepToolName, agentstate.RequestInputToolName, agentstate.ShouldAskToolName,
 	agentstate.NotifyToolName, SpawnAgentToolName, agentstate.CreateWorkItemToolName, agentstate.PickWorkItemToolName,
 	agentstate.UpdateWorkItemToolName, agentstate.CompleteWorkItemToolName,
-	CreateTimerToolName, ListTimersToolName, CancelTimerToolName}
+	CreateTimerToolName, ListTimersToolName, CancelTimerToolName, UseWorkspaceToolName}
 
 // Is reports a runtime-owned tool: the agent runs it itself, and no tool
 // of the registry may take its name.

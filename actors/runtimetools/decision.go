@@ -13,15 +13,16 @@ import (
 // arguments, does to the agent: the Result the model sees, and the Batch
 // journaled with it when it succeeds. An unset Result (no Status) keeps
 // the result of the Call that validated the arguments. When Plan,
-// Worktree or Create is set, the result waits for I/O the agent does off
-// its actor (a plan file, git, another agent's journal): Result is unset
-// and their Finish builds it.
+// Worktree, Create or Workspace is set, the result waits for I/O the agent
+// does off its actor (a plan file, git, another agent's journal, a path
+// resolved): Result is unset and their Finish builds it.
 type Decision struct {
-	Result   tools.Result
-	Batch    agentstate.Batch
-	Plan     *PlanIO
-	Worktree *WorktreeIO
-	Create   *CreateIO
+	Result    tools.Result
+	Batch     agentstate.Batch
+	Plan      *PlanIO
+	Worktree  *WorktreeIO
+	Create    *CreateIO
+	Workspace *WorkspaceIO
 }
 
 // PlanIO is the plan-file I/O a work-item tool's result waits for. Seed,

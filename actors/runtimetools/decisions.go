@@ -19,4 +19,5 @@ var Decisions = map[string]Decide{
 	CreateTimerToolName:                 decideArgs(CreateTimer),
 	ListTimersToolName:                  decideArgs(ListTimers),
 	CancelTimerToolName:                 decideArgs(CancelTimer),
+	UseWorkspaceToolName:                decideArgs(UseWorkspace),
 }

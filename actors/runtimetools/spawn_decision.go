@@ -28,7 +28,7 @@ func SpawnAgent(st *agentstate.State, env agentstate.Env, call messages.ToolCall
 	_ = json.Unmarshal(call.Arguments, &args)
 	_ = args.Validate() // the Call accepted them; this fills the defaults
 	if args.Preset == PresetPublicNamed {
-		return spawnPublic(env, args)
+		return spawnPublic(st, env, args)
 	}
 	if n, limit := len(st.RunningChildTasks()), maxChildren(env.Cfg.MaxActiveChildren); n >= limit {
 		return Decision{Result: tools.Failure(SpawnAgentToolName, messages.ToolError, tools.ToolError{Kind: "too_many_children",
@@ -92,14 +92,16 @@ func privateChild(parent string, args SpawnAgentArgs, childID, taskID string, wt
 }
 
 // spawnPublic is SpawnAgent public_named: the new agent's first events
-// (its creation, awake, and its bootstrap message when given), written by
+// (its creation, awake, the attached workspaces it inherits, and its
+// bootstrap message when given), written by
 // the agent (CreateIO).
-func spawnPublic(env agentstate.Env, args SpawnAgentArgs) Decision {
+func spawnPublic(st *agentstate.State, env agentstate.Env, args SpawnAgentArgs) Decision {
 	events := agentstate.Batch{
 		messages.AgentCreated{AgentID: args.AgentID, Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
 			Ownership: messages.OwnershipSelfOwned, ProfilePreset: PresetPublicNamed, ParentAgentID: env.AgentID},
 		messages.AgentStateChanged{From: messages.StatusBooting, To: messages.StatusAwakeIdle, Reason: "created by agent " + env.AgentID},
 	}
+	events = append(events, agentstate.InheritedWorkspaces(st, env.AgentID)...) // the attached set, never the active entry
 	if strings.TrimSpace(args.InitialMessage) != "" {
 		msg := DelegationEnvelope(args.AgentID, env.NewID("msg"), env.Now, args.InitialMessage,
 			map[string]string{"creator_agent_id": env.AgentID, "bootstrap": "true"})

@@ -233,23 +233,24 @@ func describeContext(c agentstate.ContextInfo) string {
 
 // agentsCmd groups the agent commands.
 type agentsCmd struct {
-	List      agentsListCmd     `cmd:"" help:"List the public agents."`
-	Create    agentsCreateCmd   `cmd:"" help:"Create a named agent."`
-	Status    statusCmd         `cmd:"" help:"Show an agent's summary."`
-	State     agentsStateCmd    `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
-	Stop      lifecycleCmd      `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
-	Resume    lifecycleCmd      `cmd:"" help:"Resume a stopped or paused agent."`
-	Pause     lifecycleCmd      `cmd:"" help:"Pause an agent after its current step."`
-	Wake      lifecycleCmd      `cmd:"" help:"Wake a sleeping agent."`
-	Interrupt lifecycleCmd      `cmd:"" help:"End the agent's turn in flight now (aborted; command tasks keep running); it goes on with its queue."`
-	Model     agentsModelCmd    `cmd:"" help:"Show, set or clear an agent's model override."`
-	Retry     agentsRetryCmd    `cmd:"" help:"Run the model retry an agent's turn waits on now (after a rate limit, overload or connection failure), or --cancel it."`
-	Budget    agentsBudgetCmd   `cmd:"" help:"Show or set an agent's token budget."`
-	Children  agentsChildrenCmd `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
-	Trigger   agentsTriggerCmd  `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
-	Delete    agentsDeleteCmd   `cmd:"" help:"Delete an agent and its private children: refused while it has work in flight unless --force; its journal, snapshots and artifacts go to an archive in HOME/trash, kept for the runtime's --trash-retention."`
-	Export    agentsExportCmd   `cmd:"" help:"Write an agent (with its private children) as an archive: journal, snapshots, artifacts and checksums."`
-	Import    agentsImportCmd   `cmd:"" help:"Restore an agent archive written by agents export; refused, with nothing changed, if an id is in use or the archive is damaged."`
+	List      agentsListCmd      `cmd:"" help:"List the public agents."`
+	Create    agentsCreateCmd    `cmd:"" help:"Create a named agent."`
+	Status    statusCmd          `cmd:"" help:"Show an agent's summary."`
+	State     agentsStateCmd     `cmd:"" help:"Show an agent's state: summary, queue, turn in flight, timers."`
+	Stop      lifecycleCmd       `cmd:"" help:"Stop an agent; it refuses new input until resumed."`
+	Resume    lifecycleCmd       `cmd:"" help:"Resume a stopped or paused agent."`
+	Pause     lifecycleCmd       `cmd:"" help:"Pause an agent after its current step."`
+	Wake      lifecycleCmd       `cmd:"" help:"Wake a sleeping agent."`
+	Interrupt lifecycleCmd       `cmd:"" help:"End the agent's turn in flight now (aborted; command tasks keep running); it goes on with its queue."`
+	Model     agentsModelCmd     `cmd:"" help:"Show, set or clear an agent's model override."`
+	Retry     agentsRetryCmd     `cmd:"" help:"Run the model retry an agent's turn waits on now (after a rate limit, overload or connection failure), or --cancel it."`
+	Budget    agentsBudgetCmd    `cmd:"" help:"Show or set an agent's token budget."`
+	Children  agentsChildrenCmd  `cmd:"" help:"List the private children an agent supervises: task, phase, what each waits for, its last brief."`
+	Trigger   agentsTriggerCmd   `cmd:"" help:"Print the agent's external trigger URL (created on first use; a secret), or revoke it."`
+	Delete    agentsDeleteCmd    `cmd:"" help:"Delete an agent and its private children: refused while it has work in flight unless --force; its journal, snapshots and artifacts go to an archive in HOME/trash, kept for the runtime's --trash-retention."`
+	Export    agentsExportCmd    `cmd:"" help:"Write an agent (with its private children) as an archive: journal, snapshots, artifacts and checksums."`
+	Import    agentsImportCmd    `cmd:"" help:"Restore an agent archive written by agents export; refused, with nothing changed, if an id is in use or the archive is damaged."`
+	Workspace agentsWorkspaceCmd `cmd:"" help:"Show or switch the projects (workspaces) an agent works in: use, list, detach."`
 }
 
 type agentsTriggerCmd struct {
@@ -317,6 +318,7 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 type agentsCreateCmd struct {
 	ID     string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
 	Policy string `help:"Its command policy, as JSON or a JSON file: {\"allow\": [\"git\", \"go\"], \"deny\": [\"curl\"], \"confine_to_root\": true}. Default: config.json's command_policy, else none." placeholder:"JSON|FILE"`
+	homeSpec
 }
 
 // Run creates the agent.
@@ -330,7 +332,12 @@ func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	defer c.Close()
-	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy})
+	instructions, err := a.instructions()
+	if err != nil {
+		return err
+	}
+	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy,
+		Template: a.Template, Instructions: instructions})
 	if err != nil {
 		return err
 	}

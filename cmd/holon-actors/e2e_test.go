@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "holon-actors")
+	// The runtimes these tests start seed templates into their agents
+	// directory: a scratch one, never the user's ~/.agents.
+	os.Setenv("HOLON_AGENTS_DIR", filepath.Join(dir, "agents-dir"))
 	build := exec.Command("go", "build", "-race", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {

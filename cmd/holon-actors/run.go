@@ -76,6 +76,7 @@ type runCmd struct {
 	TimerMinEvery   time.Duration      `name:"timer-min-interval" help:"Shortest interval of a recurring timer (every or cron)." env:"HOLON_TIMER_MIN_INTERVAL" default:"1m" placeholder:"DURATION"`
 	TrashRetention  time.Duration      `name:"trash-retention" help:"How long the archive of a deleted agent stays in HOME/trash (agents delete) before a start removes it (0: until removed by hand)." env:"HOLON_TRASH_RETENTION" default:"168h" placeholder:"DURATION"`
 	Remote          remoteFlags        `embed:""`
+	Homes           homeFlags          `embed:""`
 	Observability   observabilityFlags `embed:""`
 	ScrubInterval   time.Duration      `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`
 

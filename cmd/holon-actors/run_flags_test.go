@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -120,6 +121,7 @@ func TestDaemonStartForwardsEveryRunFlag(t *testing.T) {
 // operational ones changes the fingerprint, so daemon start refuses to
 // call a runtime started otherwise "already running".
 func TestConfigFingerprintCoversEveryConfigFlag(t *testing.T) {
+	unsetEnv(t, "HOLON_AGENTS_DIR") // TestMain points the runtimes it starts at a scratch agents directory
 	base := parseCLI(t, []string{"run"}).Run
 	var probe cli
 	k, err := kong.New(&probe)
@@ -144,4 +146,11 @@ func TestConfigFingerprintCoversEveryConfigFlag(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unsetEnv removes variable name for the test and restores it after.
+func unsetEnv(t *testing.T, name string) {
+	t.Helper()
+	t.Setenv(name, "") // refuses a parallel test, and restores the value
+	os.Unsetenv(name)
 }

@@ -25,7 +25,7 @@ func (c *runCmd) agentOptions(cfg catalog.Config) (node.AgentOptions, error) {
 		return node.AgentOptions{}, err
 	}
 	return node.AgentOptions{Model: cfg, SystemPrompt: c.SystemPrompt, DefaultAgent: c.DefaultAgent,
-		Workspace: c.Workspace, NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
+		Workspace: c.Workspace, AgentsDir: c.Homes.agentsDir(), NotifyTool: c.NotifyTool, WorkItemReminder: c.workItemReminder(),
 		Compaction: compaction, ModelRetry: retry, Timers: timerLimits}, nil
 }
 
@@ -37,5 +37,6 @@ func (c *runCmd) nodeConfig(home string, log zerolog.Logger, reg *secrets.Regist
 		Models: c.modelChain(home),
 		Listen: c.listenAddr(), Auth: auth, TokenGenerated: c.TokenFile == "" && c.Token == "",
 		Advertise: c.Advertise, PublicIngress: c.PublicIngress, MaxEventStreams: c.MaxEventStreams,
-		Fingerprint: c.fingerprint(), Version: buildVersion().Version, ShutdownTimeout: c.ShutdownTimeout}
+		Fingerprint: c.fingerprint(), Version: buildVersion().Version, ShutdownTimeout: c.ShutdownTimeout,
+		Homes: c.Homes.config()}
 }

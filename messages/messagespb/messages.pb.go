@@ -5645,6 +5645,287 @@ func (x *TimerResumed) GetDueAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// An agent's workspaces: the attached set, the active entry.
+type WorkspaceAttached struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId   string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	Anchor        string                 `protobuf:"bytes,2,opt,name=anchor,proto3" json:"anchor,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	InheritedFrom string                 `protobuf:"bytes,4,opt,name=inherited_from,json=inheritedFrom,proto3" json:"inherited_from,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceAttached) Reset() {
+	*x = WorkspaceAttached{}
+	mi := &file_messages_messages_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceAttached) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceAttached) ProtoMessage() {}
+
+func (x *WorkspaceAttached) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceAttached.ProtoReflect.Descriptor instead.
+func (*WorkspaceAttached) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{76}
+}
+
+func (x *WorkspaceAttached) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetAnchor() string {
+	if x != nil {
+		return x.Anchor
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *WorkspaceAttached) GetInheritedFrom() string {
+	if x != nil {
+		return x.InheritedFrom
+	}
+	return ""
+}
+
+type WorkspaceUsed struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId    string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"` // "agent_home": the agent's own home
+	Mode           string                 `protobuf:"bytes,2,opt,name=mode,proto3" json:"mode,omitempty"`                                  // direct or isolated
+	ExecutionRoot  string                 `protobuf:"bytes,3,opt,name=execution_root,json=executionRoot,proto3" json:"execution_root,omitempty"`
+	Cwd            string                 `protobuf:"bytes,4,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	WorktreePath   string                 `protobuf:"bytes,5,opt,name=worktree_path,json=worktreePath,proto3" json:"worktree_path,omitempty"`
+	WorktreeBranch string                 `protobuf:"bytes,6,opt,name=worktree_branch,json=worktreeBranch,proto3" json:"worktree_branch,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *WorkspaceUsed) Reset() {
+	*x = WorkspaceUsed{}
+	mi := &file_messages_messages_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceUsed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceUsed) ProtoMessage() {}
+
+func (x *WorkspaceUsed) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceUsed.ProtoReflect.Descriptor instead.
+func (*WorkspaceUsed) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{77}
+}
+
+func (x *WorkspaceUsed) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetMode() string {
+	if x != nil {
+		return x.Mode
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetExecutionRoot() string {
+	if x != nil {
+		return x.ExecutionRoot
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetCwd() string {
+	if x != nil {
+		return x.Cwd
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetWorktreePath() string {
+	if x != nil {
+		return x.WorktreePath
+	}
+	return ""
+}
+
+func (x *WorkspaceUsed) GetWorktreeBranch() string {
+	if x != nil {
+		return x.WorktreeBranch
+	}
+	return ""
+}
+
+type WorkspaceDetached struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId   string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkspaceDetached) Reset() {
+	*x = WorkspaceDetached{}
+	mi := &file_messages_messages_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkspaceDetached) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkspaceDetached) ProtoMessage() {}
+
+func (x *WorkspaceDetached) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkspaceDetached.ProtoReflect.Descriptor instead.
+func (*WorkspaceDetached) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *WorkspaceDetached) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+type SkillActivated struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	TurnId         string                 `protobuf:"bytes,1,opt,name=turn_id,json=turnId,proto3" json:"turn_id,omitempty"`
+	Skill          string                 `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
+	Scope          string                 `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
+	LoadReason     string                 `protobuf:"bytes,4,opt,name=load_reason,json=loadReason,proto3" json:"load_reason,omitempty"` // read_skill_md or run_skill_script
+	Path           string                 `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
+	EntrypointPath string                 `protobuf:"bytes,6,opt,name=entrypoint_path,json=entrypointPath,proto3" json:"entrypoint_path,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SkillActivated) Reset() {
+	*x = SkillActivated{}
+	mi := &file_messages_messages_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillActivated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillActivated) ProtoMessage() {}
+
+func (x *SkillActivated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillActivated.ProtoReflect.Descriptor instead.
+func (*SkillActivated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *SkillActivated) GetTurnId() string {
+	if x != nil {
+		return x.TurnId
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetSkill() string {
+	if x != nil {
+		return x.Skill
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetLoadReason() string {
+	if x != nil {
+		return x.LoadReason
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *SkillActivated) GetEntrypointPath() string {
+	if x != nil {
+		return x.EntrypointPath
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -6146,7 +6427,29 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\btimer_id\x18\x01 \x01(\tR\atimerId\"\\\n" +
 	"\fTimerResumed\x12\x19\n" +
 	"\btimer_id\x18\x01 \x01(\tR\atimerId\x121\n" +
-	"\x06due_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAtB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\x06due_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAt\"\x89\x01\n" +
+	"\x11WorkspaceAttached\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\x12\x16\n" +
+	"\x06anchor\x18\x02 \x01(\tR\x06anchor\x12\x12\n" +
+	"\x04path\x18\x03 \x01(\tR\x04path\x12%\n" +
+	"\x0einherited_from\x18\x04 \x01(\tR\rinheritedFrom\"\xcd\x01\n" +
+	"\rWorkspaceUsed\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\x12\x12\n" +
+	"\x04mode\x18\x02 \x01(\tR\x04mode\x12%\n" +
+	"\x0eexecution_root\x18\x03 \x01(\tR\rexecutionRoot\x12\x10\n" +
+	"\x03cwd\x18\x04 \x01(\tR\x03cwd\x12#\n" +
+	"\rworktree_path\x18\x05 \x01(\tR\fworktreePath\x12'\n" +
+	"\x0fworktree_branch\x18\x06 \x01(\tR\x0eworktreeBranch\"6\n" +
+	"\x11WorkspaceDetached\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\"\xb3\x01\n" +
+	"\x0eSkillActivated\x12\x17\n" +
+	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12\x14\n" +
+	"\x05skill\x18\x02 \x01(\tR\x05skill\x12\x14\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\x12\x1f\n" +
+	"\vload_reason\x18\x04 \x01(\tR\n" +
+	"loadReason\x12\x12\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\x12'\n" +
+	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPathB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -6160,7 +6463,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 77)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -6238,13 +6541,17 @@ var file_messages_messages_proto_goTypes = []any{
 	(*TimerCancelled)(nil),                // 73: holon.messages.v1.TimerCancelled
 	(*TimerPaused)(nil),                   // 74: holon.messages.v1.TimerPaused
 	(*TimerResumed)(nil),                  // 75: holon.messages.v1.TimerResumed
-	nil,                                   // 76: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 77: google.protobuf.Timestamp
+	(*WorkspaceAttached)(nil),             // 76: holon.messages.v1.WorkspaceAttached
+	(*WorkspaceUsed)(nil),                 // 77: holon.messages.v1.WorkspaceUsed
+	(*WorkspaceDetached)(nil),             // 78: holon.messages.v1.WorkspaceDetached
+	(*SkillActivated)(nil),                // 79: holon.messages.v1.SkillActivated
+	nil,                                   // 80: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 81: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	77, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	81, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	76, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	80, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -6258,9 +6565,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	77, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	81, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	77, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	81, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -6270,49 +6577,49 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	77, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	77, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	77, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
-	77, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	81, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	81, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	81, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	81, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
 	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	77, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	77, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	81, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	81, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	77, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	77, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	81, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	81, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	77, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	77, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	77, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	81, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	81, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	81, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	77, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	81, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	77, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	77, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	77, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	77, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	77, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	81, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	81, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	81, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	81, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	81, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	77, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	77, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	77, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
-	77, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
-	77, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
-	77, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	81, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	81, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	81, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	81, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	81, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	81, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
 	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
-	77, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
-	77, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	81, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	81, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
 	71, // [71:71] is the sub-list for method output_type
 	71, // [71:71] is the sub-list for method input_type
 	71, // [71:71] is the sub-list for extension type_name
@@ -6345,7 +6652,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   77,
+			NumMessages:   81,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

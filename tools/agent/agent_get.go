@@ -40,9 +40,10 @@ type Identity struct {
 
 // Workspace is the agent's active workspace binding.
 type Workspace struct {
-	WorkspaceID   string `json:"workspace_id"`
-	ExecutionRoot string `json:"execution_root"`
-	Cwd           string `json:"cwd,omitempty"`
+	WorkspaceID     string `json:"workspace_id"`
+	WorkspaceAnchor string `json:"workspace_anchor,omitempty"`
+	ExecutionRoot   string `json:"execution_root"`
+	Cwd             string `json:"cwd,omitempty"`
 }
 
 // Child is the compact observability snapshot of a supervised child.
@@ -71,6 +72,19 @@ type Summary struct {
 	ActiveTasks      []task.Snapshot      `json:"active_tasks,omitempty"`
 	ActiveChildren   []Child              `json:"active_children,omitempty"`
 	LastError        string               `json:"last_error,omitempty"`
+	// LoadedAgentsMD are the instruction files the agent's last prompt
+	// carried: source metadata only, never their content.
+	LoadedAgentsMD []InstructionSource `json:"loaded_agents_md,omitempty"`
+}
+
+// InstructionSource is an AGENTS.md (or a workspace's CLAUDE.md) a
+// prompt carried.
+type InstructionSource struct {
+	Scope     string `json:"scope"` // agent or workspace
+	Path      string `json:"path"`
+	Kind      string `json:"kind"` // AGENTS.md or CLAUDE.md
+	Bytes     int64  `json:"bytes"`
+	Truncated bool   `json:"truncated,omitempty"`
 }
 
 // GetResult is the canonical result of AgentGet.
