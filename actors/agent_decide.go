@@ -17,7 +17,8 @@ func (a *agent) env() agentstate.Env {
 		SystemPrompt:       a.deps.SystemPrompt,
 		WorkItemReminder:   a.deps.WorkItemReminder,
 		Compaction:         a.deps.Compaction,
-	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog}
+	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog,
+		Approval: a.approvalMode}
 }
 
 // commit journals a decision's batch (persist, which then performs the

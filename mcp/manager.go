@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/holon-actors/holon-actors/tools"
@@ -15,12 +17,15 @@ type Manager struct {
 	cfg     Config
 	servers map[string]*Server
 	names   []string
+
+	mu    sync.Mutex
+	users map[string]map[string]bool // server → the agents that asked for its tools; guarded by mu
 }
 
 // NewManager builds the supervisors of cfg's servers; none starts until
 // an agent that uses it asks for its tools.
 func NewManager(cfg Config, opts Options) *Manager {
-	m := &Manager{cfg: cfg, servers: map[string]*Server{}, names: cfg.Names()}
+	m := &Manager{cfg: cfg, servers: map[string]*Server{}, names: cfg.Names(), users: map[string]map[string]bool{}}
 	for _, n := range m.names {
 		m.servers[n] = NewServer(n, cfg.Servers[n], opts)
 	}
@@ -53,6 +58,14 @@ func (m *Manager) ServersOf(id string) []string {
 // cannot start contributes none; its error is in its Status.
 func (m *Manager) Tools(ctx context.Context, id string) []*Tool {
 	names := m.ServersOf(id)
+	m.mu.Lock()
+	for _, n := range names {
+		if m.users[n] == nil {
+			m.users[n] = map[string]bool{}
+		}
+		m.users[n][id] = true
+	}
+	m.mu.Unlock()
 	lists := make([][]*Tool, len(names))
 	var wg sync.WaitGroup
 	for i, n := range names {
@@ -86,6 +99,18 @@ func Specs(ts []*Tool) []tools.Spec {
 	return out
 }
 
+// Users lists the agents that have used server, sorted.
+func (m *Manager) Users(server string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for id := range m.users[server] {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Status reports every server.
 func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(m.names))
@@ -104,4 +129,48 @@ func (m *Manager) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// Tool returns agent id's tool called name without waiting for any
+// server: from its server's last listing, or, when the server has not
+// listed its tools yet (a call resumed after a restart), a tool that
+// sends the call by name. False when name is no MCP tool of a server the
+// agent uses, or the server's allow and deny lists hide it.
+func (m *Manager) Tool(id, name string) (*Tool, bool) {
+	server, tool, ok := SplitToolName(name)
+	if !ok || !m.cfg.SelectionOf(id).Uses(server) {
+		return nil, false
+	}
+	s, ok := m.servers[server]
+	if !ok || !s.cfg.Offers(tool) {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.tools {
+		if t.Name == tool {
+			return newTool(s, t), true
+		}
+	}
+	return &Tool{srv: s, tool: tool, Destructive: true, spec: tools.Spec{Name: name}}, true
+}
+
+// ErrUnknownServer is returned for a server name the config lacks.
+var ErrUnknownServer = errors.New("no such mcp server")
+
+// ServerTools returns server name's offered tools, starting it when idle.
+func (m *Manager) ServerTools(ctx context.Context, name string) ([]*Tool, error) {
+	s, ok := m.servers[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q (list them with holon-actors mcp list)", ErrUnknownServer, name)
+	}
+	list, err := s.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Tool, 0, len(list))
+	for _, t := range list {
+		out = append(out, newTool(s, t))
+	}
+	return out, nil
 }

@@ -137,9 +137,6 @@ type SuspensionRecord struct {
 	Attempts int `json:"attempts"`
 	// DeadlineTimerID is the timer that ends the current attempt.
 	DeadlineTimerID string `json:"deadline_timer_id,omitempty"`
-	// ToolApproval, when set, makes this a tool approval: the turn waits
-	// mid-round for the operator's yes to run the call CallID.
-	ToolApproval *ToolApprovalRequest `json:"tool_approval,omitempty"`
 }
 
 // Open reports whether the suspension still waits for an answer.

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,8 +84,31 @@ func validateRules(field string, rules []ApprovalRule) error {
 }
 
 // ToolApprovalRequest is what a tool approval suspension asks about: the
-// call waiting for the operator's yes, with its exact arguments.
+// call waiting for the operator's yes, with its exact arguments. It is
+// kept in the suspension's context as {"tool_approval": {...}}; the turn
+// waits mid-round for the answer to run or refuse the call CallID.
 type ToolApprovalRequest struct {
 	ToolName  string          `json:"tool_name"`
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ApprovalContext is the suspension context of a tool approval.
+func (r ToolApprovalRequest) ApprovalContext() json.RawMessage {
+	b, _ := json.Marshal(map[string]ToolApprovalRequest{"tool_approval": r})
+	return b
+}
+
+// ToolApproval is the call a tool approval suspension asks about; nil
+// for any other question.
+func (r *SuspensionRecord) ToolApproval() *ToolApprovalRequest {
+	if len(r.Context) == 0 || !bytes.Contains(r.Context, []byte(`"tool_approval"`)) {
+		return nil
+	}
+	var c struct {
+		ToolApproval *ToolApprovalRequest `json:"tool_approval"`
+	}
+	if json.Unmarshal(r.Context, &c) != nil {
+		return nil
+	}
+	return c.ToolApproval
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/mcp"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/remote/gateway"
 	"github.com/holon-actors/holon-actors/secrets"
@@ -70,6 +71,7 @@ type Node struct {
 	rt       *actors.Runtime
 	srv      *control.Server
 	remote   *gateway.Node // serving remote clients, or nil
+	mcp      *mcp.Manager  // the agents' MCP servers, or nil
 	// served gets the end of each control server (unix, TCP): sent by
 	// their goroutines, never closed, buffered for both.
 	served chan error
@@ -155,6 +157,9 @@ func (n *Node) startRuntime() error {
 	opts.ExtraEnv = append(opts.ExtraEnv[:len(opts.ExtraEnv):len(opts.ExtraEnv)], control.InstanceEnv+"="+n.instance)
 	deps, err := opts.Deps(n.store, n.cfg.Provider, n.cfg.Log)
 	if err != nil {
+		return err
+	}
+	if err := n.startMCP(&deps); err != nil {
 		return err
 	}
 	if n.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: SlogOf(n.cfg.Log)}); err != nil {
@@ -321,6 +326,7 @@ func (n *Node) stop() error {
 	if n.rt != nil {
 		errs = append(errs, n.rt.Close())
 	}
+	errs = append(errs, n.closeMCP())
 	if n.store != nil {
 		errs = append(errs, n.store.Close())
 	}

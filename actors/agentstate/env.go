@@ -35,6 +35,9 @@ type Env struct {
 	// Tools is the catalog of tools the model may call (the prompt
 	// frame's); nil offers none.
 	Tools func() []providers.ToolSpec
+	// Approval is the approval mode of a tool for this agent (its
+	// policy, then the tool's own hints); nil lets every call run.
+	Approval func(tool string) messages.ApprovalMode
 }
 
 // Config is the part of the runtime's configuration decisions read.
