@@ -164,6 +164,17 @@ func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	if err != nil || syscall.Kill(pid, 0) != nil {
 		t.Fatalf("server pid %d (%v) not alive", pid, err)
 	}
+	code, out, _ := client(t, home, "mcp", "list")
+	if code != 0 || !strings.Contains(out, "t       stdio      ready") || !strings.Contains(out, "delete_repo") {
+		t.Fatalf("mcp list = %d\n%s\nwant t ready with its tools", code, out)
+	}
+	code, out, _ = client(t, home, "mcp", "tools", "t")
+	if code != 0 || !strings.Contains(out, "mcp__t__delete_repo  true") || !strings.Contains(out, "mcp__t__echo         false") {
+		t.Fatalf("mcp tools t = %d\n%s", code, out)
+	}
+	if code, _, errOut := client(t, home, "mcp", "tools", "nope"); code == 0 || !strings.Contains(errOut, "mcp list") {
+		t.Fatalf("mcp tools nope = %d %q; want a failure pointing at mcp list", code, errOut)
+	}
 	d.kill()
 	waitFor(t, func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || zombie(pid)
