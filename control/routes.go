@@ -170,7 +170,7 @@ func (s *Server) table() []route {
 		{Route{Method: "GET", Pattern: "/mcp/servers", OperationID: "mcpServers",
 			Summary:  "The MCP servers: state, offered tools, crashes, last error; ?agent= keeps the ones that agent uses.",
 			Response: MCPServerList{}, Errors: []string{KindUnavailable},
-			Params:   []Param{{Name: "agent", In: "query", Type: "string", Description: "Only the servers this agent uses."}}},
+			Params: []Param{{Name: "agent", In: "query", Type: "string", Description: "Only the servers this agent uses."}}},
 			s.mcpServers},
 		{Route{Method: "GET", Pattern: "/mcp/servers/{name}/tools", OperationID: "mcpServerTools",
 			Summary:  "One MCP server's tools as agents are offered them (the server is started if idle).",
