@@ -218,6 +218,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 	if st.LastError != "" {
 		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
+	rows = append(rows, mcpStatusRows(ctx, c, id)...)
 	return printRows(e, rows)
 }
 

@@ -100,3 +100,22 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// mcpStatusRows is the status line of agent id's MCP servers: each
+// server's state and tool count; none when it uses none or the client
+// cannot ask (a remote client).
+func mcpStatusRows(ctx context.Context, c runtimeClient, id string) [][2]string {
+	m, ok := c.(mcpClient)
+	if !ok {
+		return nil
+	}
+	list, err := m.MCPServers(ctx, id)
+	if err != nil || len(list.Servers) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, s := range list.Servers {
+		parts = append(parts, fmt.Sprintf("%s (%s, %d tools)", s.Name, s.State, len(s.Tools)))
+	}
+	return [][2]string{{"mcp servers", strings.Join(parts, ", ")}}
+}

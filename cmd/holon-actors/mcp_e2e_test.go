@@ -172,6 +172,9 @@ func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "mcp__t__delete_repo  true") || !strings.Contains(out, "mcp__t__echo         false") {
 		t.Fatalf("mcp tools t = %d\n%s", code, out)
 	}
+	if code, out, _ = client(t, home, "status"); code != 0 || !strings.Contains(out, "t (ready, 12 tools)") {
+		t.Fatalf("status = %d\n%s\nwant the agent's MCP server", code, out)
+	}
 	if code, _, errOut := client(t, home, "mcp", "tools", "nope"); code == 0 || !strings.Contains(errOut, "mcp list") {
 		t.Fatalf("mcp tools nope = %d %q; want a failure pointing at mcp list", code, errOut)
 	}
