@@ -16,6 +16,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors/mailbox"
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
 	"github.com/holon-actors/holon-actors/actors/tasks"
+	"github.com/holon-actors/holon-actors/mcp"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/providers"
@@ -96,6 +97,12 @@ type AgentDeps struct {
 	// command_policy): an agent without its own (CommandPolicySet) runs
 	// its commands under CommandPolicies.For(id); none allows everything.
 	CommandPolicies messages.CommandPolicies
+	// ToolApproval is the configured tool approval policy (config.json
+	// tool_approval); MCP tools marked destructive default to ask
+	// (agent_mcp.go).
+	ToolApproval messages.ToolApprovals
+	// MCP serves the agents' MCP servers' tools; nil offers none.
+	MCP *mcp.Manager
 	// Secrets are the runtime's credential values, scrubbed from agents'
 	// snapshots, the artifacts their tools write and the notifications
 	// they send (the journal scrubs events itself: persistence
@@ -156,6 +163,8 @@ type agent struct {
 	plans planCache
 	// guide caches its instruction files (guidance_cache.go).
 	guide guidanceCache
+	// mcp caches its MCP servers' tools (agent_mcp.go).
+	mcp mcpCatalog
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64
@@ -351,6 +360,10 @@ func (a *agent) Receive(c actor.Context) {
 		}
 	case *guidanceRead:
 		if a.guidanceReadBack(m) {
+			a.advance(c)
+		}
+	case *mcpToolsRead:
+		if a.mcpToolsReadBack(m) {
 			a.advance(c)
 		}
 	case *passivate:

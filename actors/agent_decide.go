@@ -20,7 +20,7 @@ func (a *agent) env() agentstate.Env {
 		MaxActiveChildren:  a.deps.MaxActiveChildren,
 		Timers:             a.deps.Timers,
 	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog,
-		Guidance: a.guide.g}
+		Guidance: a.guide.g, Approval: a.approvalMode}
 }
 
 // commit journals a decision's batch (persist, which then performs the

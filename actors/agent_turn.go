@@ -42,8 +42,8 @@ func (a *agent) advance(c actor.Context) {
 			if a.refreshGuidance(c) {
 				return // guidanceRead advances again
 			}
-			if a.refreshPlans(c) {
-				return // plansRead advances again
+			if a.refreshPlans(c) || a.refreshMCP(c) {
+				return // plansRead or mcpToolsRead advances again
 			}
 			a.startModel(c, s, a.elapsedMS(start))
 		case agentstate.RunTool:
@@ -88,7 +88,7 @@ func (a *agent) toolCatalog() []providers.ToolSpec {
 		}
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
-	return specs
+	return append(specs, a.mcpSpecs()...)
 }
 
 // stepFinished applies the result of a step, unless it is stale.
@@ -169,6 +169,9 @@ func (a *agent) startTool(c actor.Context, call messages.ToolCall) {
 		return
 	}
 	tool, ok := a.deps.Tools.Lookup(call.Name)
+	if !ok {
+		tool, ok = a.mcpTool(call.Name)
+	}
 	if !ok {
 		root.Send(self, &stepDone{gen: gen, kind: stepTool, call: call, result: tools.Failure(call.Name, messages.ToolError, tools.ToolError{
 			Kind: tools.KindUnknownTool, Message: fmt.Sprintf("there is no tool named %q", call.Name),

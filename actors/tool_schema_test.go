@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors/runtimetools"
+	"github.com/holon-actors/holon-actors/internal/mcptest"
+	"github.com/holon-actors/holon-actors/mcp"
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/providers/openai"
 	"github.com/holon-actors/holon-actors/tools/builtin"
@@ -46,6 +48,14 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 		s := tool.Spec()
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
+	// Third-party MCP schemas (oneOf, $ref, a property without type),
+	// as the runtime offers them (mcp.NormalizeSchema).
+	for name, schema := range map[string]string{
+		"mcp__gh__lookup": mcptest.ThirdPartySchema,
+		"mcp__gh__loose":  `{"properties":{"q":{},"opts":{"$ref":"#/$defs/o"}},"$defs":{"o":{"oneOf":[{"type":"integer"},{"properties":{"k":{"type":"string"}}}]}}}`,
+	} {
+		specs = append(specs, providers.ToolSpec{Name: name, Description: "third-party", Parameters: mcp.NormalizeSchema(json.RawMessage(schema))})
+	}
 	req := providers.Request{AgentID: "main", Conversation: []providers.Item{{Kind: providers.ItemMessage, Text: "hi"}}, Tools: specs}
 	if _, err := p.Complete(context.Background(), req); err != nil {
 		t.Fatal(err)
@@ -69,6 +79,42 @@ func TestOpenAIStrictToolMatrix(t *testing.T) {
 			t.Errorf("%s: type %q strict %v, want a strict function", tool.Name, tool.Type, tool.Strict)
 		}
 		checkStrict(t, tool.Name, tool.Parameters)
+		checkTyped(t, tool.Name, tool.Parameters)
+	}
+}
+
+// checkTyped walks a schema: no oneOf or $ref (the strict mode refuses
+// them), and every schema that is not a union has a type.
+func checkTyped(t *testing.T, where string, s map[string]any) {
+	t.Helper()
+	for _, k := range []string{"oneOf", "$ref", "$defs", "definitions"} {
+		if _, ok := s[k]; ok {
+			t.Errorf("%s: has %s", where, k)
+		}
+	}
+	_, typed := s["type"]
+	_, union := s["anyOf"]
+	if !typed && !union {
+		t.Errorf("%s: no type", where)
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		for name, sub := range props {
+			if m, ok := sub.(map[string]any); ok {
+				checkTyped(t, where+"."+name, m)
+			}
+		}
+	}
+	for _, key := range []string{"items", "anyOf"} {
+		switch v := s[key].(type) {
+		case map[string]any:
+			checkTyped(t, where+"."+key, v)
+		case []any:
+			for _, e := range v {
+				if m, ok := e.(map[string]any); ok {
+					checkTyped(t, where+"."+key, m)
+				}
+			}
+		}
 	}
 }
 

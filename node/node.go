@@ -16,6 +16,7 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/mcp"
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/remote/gateway"
 	"github.com/holon-actors/holon-actors/secrets"
@@ -85,6 +86,7 @@ type Node struct {
 	tel         *telemetry.Telemetry
 	metricsSrv  *http.Server
 	metricsAddr string
+	mcp         *mcp.Manager // the agents' MCP servers, or nil
 	// served gets the end of each control server (unix, TCP) and of the
 	// metrics server: sent by their goroutines, never closed, buffered
 	// for all three.
@@ -181,6 +183,9 @@ func (n *Node) startRuntime() error {
 		return err
 	}
 	deps.Telemetry = n.tel
+	if err := n.startMCP(&deps); err != nil {
+		return err
+	}
 	if n.rt, err = actors.NewRuntime(deps, actors.RuntimeOptions{Logger: SlogOf(n.cfg.Log)}); err != nil {
 		return err
 	}
@@ -354,6 +359,7 @@ func (n *Node) stop() error {
 		errs = append(errs, n.rt.Close())
 	}
 	errs = append(errs, n.stopTelemetry())
+	errs = append(errs, n.closeMCP())
 	if n.store != nil {
 		errs = append(errs, n.store.Close())
 	}

@@ -111,6 +111,9 @@ func AnswerSuspension(st *State, env Env, a Answer, cancel bool, reason string) 
 		}
 		withChoice(&resp, choice)
 	}
+	if rec.ToolApproval() != nil {
+		return answerApproval(st, resp), resp, nil
+	}
 	in, err := inputEnvelope(env, resp, messages.OperatorOrigin(cmp.Or(a.RespondedBy, "operator")),
 		messages.SurfaceHTTPControlPrompt, messages.AdmissionControlAuthenticated)
 	if err != nil {

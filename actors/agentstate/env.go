@@ -38,6 +38,9 @@ type Env struct {
 	// Guidance is the agent's instruction files as its shell last read
 	// them, for the prompt's instruction layers.
 	Guidance Guidance
+	// Approval is the approval mode of a tool for this agent (its
+	// policy, then the tool's own hints); nil lets every call run.
+	Approval func(tool string) messages.ApprovalMode
 }
 
 // Config is the part of the runtime's configuration decisions read.

@@ -71,7 +71,8 @@ func (SettleLaunches) step() {}
 //   - a call of the last round has no durable tool_executed: if its
 //     tool_call_started is durable the call may have run, so its launched
 //     commands are settled, or it is recorded as interrupted with an
-//     unknown outcome and never re-run; otherwise the tool runs;
+//     unknown outcome and never re-run; otherwise the tool runs, once
+//     its approval allows (approval.go: auto, deny, or ask the operator);
 //   - the last round asked for no tools: the turn settles, unless a trusted
 //     interject is waiting, which the model then sees in one more round.
 func Next(st *State, env Env) Step {
@@ -98,6 +99,9 @@ func Next(st *State, env Env) Step {
 	case ok && started:
 		return Record{Batch: InterruptedCall(st, env, call)}
 	case ok:
+		if step, wait := approvalStep(st, env, call); wait {
+			return step
+		}
 		return RunTool{Call: call, Started: Batch{messages.ToolCallStarted{
 			TurnID: t.ID, Round: t.Round, CallID: call.ID, ToolName: call.Name, Arguments: RawOrNull(call.Arguments),
 		}}}

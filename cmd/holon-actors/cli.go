@@ -43,6 +43,7 @@ type cli struct {
 	Transcript    transcriptCmd    `cmd:"" help:"Print an agent's conversation as the model sees it."`
 	Briefs        briefsCmd        `cmd:"" help:"Print an agent's briefs (results and failures)."`
 	Suspensions   suspensionsCmd   `cmd:"" help:"List or cancel the questions agents wait on (suspensions)."`
+	MCP           mcpCmd           `cmd:"" name:"mcp" help:"List the MCP servers and their tools."`
 	Respond       respondCmd       `cmd:"" help:"Answer an agent's question: the first valid answer resumes it."`
 	Notifications notificationsCmd `cmd:"" help:"Print an agent's operator notifications, newest first."`
 	Tasks         tasksCmd         `cmd:"" help:"List agents' running and recent background tasks."`

@@ -219,6 +219,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
 	rows = append(rows, timerRows(st.NextTimerFires)...)
+	rows = append(rows, mcpStatusRows(ctx, c, id)...)
 	return printRows(e, rows)
 }
 

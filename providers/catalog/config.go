@@ -39,6 +39,13 @@ type Config struct {
 	// agent and per-agent entries (see messages.CommandPolicy). Absent,
 	// commands are not limited.
 	CommandPolicy messages.CommandPolicies `json:"command_policy,omitzero"`
+	// ToolApproval decides, by tool name pattern, which tool calls run
+	// (auto), wait for the operator's yes (ask) or are refused (deny).
+	ToolApproval messages.ToolApprovals `json:"tool_approval,omitzero"`
+	// MCPServers and MCPAgents configure the MCP servers and which agents
+	// use them; package mcp reads them (mcp.ParseConfig).
+	MCPServers json.RawMessage `json:"mcp_servers,omitempty"`
+	MCPAgents  json.RawMessage `json:"mcp_agents,omitempty"`
 }
 
 // ProviderConfig overrides one provider id's endpoint.
@@ -72,6 +79,9 @@ func LoadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("model config %s: %w", path, err)
 	}
 	if err := c.CommandPolicy.Validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := c.ToolApproval.Validate(); err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	return c, nil

@@ -109,3 +109,10 @@ func noConfig(tool string, err error) tools.Result {
 		RecoveryHint: "this is a runtime problem, not a problem with the call; tell the operator",
 	})
 }
+
+// ConfigFrom returns the Config bound to ctx by WithConfig, for other
+// tools that keep artifacts or honour the output budget the same way.
+func ConfigFrom(ctx context.Context) (Config, bool) {
+	c, ok := ctx.Value(configKey{}).(Config)
+	return c, ok
+}
