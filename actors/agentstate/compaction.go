@@ -8,14 +8,6 @@ import (
 	"github.com/holon-actors/holon-actors/providers/llm"
 )
 
-// Compaction configures conversation compaction. Zero fields mean the
-// defaults; a negative TriggerTokens disables it.
-type Compaction struct {
-	TriggerTokens int // compact when the conversation is estimated above this
-	KeepTokens    int // the newest exchanges that fit in this stay
-	SummaryChars  int // bound of the summary of everything compacted
-}
-
 // The compaction defaults, in tokens estimated at 4 characters each
 // (HOLON_COMPACTION_TRIGGER_ESTIMATED_TOKENS and
 // HOLON_COMPACTION_KEEP_RECENT_ESTIMATED_TOKENS override them in cmd).

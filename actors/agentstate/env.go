@@ -88,3 +88,73 @@ type Ancestor struct {
 
 // Batch is event payloads a decision wants journaled as one atomic append.
 type Batch []messages.Payload
+
+// Compaction configures conversation compaction. Zero fields mean the
+// defaults; a negative TriggerTokens disables it.
+type Compaction struct {
+	TriggerTokens int // compact when the conversation is estimated above this
+	KeepTokens    int // the newest exchanges that fit in this stay
+	SummaryChars  int // bound of the summary of everything compacted
+}
+
+// Guidance is what the agent's shell read for the prompt's instruction
+// layers: where the agent lives and works, and its instruction files.
+type Guidance struct {
+	// AgentHome is the agent's home; WorkspaceAnchor the root its
+	// workspace guidance is read from ("" without a workspace).
+	AgentHome, WorkspaceAnchor string
+	// Agent and Workspace are the instruction files read; nil for none.
+	Agent, Workspace *InstructionSource
+	// Skills is the skills catalog the agent may see.
+	Skills []SkillEntry
+}
+
+// TimerLimits bounds an agent's created timers.
+type TimerLimits struct {
+	// MaxPerAgent is how many timers an agent may have; 0 means
+	// DefaultMaxTimers.
+	MaxPerAgent int
+	// MinInterval is the shortest interval of a recurring timer; 0 means
+	// DefaultMinTimerInterval.
+	MinInterval time.Duration
+}
+
+// PlanArtifact describes a work item's plan file: agents read, grep or
+// edit Path directly when the preview is incomplete.
+type PlanArtifact struct {
+	Path            string    `json:"path"`
+	Hash            string    `json:"hash"` // sha256:<hex>
+	Bytes           int64     `json:"bytes"`
+	UpdatedAt       time.Time `json:"updated_at"`
+	Preview         string    `json:"preview"`
+	PreviewComplete bool      `json:"preview_complete"`
+}
+
+// InstructionSource is an instruction file (AGENTS.md, or a workspace's
+// CLAUDE.md when it has no AGENTS.md) as the agent's shell last read it
+// for the prompt. Its JSON is metadata only: the content never leaves
+// the prompt.
+type InstructionSource struct {
+	// Scope is ScopeAgent (from agent_home) or ScopeWorkspace (from the
+	// workspace anchor).
+	Scope string `json:"scope"`
+	// Path is the file read; Kind its name (AGENTS.md or CLAUDE.md).
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	// Bytes is the file's size; Truncated says the prompt carries only
+	// its first part, with a marker saying so.
+	Bytes     int64 `json:"bytes"`
+	Truncated bool  `json:"truncated,omitempty"`
+	// Text is what the prompt carries.
+	Text string `json:"-"`
+}
+
+// SkillEntry is one skill of the catalog the shell discovered: its
+// SKILL.md front matter and where it is (never its body).
+type SkillEntry struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Scope       string `json:"scope"`
+	Dir         string `json:"dir"`
+	Path        string `json:"path"`
+}

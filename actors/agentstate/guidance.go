@@ -11,37 +11,6 @@ const (
 	ScopeWorkspace = "workspace"
 )
 
-// InstructionSource is an instruction file (AGENTS.md, or a workspace's
-// CLAUDE.md when it has no AGENTS.md) as the agent's shell last read it
-// for the prompt. Its JSON is metadata only: the content never leaves
-// the prompt.
-type InstructionSource struct {
-	// Scope is ScopeAgent (from agent_home) or ScopeWorkspace (from the
-	// workspace anchor).
-	Scope string `json:"scope"`
-	// Path is the file read; Kind its name (AGENTS.md or CLAUDE.md).
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-	// Bytes is the file's size; Truncated says the prompt carries only
-	// its first part, with a marker saying so.
-	Bytes     int64 `json:"bytes"`
-	Truncated bool  `json:"truncated,omitempty"`
-	// Text is what the prompt carries.
-	Text string `json:"-"`
-}
-
-// Guidance is what the agent's shell read for the prompt's instruction
-// layers: where the agent lives and works, and its instruction files.
-type Guidance struct {
-	// AgentHome is the agent's home; WorkspaceAnchor the root its
-	// workspace guidance is read from ("" without a workspace).
-	AgentHome, WorkspaceAnchor string
-	// Agent and Workspace are the instruction files read; nil for none.
-	Agent, Workspace *InstructionSource
-	// Skills is the skills catalog the agent may see.
-	Skills []SkillEntry
-}
-
 // Sources are the instruction files loaded, agent first.
 func (g Guidance) Sources() []InstructionSource {
 	var out []InstructionSource

@@ -15,25 +15,6 @@ const (
 	SkillSessionActive = "session_active"
 )
 
-// SkillEntry is one skill of the catalog the shell discovered: its
-// SKILL.md front matter and where it is (never its body).
-type SkillEntry struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Scope       string `json:"scope"`
-	Dir         string `json:"dir"`
-	Path        string `json:"path"`
-}
-
-// ActiveSkill is a skill the agent activated.
-type ActiveSkill struct {
-	Name           string `json:"name"`
-	Scope          string `json:"scope"`
-	EntrypointPath string `json:"entrypoint_path"`
-	State          string `json:"state"`
-	TurnID         string `json:"turn_id,omitempty"`
-}
-
 // applySkillActivated marks the skill turn-active (a session-active one
 // stays so).
 func (s *State) applySkillActivated(p messages.SkillActivated) {

@@ -409,3 +409,30 @@ func hasArmedUserTimer(st *State) bool {
 	}
 	return false
 }
+
+// ActiveSkill is a skill the agent activated.
+type ActiveSkill struct {
+	Name           string `json:"name"`
+	Scope          string `json:"scope"`
+	EntrypointPath string `json:"entrypoint_path"`
+	State          string `json:"state"`
+	TurnID         string `json:"turn_id,omitempty"`
+}
+
+// UserTimer is one created timer (messages.TimerCreated) of the agent and
+// where it stands: the next due time, paused or not, its delivered fires
+// and the runs it did not deliver since the last delivered one.
+type UserTimer struct {
+	Record     messages.TimerRecord `json:"record"`
+	NextDueAt  time.Time            `json:"next_due_at"`
+	Paused     bool                 `json:"paused,omitempty"`
+	Fires      int                  `json:"fires"`
+	LastFireAt *time.Time           `json:"last_fire_at,omitempty"`
+	LastFireID string               `json:"last_fire_id,omitempty"`
+	// LastMessageID is the timer_tick message of the last delivered fire:
+	// the overlap policies ask whether it still waits or runs.
+	LastMessageID string `json:"last_message_id,omitempty"`
+	// Unreported counts runs not delivered (missed, coalesced, skipped)
+	// since the last delivered fire; the next one reports them.
+	Unreported int `json:"unreported,omitempty"`
+}

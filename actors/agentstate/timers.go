@@ -34,16 +34,6 @@ const (
 	TimerGrace = time.Minute
 )
 
-// TimerLimits bounds an agent's created timers.
-type TimerLimits struct {
-	// MaxPerAgent is how many timers an agent may have; 0 means
-	// DefaultMaxTimers.
-	MaxPerAgent int
-	// MinInterval is the shortest interval of a recurring timer; 0 means
-	// DefaultMinTimerInterval.
-	MinInterval time.Duration
-}
-
 func (l TimerLimits) max() int {
 	if l.MaxPerAgent > 0 {
 		return l.MaxPerAgent
@@ -56,24 +46,6 @@ func (l TimerLimits) minInterval() time.Duration {
 		return l.MinInterval
 	}
 	return DefaultMinTimerInterval
-}
-
-// UserTimer is one created timer (messages.TimerCreated) of the agent and
-// where it stands: the next due time, paused or not, its delivered fires
-// and the runs it did not deliver since the last delivered one.
-type UserTimer struct {
-	Record     messages.TimerRecord `json:"record"`
-	NextDueAt  time.Time            `json:"next_due_at"`
-	Paused     bool                 `json:"paused,omitempty"`
-	Fires      int                  `json:"fires"`
-	LastFireAt *time.Time           `json:"last_fire_at,omitempty"`
-	LastFireID string               `json:"last_fire_id,omitempty"`
-	// LastMessageID is the timer_tick message of the last delivered fire:
-	// the overlap policies ask whether it still waits or runs.
-	LastMessageID string `json:"last_message_id,omitempty"`
-	// Unreported counts runs not delivered (missed, coalesced, skipped)
-	// since the last delivered fire; the next one reports them.
-	Unreported int `json:"unreported,omitempty"`
 }
 
 // TimerFireID is the id of the fire of timer id due at due, the same as

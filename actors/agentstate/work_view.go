@@ -32,17 +32,6 @@ func ReadinessOf(st SchedulingState) Readiness {
 	return ReadyBlocked
 }
 
-// PlanArtifact describes a work item's plan file: agents read, grep or
-// edit Path directly when the preview is incomplete.
-type PlanArtifact struct {
-	Path            string    `json:"path"`
-	Hash            string    `json:"hash"` // sha256:<hex>
-	Bytes           int64     `json:"bytes"`
-	UpdatedAt       time.Time `json:"updated_at"`
-	Preview         string    `json:"preview"`
-	PreviewComplete bool      `json:"preview_complete"`
-}
-
 // CompletionReport is the promoted report of a completed work item.
 type CompletionReport struct {
 	Text      string    `json:"text"`
