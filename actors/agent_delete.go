@@ -11,6 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/holon-actors/holon-actors/actors/timers"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
@@ -222,6 +223,9 @@ func (r *Runtime) retireFamily(fam []familyMember) {
 	r.mu.Unlock()
 	for _, pid := range pids {
 		_ = r.sys.Root.StopFuture(pid).Wait() // a child already stopped with its parent answers at once
+	}
+	for _, f := range fam { // their timers, armed or retired with a passivated actor, go too
+		r.sys.Root.Send(r.timers, &timers.CancelAgent{AgentID: f.id})
 	}
 }
 

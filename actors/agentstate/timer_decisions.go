@@ -51,6 +51,9 @@ func CreateTimer(st *State, env Env, by string, req TimerRequest) (messages.Time
 		return messages.TimerCreated{}, err
 	}
 	due, ok := nextRun(rec, env.Now)
+	if !ok && rec.Until == nil {
+		return messages.TimerCreated{}, invalid("cron %q never fires (a date that does not exist, such as 30 February?); give an expression that matches a real date", rec.Cron)
+	}
 	if !ok {
 		return messages.TimerCreated{}, invalid("the timer would never fire: its first fire is after until")
 	}
@@ -149,10 +152,16 @@ func timerWhen(rec *messages.TimerRecord, env Env, req TimerRequest) error {
 		if err != nil || d <= 0 {
 			return invalid("every %q is not a positive duration such as 15m or 24h", req.Every)
 		}
+		if d < time.Millisecond {
+			return invalid("every %q is shorter than a millisecond; give a duration such as 15m or 24h", req.Every)
+		}
 		rec.EveryMS = d.Milliseconds()
 	case rec.Cron != "":
 		if _, err := cronSchedule(rec.Cron); err != nil {
 			return invalid("%v", err)
+		}
+		if rec.Zone == "Local" { // refused at creation only: a journaled one still loads
+			return invalid("zone \"Local\" is the daemon host's zone, which can change under the timer; give an IANA time zone such as Europe/Paris or UTC")
 		}
 		if _, err := loadZone(rec.Zone); err != nil {
 			return invalid("%v", err)

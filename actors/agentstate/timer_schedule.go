@@ -3,6 +3,8 @@ package agentstate
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -34,22 +36,47 @@ func cronSchedule(expr string) (cron.Schedule, error) {
 	if strings.HasPrefix(e, "@every") {
 		return nil, fmt.Errorf("cron %q: use every for a fixed interval", expr)
 	}
+	if s, ok := schedules.Load(e); ok {
+		return s.(cron.Schedule), nil
+	}
 	s, err := cron.ParseStandard(e)
 	if err != nil {
 		return nil, fmt.Errorf("cron %q: %v (five fields: minute hour day-of-month month day-of-week, e.g. \"0 9 * * 1-5\")", expr, err)
 	}
+	if cachedSchedules.Load() < maxCachedSchedules { // bounded: a model may try many expressions
+		if _, loaded := schedules.LoadOrStore(e, s); !loaded {
+			cachedSchedules.Add(1)
+		}
+	}
 	return s, nil
 }
+
+// zones and schedules hold the zones loaded and the cron expressions
+// parsed so far (both immutable once made): a fire after a long downtime
+// steps a cron timer through every missed run, and loading the zone's
+// data for each run took ~20µs, 1.5 s of the agent's actor for a minutely
+// timer down for 100 days.
+var zones, schedules sync.Map
+
+// cachedSchedules counts the expressions in schedules, at most
+// maxCachedSchedules (zones is bounded by the zone database).
+var cachedSchedules atomic.Int64
+
+const maxCachedSchedules = 4096
 
 // loadZone loads an IANA time zone by name.
 func loadZone(name string) (*time.Location, error) {
 	if name == "" {
 		return nil, fmt.Errorf("a cron timer needs zone, an IANA time zone such as Europe/Paris or UTC")
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, fmt.Errorf("zone %q is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)", name)
 	}
+	zones.Store(name, loc)
 	return loc, nil
 }
 

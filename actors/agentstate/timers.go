@@ -20,7 +20,7 @@ var (
 	// minimum interval.
 	ErrTimerTooFrequent = errors.New("timer fires too often")
 	// ErrTimerNotFound is a timer id the agent does not have.
-	ErrTimerNotFound = errors.New("no such timer: list them with holon-actors timers list")
+	ErrTimerNotFound = errors.New("no such timer")
 )
 
 // The defaults of TimerLimits.

@@ -291,6 +291,12 @@ func TestCreateTimerRefusals(t *testing.T) {
 		{"too frequent every", nil, TimerRequest{Message: "m", Every: "10s"}, ErrTimerTooFrequent, "minimum interval"},
 		{"too frequent cron", &State{ID: "a1"}, TimerRequest{Message: "m", Cron: "* * * * *", Zone: "UTC"}, nil, ""},
 		{"until before the first fire", nil, TimerRequest{Message: "m", Every: "1h", Until: testNow.Add(time.Minute).Format(time.RFC3339)}, ErrTimerInvalid, "never fire"},
+		{"the host's zone", nil, TimerRequest{Message: "m", Cron: "0 9 * * *", Zone: "Local"}, ErrTimerInvalid, "host's zone"},
+		{"a path for a zone", nil, TimerRequest{Message: "m", Cron: "0 9 * * *", Zone: "../../etc/passwd"}, ErrTimerInvalid, "IANA"},
+		{"every below a millisecond", nil, TimerRequest{Message: "m", Every: "500us"}, ErrTimerInvalid, "shorter than a millisecond"},
+		{"cron on a date that does not exist", nil, TimerRequest{Message: "m", Cron: "0 0 30 2 *", Zone: "UTC"}, ErrTimerInvalid, "never fires"},
+		{"cron with seconds", nil, TimerRequest{Message: "m", Cron: "0 0 9 * * *", Zone: "UTC"}, ErrTimerInvalid, "five fields"},
+		{"@reboot", nil, TimerRequest{Message: "m", Cron: "@reboot", Zone: "UTC"}, ErrTimerInvalid, "five fields"},
 		{"too many", full, TimerRequest{Message: "m", After: "5m"}, ErrTooManyTimers, "limit is 20"},
 	}
 	for _, tc := range tests {

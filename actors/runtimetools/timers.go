@@ -21,6 +21,9 @@ const (
 const (
 	KindTimerNotFound = "timer_not_found"
 	KindTimerLimit    = "timer_limit"
+	// KindTimerOperators refuses the agent's cancel of a timer its
+	// operator created: the operator's schedule is not the agent's to drop.
+	KindTimerOperators = "timer_operators"
 )
 
 // CreateTimerArgs are CreateTimer's arguments (agentstate.TimerRequest).
@@ -103,8 +106,15 @@ func ListTimers(st *agentstate.State, _ agentstate.Env, _ ListTimersArgs) Decisi
 }
 
 // CancelTimer decides a CancelTimer call on one of the calling agent's
-// timers; another agent's timer id is unknown here.
+// timers; another agent's timer id is unknown here, and a timer the
+// operator created is refused (an instruction injected into a turn must
+// not drop the operator's schedule).
 func CancelTimer(st *agentstate.State, _ agentstate.Env, a CancelTimerArgs) Decision {
+	if ut, ok := st.UserTimers[a.TimerID]; ok && ut.Record.CreatedBy == "operator" {
+		return Decision{Result: tools.Failure(CancelTimerToolName, messages.ToolError, tools.ToolError{Kind: KindTimerOperators,
+			Message:      "timer " + a.TimerID + " was created by your operator; only the operator can cancel it",
+			RecoveryHint: "leave it, or tell the operator why it should go (holon-actors timers cancel " + a.TimerID + ")"})}
+	}
 	c, err := agentstate.CancelTimer(st, a.TimerID, "agent", a.Reason)
 	if err != nil {
 		return Decision{Result: tools.Failure(CancelTimerToolName, messages.ToolError, tools.ToolError{Kind: KindTimerNotFound,

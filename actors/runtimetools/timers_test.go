@@ -73,6 +73,32 @@ func TestTimerTools(t *testing.T) {
 	}
 }
 
+// TestAgentCannotCancelOperatorsTimer: the agent's CancelTimer of a timer
+// its operator created is refused, says who may cancel it, and journals
+// nothing; the agent's own timer it still cancels.
+func TestAgentCannotCancelOperatorsTimer(t *testing.T) {
+	st := &agentstate.State{ID: "a1"}
+	env := timerEnv()
+	op, err := agentstate.CreateTimer(st, env, "operator", agentstate.TimerRequest{Message: "Post the daily report.", Cron: "0 9 * * *", Zone: "Europe/Paris"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := messages.NewEvent("a1", env.Now, op)
+	ev.Seq = 1
+	if err := st.Apply(ev); err != nil {
+		t.Fatal(err)
+	}
+	d := CancelTimer(st, env, CancelTimerArgs{TimerID: op.Record.TimerID, Reason: "the operator says so"})
+	var te tools.ToolError
+	_ = json.Unmarshal(errorOf(t, d.Result), &te)
+	if d.Batch != nil || te.Kind != KindTimerOperators || !strings.Contains(te.Message, "operator") || te.RecoveryHint == "" {
+		t.Fatalf("the agent cancelling the operator's timer = %s, batch %v; want a timer_operators refusal, nothing journaled", d.Result.Envelope, d.Batch)
+	}
+	if _, ok := st.UserTimers[op.Record.TimerID]; !ok {
+		t.Fatal("the operator's timer is gone")
+	}
+}
+
 // errorOf is the error object of a failure result's envelope.
 func errorOf(t *testing.T, r tools.Result) json.RawMessage {
 	t.Helper()

@@ -124,6 +124,7 @@ func TestTimersCLI(t *testing.T) {
 		{[]string{"--at", "2001-01-01T00:00:00Z", "x"}, "in the past"},
 		{[]string{"--cron", "0 25 * * *", "--zone", "Europe/Paris", "x"}, "five fields"},
 		{[]string{"--cron", "0 9 * * *", "x"}, "IANA"},
+		{[]string{"--cron", "0 9 * * *", "--zone", "Local", "x"}, "host's zone"},
 	}
 	for _, r := range refusals {
 		code, _, errOut := client(t, home, append([]string{"timers", "create"}, r.args...)...)
@@ -149,6 +150,8 @@ func TestTimersCLI(t *testing.T) {
 	}
 	if code, _, errOut := client(t, home, "timers", "cancel", "tmr_nope"); code != exitFailure || !strings.Contains(errOut, "timers list") {
 		t.Errorf("cancel of an unknown timer = %d %q, want exit 1 with a hint", code, errOut)
+	} else if n := strings.Count(errOut, "timers list"); n != 1 {
+		t.Errorf("cancel of an unknown timer says its hint %d times: %q", n, errOut)
 	}
 	if code, out, _ := client(t, home, "timers", "list"); code != 0 || !strings.Contains(out, `cron "0 9 * * *" Europe/Paris`) {
 		t.Errorf("timers list = %d %q", code, out)
