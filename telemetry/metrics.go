@@ -37,6 +37,10 @@ type Metrics struct {
 	snapshotSecs   prometheus.Histogram
 	perAgent       *prometheus.CounterVec // nil when AgentLabels is 0
 
+	byProvider *handleCache[providerHandles]
+	byKind     *handleCache[kindHandles]
+	byTool     *handleCache[toolHandles]
+
 	mu         sync.RWMutex
 	tools      map[string]bool // tool names with a label of their own
 	agents     map[string]bool // agent ids with a label of their own
@@ -71,6 +75,7 @@ func newMetrics(reg *prometheus.Registry, agentLabels int) *Metrics {
 	m.snapshotSecs = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "holon_snapshot_save_duration_seconds", Help: "Agents' snapshot saves between turns, state to durable.", Buckets: latencyBuckets})
 	reg.MustRegister(m.retries, m.journalSeconds, m.journalBytes, m.snapshotSecs,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.cacheHandles()
 	if agentLabels > 0 {
 		m.perAgent = f.counter("holon_agent_turns_started_total", "Turns started by the first --metrics-agent-labels agents seen; the others count as other.", "agent_id")
 	}

@@ -130,10 +130,15 @@ func BenchmarkObserveTurn(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			// The batches are built once: the loop measures telemetry,
+			// not the fixture.
+			batches := turnBatches("t")
 			b.ReportAllocs()
 			now := time.Now()
 			for b.Loop() {
-				observeTurn(tel, "a", "t", now)
+				for _, batch := range batches {
+					tel.Observe("a", messages.AgentDefault, now, batch)
+				}
 			}
 		})
 	}
