@@ -653,6 +653,7 @@ func (a *agent) mustPersist(payloads ...messages.Payload) {
 // saveSnapshot stores the state between turns and drops older snapshots.
 // A failure only means a longer replay next time, so it is logged.
 func (a *agent) saveSnapshot() {
+	began := time.Now()
 	data, err := a.state.SnapshotRedacted(a.deps.Secrets.RedactBytes)
 	if err == nil {
 		err = a.deps.Store.SaveSnapshot(context.Background(), persistence.Snapshot{
@@ -666,6 +667,7 @@ func (a *agent) saveSnapshot() {
 		a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", a.state.LastSeq).Msg("snapshot not saved")
 		return
 	}
+	a.deps.Telemetry.Metrics().SnapshotSaved(time.Since(began))
 	a.sinceSnapshot = 0
 }
 

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jonboulle/clockwork"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/rs/zerolog"
@@ -16,13 +18,17 @@ import (
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/telemetry"
 	"github.com/holon-actors/holon-actors/testkit"
 )
 
 // TestMetricsRoute: GET /metrics serves the Prometheus text format, which
 // the Prometheus parser reads back, with the counts of a scripted turn
-// (one tool call, two model rounds, their tokens) and the Go runtime's.
+// (one tool call, two model rounds, their tokens), the runtime's gauges
+// read at the scrape (the agent passivated, its timer pending, the
+// mailbox bands, tasks, quarantines, a breaker opened) and the Go
+// runtime's.
 func TestMetricsRoute(t *testing.T) {
 	tel, err := telemetry.New(telemetry.Config{}, telemetry.Options{Log: zerolog.Nop()})
 	if err != nil {
@@ -34,6 +40,24 @@ func TestMetricsRoute(t *testing.T) {
 	})
 	h.Prompt("main", "Echo hi.")
 	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
+	ctx := context.Background()
+	if _, err := h.Runtime.CreateTimer(ctx, "main", actors.TimerRequest{Message: "Check the build.", Every: "1h"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Runtime.PassivateIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tel.Metrics().WatchRuntime(h.Runtime)
+	breakers := providers.NewBreakerSet(providers.BreakerConfig{Threshold: 1, Cooldown: time.Hour}, clockwork.NewFakeClock())
+	breakers.For("openai/gpt-5").Failure()
+	breakers.For("anthropic/claude").Success()
+	tel.Metrics().WatchBreakers(func() map[string]string {
+		out := map[string]string{}
+		for ref, s := range breakers.States() {
+			out[ref] = string(s)
+		}
+		return out
+	})
 	get := serve(t, control.Config{Runtime: h.Runtime, Store: h.Store(), Log: zerolog.Nop(), Metrics: tel.Metrics().Handler()})
 
 	resp, body := get("/metrics")
@@ -56,10 +80,26 @@ func TestMetricsRoute(t *testing.T) {
 		{"holon_model_round_duration_seconds", map[string]string{"provider": "scripted"}, 2},
 		{"holon_turn_duration_seconds", nil, 1},
 		{"holon_journal_append_bytes_total", nil, -1},
+		{"holon_snapshot_save_duration_seconds", nil, -1},
+		{"holon_agents_passivated", nil, 1},
+		{"holon_timers_pending", nil, 1},
+		{"holon_tasks_running", nil, 0},
+		{"holon_agents_quarantined", nil, 0},
+		{"holon_mailbox_queue_depth", map[string]string{"band": "interject"}, 0},
+		{"holon_provider_breaker_state", map[string]string{"model": "openai/gpt-5", "state": "open"}, 1},
+		{"holon_provider_breaker_state", map[string]string{"model": "openai/gpt-5", "state": "closed"}, 0},
+		{"holon_provider_breaker_state", map[string]string{"model": "anthropic/claude", "state": "closed"}, 1},
 	} {
+		if fams[c.name] == nil {
+			t.Errorf("no %s", c.name)
+			continue
+		}
 		if got := sum(fams[c.name], c.labels); (c.want >= 0 && got != c.want) || (c.want < 0 && got <= 0) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
+	}
+	if n := len(fams["holon_mailbox_queue_depth"].GetMetric()); n != 4 {
+		t.Errorf("holon_mailbox_queue_depth has %d bands, want 4", n)
 	}
 	if fams["go_goroutines"] == nil {
 		t.Error("no Go runtime metrics")
@@ -94,6 +134,8 @@ func sum(fam *dto.MetricFamily, labels map[string]string) float64 {
 			n += m.Counter.GetValue()
 		case m.Histogram != nil:
 			n += float64(m.Histogram.GetSampleCount())
+		case m.Gauge != nil:
+			n += m.Gauge.GetValue()
 		}
 	}
 	return n

@@ -24,7 +24,8 @@ type ModelProvider struct {
 	*catalog.Router
 
 	mu         sync.Mutex
-	transports catalog.Wrap // guarded by mu
+	transports catalog.Wrap          // guarded by mu
+	breakers   *providers.BreakerSet // guarded by mu; for BreakerStates
 }
 
 // NewModelProvider builds the provider of cfg, or says what is wrong: the
@@ -68,6 +69,9 @@ func NewModelProvider(cfg catalog.Config, scriptPath string, getenv func(string)
 func (m *ModelProvider) builder(cfg catalog.Config, script *scripted.Provider, getenv func(string) string) func(string) (providers.Provider, error) {
 	clock := clockwork.NewRealClock()
 	breakers := providers.NewBreakerSet(providers.DefaultBreakerConfig(), clock)
+	m.mu.Lock()
+	m.breakers = breakers
+	m.mu.Unlock()
 	return func(model string) (providers.Provider, error) {
 		switch {
 		case model == "":

@@ -75,6 +75,10 @@ func (n *Node) startTelemetry() error {
 // time its recovery took at start.
 func (n *Node) registerGauges(recovery time.Duration) {
 	rt := n.rt
+	n.tel.Metrics().WatchRuntime(rt)
+	if p := n.cfg.Provider; p != nil {
+		n.tel.Metrics().WatchBreakers(p.BreakerStates)
+	}
 	n.tel.Metrics().Registry().MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "holon_agents_active", Help: "Agents with a live actor (the others are passivated: their state is on disk only).",

@@ -34,7 +34,12 @@ type Metrics struct {
 	statusChanges  *prometheus.CounterVec
 	journalSeconds prometheus.Histogram
 	journalBytes   prometheus.Counter
+	snapshotSecs   prometheus.Histogram
 	perAgent       *prometheus.CounterVec // nil when AgentLabels is 0
+
+	byProvider *handleCache[providerHandles]
+	byKind     *handleCache[kindHandles]
+	byTool     *handleCache[toolHandles]
 
 	mu         sync.RWMutex
 	tools      map[string]bool // tool names with a label of their own
@@ -67,8 +72,10 @@ func newMetrics(reg *prometheus.Registry, agentLabels int) *Metrics {
 	m.retries = prometheus.NewCounter(prometheus.CounterOpts{Name: "holon_provider_retries_total", Help: "Provider attempts beyond the first (in-round retries and durable model retries)."})
 	m.journalSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "holon_journal_append_duration_seconds", Help: "Agents' journal appends, batch to durable.", Buckets: latencyBuckets})
 	m.journalBytes = prometheus.NewCounter(prometheus.CounterOpts{Name: "holon_journal_append_bytes_total", Help: "Event payload bytes agents appended to their journals."})
-	reg.MustRegister(m.retries, m.journalSeconds, m.journalBytes,
+	m.snapshotSecs = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "holon_snapshot_save_duration_seconds", Help: "Agents' snapshot saves between turns, state to durable.", Buckets: latencyBuckets})
+	reg.MustRegister(m.retries, m.journalSeconds, m.journalBytes, m.snapshotSecs,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.cacheHandles()
 	if agentLabels > 0 {
 		m.perAgent = f.counter("holon_agent_turns_started_total", "Turns started by the first --metrics-agent-labels agents seen; the others count as other.", "agent_id")
 	}
@@ -115,6 +122,14 @@ func (m *Metrics) JournalAppended(d time.Duration, bytes int) {
 	}
 	m.journalSeconds.Observe(d.Seconds())
 	m.journalBytes.Add(float64(bytes))
+}
+
+// SnapshotSaved records one agent snapshot save that took d. Safe on nil.
+func (m *Metrics) SnapshotSaved(d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.snapshotSecs.Observe(d.Seconds())
 }
 
 // toolLabel is tool's label value: its name while fewer than

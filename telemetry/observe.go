@@ -22,14 +22,18 @@ type observation struct {
 	lastTool trace.SpanContext
 }
 
-// payload records p (rest is what follows it in the batch) and returns it
-// with the turn's trace id when it carries one.
+// payload records p (rest is what follows it in the batch) and, with
+// tracing on, returns it with the turn's trace id when it carries one;
+// otherwise nil (no copy is made).
 func (o *observation) payload(p messages.Payload, rest []messages.Payload) messages.Payload {
+	traced := o.t.tracer != nil
 	switch p := p.(type) {
 	case messages.MessageProcessingStarted:
 		o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
-		p.TraceID = o.turn.traceID()
-		return p
+		if traced {
+			p.TraceID = o.turn.traceID()
+			return p
+		}
 	case messages.ProviderRoundCompleted:
 		o.ensureTurn(p.TurnID)
 		var reply *messages.AssistantRoundRecorded
@@ -37,42 +41,54 @@ func (o *observation) payload(p messages.Payload, rest []messages.Payload) messa
 			reply = assistantRound(rest, p.TurnID, p.Round)
 		}
 		o.roundCompleted(p, reply)
-		p.TraceID = o.turn.traceID()
-		return p
+		if traced {
+			p.TraceID = o.turn.traceID()
+			return p
+		}
 	case messages.ToolCallStarted:
 		o.ensureTurn(p.TurnID)
 		o.turn.toolStarted(o, p)
-		p.TraceID = o.turn.traceID()
-		return p
+		if traced {
+			p.TraceID = o.turn.traceID()
+			return p
+		}
 	case messages.ToolExecuted:
 		o.ensureTurn(p.TurnID)
 		o.toolExecuted(p)
-		p.TraceID = o.turn.traceID()
-		return p
+		if traced {
+			p.TraceID = o.turn.traceID()
+			return p
+		}
 	case messages.TaskStarted:
 		o.taskStarted(p)
 	case messages.ModelRetryScheduled:
 		o.t.metrics.retries.Inc()
 	case messages.RuntimeError:
 		o.runtimeError(p)
-		p.TraceID = o.turn.traceID()
-		return p
+		if traced {
+			p.TraceID = o.turn.traceID()
+			return p
+		}
 	case messages.TurnTerminal:
 		o.ensureTurn(p.TurnID)
-		p.TraceID = o.turn.traceID()
+		if traced {
+			p.TraceID = o.turn.traceID()
+		}
 		o.turnEnded(p)
-		return p
+		if traced {
+			return p
+		}
 	case messages.AgentStateChanged:
 		o.statusChanged(p)
 	}
-	return p
+	return nil
 }
 
 // turnStarted opens the agent's turn; resumed marks a turn this process
 // did not see start (it began before a restart).
 func (o *observation) turnStarted(turnID, messageID string, index uint64, resumed bool) {
 	if !resumed {
-		o.t.metrics.turnsStarted.WithLabelValues(o.kind).Inc()
+		o.t.metrics.byKind.get(o.kind).started.Inc()
 		o.t.metrics.agentTurns(o.agentID)
 	}
 	tt := &turnTrace{id: turnID, messageID: messageID, start: o.at}
@@ -98,12 +114,13 @@ func (o *observation) ensureTurn(turnID string) {
 func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
 	m, tl := o.t.metrics, timelineOf(p.AttemptTimeline)
 	provider := providerOf(orDefault(tl.RequestedModelRef, p.Provider))
-	m.roundSeconds.WithLabelValues(provider).Observe(float64(p.ProviderRoundMS) / 1000)
+	h := m.byProvider.get(provider)
+	h.round.Observe(float64(p.ProviderRoundMS) / 1000)
 	u := p.TokenUsage
-	m.tokens.WithLabelValues(provider, "input").Add(float64(u.InputTokens))
-	m.tokens.WithLabelValues(provider, "output").Add(float64(u.OutputTokens))
-	m.tokens.WithLabelValues(provider, "cache_read").Add(float64(u.CacheReadInputTokens))
-	m.tokens.WithLabelValues(provider, "cache_creation").Add(float64(u.CacheCreationInputTokens))
+	h.input.Add(float64(u.InputTokens))
+	h.output.Add(float64(u.OutputTokens))
+	h.cacheRead.Add(float64(u.CacheReadInputTokens))
+	h.cacheCreation.Add(float64(u.CacheCreationInputTokens))
 	if n := len(tl.Attempts); n > 1 {
 		m.retries.Add(float64(n - 1))
 	}
@@ -122,8 +139,13 @@ func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *m
 // toolExecuted records a tool call's end: metrics and its span's end.
 func (o *observation) toolExecuted(p messages.ToolExecuted) {
 	tool := o.t.metrics.toolLabel(p.ToolName)
-	o.t.metrics.toolCalls.WithLabelValues(tool, string(p.Status)).Inc()
-	o.t.metrics.toolSeconds.WithLabelValues(tool).Observe(float64(p.DurationMS) / 1000)
+	h := o.t.metrics.byTool.get(tool)
+	if p.Status == messages.ToolOK {
+		h.ok.Inc()
+	} else {
+		o.t.metrics.toolCalls.WithLabelValues(tool, string(p.Status)).Inc()
+	}
+	h.duration.Observe(float64(p.DurationMS) / 1000)
 	o.turn.tools++
 	if o.t.tracer != nil {
 		o.lastTool = o.turn.toolEnded(o, p)
@@ -165,7 +187,7 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 	} else {
 		m.turnsFailed.WithLabelValues(o.kind, string(p.Kind)).Inc()
 	}
-	m.turnSeconds.WithLabelValues(o.kind).Observe(float64(p.DurationMS) / 1000)
+	m.byKind.get(o.kind).duration.Observe(float64(p.DurationMS) / 1000)
 	o.t.turnLine(o, p)
 	o.turn.endTurn(o.at, p)
 	o.t.turns.Delete(o.agentID)
@@ -198,10 +220,11 @@ type timeline struct {
 }
 
 func timelineOf(raw json.RawMessage) timeline {
-	var tl timeline
-	if len(raw) > 0 {
-		_ = json.Unmarshal(raw, &tl) // a timeline we cannot read only loses detail
+	if len(raw) == 0 {
+		return timeline{}
 	}
+	var tl timeline
+	_ = json.Unmarshal(raw, &tl) // a timeline we cannot read only loses detail
 	return tl
 }
 

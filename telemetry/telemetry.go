@@ -150,7 +150,7 @@ func (t *Telemetry) Observe(agentID string, kind messages.AgentKind, at time.Tim
 		out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
 	}
 	for i, p := range batch {
-		if q := o.payload(p, batch[i+1:]); t.tracer != nil {
+		if q := o.payload(p, batch[i+1:]); q != nil {
 			out[i] = q
 		}
 	}

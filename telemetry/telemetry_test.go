@@ -130,10 +130,15 @@ func BenchmarkObserveTurn(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			// The batches are built once: the loop measures telemetry,
+			// not the fixture.
+			batches := turnBatches("t")
 			b.ReportAllocs()
 			now := time.Now()
 			for b.Loop() {
-				observeTurn(tel, "a", "t", now)
+				for _, batch := range batches {
+					tel.Observe("a", messages.AgentDefault, now, batch)
+				}
 			}
 		})
 	}
@@ -168,11 +173,16 @@ func TestGrafanaDashboardMetrics(t *testing.T) {
 			AttemptTimeline: json.RawMessage(`{"attempts":[{},{}],"requested_model_ref":"openai/gpt-5","winning_model_ref":"anthropic/claude"}`)},
 		messages.TurnTerminal{TurnID: "t2", Kind: messages.TerminalAborted, Closure: messages.Closure{Outcome: messages.OutcomeFailed}}})
 	tel.Metrics().JournalAppended(time.Millisecond, 10)
+	tel.Metrics().SnapshotSaved(time.Millisecond)
+	tel.Metrics().WatchBreakers(func() map[string]string { return map[string]string{"openai/gpt-5": "open"} })
 	fams, err := tel.Metrics().Registry().Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
-	have := map[string]bool{"holon_agents_active": true, "holon_event_streams_open": true, "holon_recovery_seconds": true}
+	// The node's gauges, and those WatchRuntime reads from a runtime.
+	have := map[string]bool{"holon_agents_active": true, "holon_event_streams_open": true, "holon_recovery_seconds": true,
+		"holon_mailbox_queue_depth": true, "holon_agents_passivated": true, "holon_agents_quarantined": true,
+		"holon_tasks_running": true, "holon_timers_pending": true}
 	for _, f := range fams {
 		have[f.GetName()] = true
 	}

@@ -46,12 +46,13 @@ func (tt *turnTrace) spanID() string {
 // startSpan opens the turn's invoke_agent span; link, when linked, is the
 // parent's spawn call this child's first turn comes from.
 func (tt *turnTrace) startSpan(tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
-	attrs := []attribute.KeyValue{
+	attrs := make([]attribute.KeyValue, 0, 9) // sized once: the most a turn span gets
+	attrs = append(attrs,
 		attribute.String(attrOperation, opInvokeAgent),
 		attribute.String(attrAgentID, agentID), attribute.String(attrAgentName, agentID),
 		attribute.String(attrConversationID, agentID), attribute.String(attrAgentKind, kind),
 		attribute.String(attrTurnID, tt.id),
-	}
+	)
 	if tt.messageID != "" {
 		attrs = append(attrs, attribute.String(attrMessageID, tt.messageID), attribute.Int64(attrTurnIndex, int64(index)))
 	}
@@ -70,7 +71,8 @@ func (tt *turnTrace) startSpan(tr trace.Tracer, agentID, kind string, index uint
 // observation's time.
 func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
 	requested := orDefault(tl.RequestedModelRef, p.Provider)
-	attrs := []attribute.KeyValue{
+	attrs := make([]attribute.KeyValue, 0, 16) // sized once: the most a chat span gets
+	attrs = append(attrs,
 		attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(requested)),
 		attribute.String(attrRequestModel, modelOf(requested)), attribute.String(attrResponseModel, p.Model),
 		attribute.StringSlice(attrFinishReasons, []string{p.StopReason}),
@@ -79,7 +81,7 @@ func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted,
 		attribute.Int64(attrCacheWriteTkns, int64(p.TokenUsage.CacheCreationInputTokens)),
 		attribute.String(attrAgentID, o.agentID), attribute.String(attrConversationID, o.agentID),
 		attribute.Int(attrRound, int(p.Round)),
-	}
+	)
 	if p.ResponseID != "" {
 		attrs = append(attrs, attribute.String(attrResponseID, p.ResponseID))
 	}
@@ -113,12 +115,13 @@ func (tt *turnTrace) toolStarted(o *observation, p messages.ToolCallStarted) {
 	if tt.span == nil {
 		return
 	}
-	attrs := []attribute.KeyValue{
+	attrs := make([]attribute.KeyValue, 0, 8) // sized once: the most a tool span gets
+	attrs = append(attrs,
 		attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, p.ToolName),
 		attribute.String(attrToolCallID, p.CallID), attribute.String(attrToolType, "function"),
 		attribute.String(attrAgentID, o.agentID), attribute.String(attrConversationID, o.agentID),
 		attribute.Int(attrRound, int(p.Round)),
-	}
+	)
 	if o.t.cfg.CaptureContent {
 		attrs = append(attrs, attribute.String(attrToolArguments, o.t.secrets.Redact(string(p.Arguments))))
 	}

@@ -117,6 +117,7 @@ func (m *bandMailbox) PostUserMessage(msg any) {
 	m.mu.Lock()
 	m.user[b].push(msg)
 	m.userCount.Add(1)
+	queued[b].Add(1)
 	if signal {
 		m.sig.queued()
 	}
@@ -248,6 +249,7 @@ func (m *bandMailbox) popUser() (any, bool) {
 	for b := range m.user {
 		if msg, ok := m.user[b].pop(); ok {
 			m.userCount.Add(-1)
+			queued[b].Add(-1)
 			if b == interjectBand && m.sig != nil {
 				m.sig.taken()
 			}

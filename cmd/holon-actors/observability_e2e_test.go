@@ -155,7 +155,9 @@ func TestRunExportsTracesAndMetrics(t *testing.T) {
 	if got := counter("holon_tool_calls_total", "tool", "ExecCommand", "status", "ok"); got != 1 {
 		t.Errorf("holon_tool_calls_total{tool=ExecCommand,status=ok} = %v, want 1", got)
 	}
-	for _, name := range []string{"holon_agents_active", "holon_recovery_seconds", "holon_event_streams_open", "holon_journal_append_duration_seconds", "go_goroutines"} {
+	for _, name := range []string{"holon_agents_active", "holon_recovery_seconds", "holon_event_streams_open", "holon_journal_append_duration_seconds", "go_goroutines",
+		"holon_mailbox_queue_depth", "holon_agents_passivated", "holon_agents_quarantined", "holon_tasks_running",
+		"holon_timers_pending", "holon_snapshot_save_duration_seconds"} {
 		if fams[name] == nil {
 			t.Errorf("no %s in /metrics", name)
 		}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package telemetry_test
+
+const raceOn = false
