@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -118,55 +117,13 @@ func apiRun(ctx context.Context, cfg APIConfig, st *persistence.BadgerStore, soc
 	return res, checkAdmitted(ctx, st, cfg.agents(), acked)
 }
 
-// sendPrompts runs the clients and returns the wall time, every admit's
-// latency and the acknowledged message ids per agent.
+// sendPrompts runs the clients, each on its own connection to the
+// socket (promptLoad).
 func sendPrompts(ctx context.Context, cfg APIConfig, sock string) (time.Duration, []time.Duration, map[string]map[string]bool, error) {
-	var (
-		mu    sync.Mutex
-		lat   = make([]time.Duration, 0, cfg.Requests)
-		acked = map[string]map[string]bool{}
-		first error
-		wg    sync.WaitGroup
-	)
-	start := make(chan struct{})
-	for i := range cfg.Clients {
-		n := cfg.Requests / cfg.Clients
-		if i < cfg.Requests%cfg.Clients {
-			n++
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := control.NewUnixClient(sock)
-			defer c.Close()
-			<-start
-			for j := range n {
-				agent := agentName((i + j*cfg.Clients) % cfg.agents())
-				t0 := time.Now()
-				r, err := c.Prompt(ctx, agent, control.PromptRequest{Text: fmt.Sprintf("client %d prompt %d", i, j)})
-				d := time.Since(t0)
-				mu.Lock()
-				if err != nil && first == nil {
-					first = fmt.Errorf("client %d prompt %d to %s: %w", i, j, agent, err)
-				}
-				if err == nil {
-					lat = append(lat, d)
-					if acked[agent] == nil {
-						acked[agent] = map[string]bool{}
-					}
-					acked[agent][r.MessageID] = true
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		}()
-	}
-	began := time.Now()
-	close(start)
-	wg.Wait()
-	return time.Since(began), lat, acked, first
+	return promptLoad(ctx, "", cfg.Clients, cfg.Requests, cfg.agents(), agentName, func() (admitter, func()) {
+		c := control.NewUnixClient(sock)
+		return c, func() { c.Close() }
+	})
 }
 
 // checkAdmitted verifies each acknowledged prompt was journaled once.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"time"
 
@@ -87,11 +86,6 @@ type RemoteResult struct {
 	RemoteClientCPUUsPerPrompt float64 `json:"remote_client_cpu_us_per_prompt"`
 	HTTPNodeCPUUsPerPrompt     float64 `json:"http_node_cpu_us_per_prompt"`
 	HTTPClientCPUUsPerPrompt   float64 `json:"http_client_cpu_us_per_prompt"`
-}
-
-// admitter admits one prompt: the HTTP or the remote client.
-type admitter interface {
-	Prompt(ctx context.Context, id string, req control.PromptRequest) (control.PromptResponse, error)
 }
 
 // Remote starts a node (cfg.Binary run, with a private CA, paused agents
@@ -178,51 +172,10 @@ func pauseAgents(ctx context.Context, c *control.Client, prefix string, n int) e
 }
 
 // admitAll sends cfg.Requests prompts through c from cfg.Clients
-// goroutines and returns the wall time, every admit's latency and the
-// acknowledged message ids per agent.
+// goroutines (promptLoad).
 func admitAll(ctx context.Context, cfg RemoteConfig, c admitter, prefix string) (time.Duration, []time.Duration, map[string]map[string]bool, error) {
-	var (
-		mu    sync.Mutex
-		lat   = make([]time.Duration, 0, cfg.Requests)
-		acked = map[string]map[string]bool{}
-		first error
-		wg    sync.WaitGroup
-	)
-	start := make(chan struct{}) // closed to release every client at once
-	for i := range cfg.Clients {
-		n := cfg.Requests / cfg.Clients
-		if i < cfg.Requests%cfg.Clients {
-			n++
-		}
-		wg.Go(func() {
-			<-start
-			for j := range n {
-				agent := fmt.Sprintf("%s-%04d", prefix, (i+j*cfg.Clients)%cfg.agents())
-				t0 := time.Now()
-				r, err := c.Prompt(ctx, agent, control.PromptRequest{Text: fmt.Sprintf("client %d prompt %d", i, j)})
-				d := time.Since(t0)
-				mu.Lock()
-				if err != nil && first == nil {
-					first = fmt.Errorf("%s client %d prompt %d to %s: %w", prefix, i, j, agent, err)
-				}
-				if err == nil {
-					lat = append(lat, d)
-					if acked[agent] == nil {
-						acked[agent] = map[string]bool{}
-					}
-					acked[agent][r.MessageID] = true
-				}
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		})
-	}
-	began := time.Now()
-	close(start)
-	wg.Wait()
-	return time.Since(began), lat, acked, first
+	name := func(k int) string { return fmt.Sprintf("%s-%04d", prefix, k) }
+	return promptLoad(ctx, prefix+" ", cfg.Clients, cfg.Requests, cfg.agents(), name, func() (admitter, func()) { return c, nil })
 }
 
 // checkJournaled verifies through the node's events that each
