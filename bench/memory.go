@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,6 +61,11 @@ type MemoryResult struct {
 	MemorySearchP50Ms float64 `json:"memory_search_p50_ms"`
 	MemorySearchP99Ms float64 `json:"memory_search_p99_ms"`
 	MemorySearchMaxMs float64 `json:"memory_search_max_ms"`
+	// The same work in process CPU time (0 where /proc is not readable): what the figures above
+	// would approach on an idle machine, since on a shared one the wall times include waiting for
+	// a core. Rebuild records per CPU second; mean CPU milliseconds per search.
+	MemoryIndexRecordsPerCPUSec float64 `json:"memory_index_records_per_cpu_sec"`
+	MemorySearchCPUMsMean       float64 `json:"memory_search_cpu_ms_mean"`
 	// SearchesWithHits is how many of the searches returned at least one record.
 	SearchesWithHits int `json:"searches_with_hits"`
 	// MemoryTurnOverheadRatio is MemoryConfig.TurnOverhead's figure; absent when not measured.
@@ -81,11 +87,16 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 	}
 	defer ix.Close()
 	corpus := newMemoryCorpus(cfg.Records)
+	cpu0, cpuErr := processCPU(os.Getpid())
 	start := time.Now()
 	if err := ix.Rebuild(ctx, corpus); err != nil {
 		return res, err
 	}
 	elapsed := time.Since(start)
+	cpu1, err := processCPU(os.Getpid())
+	if cpuErr == nil && err == nil && cpu1 > cpu0 {
+		res.MemoryIndexRecordsPerCPUSec = float64(cfg.Records) / (cpu1 - cpu0).Seconds()
+	}
 	res.RebuildSeconds = elapsed.Seconds()
 	res.MemoryIndexRecordsPerSec = float64(cfg.Records) / elapsed.Seconds()
 	size, err := dirBytes(dir)
@@ -95,6 +106,7 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 	res.MemoryIndexBytesPerRecord = float64(size) / float64(cfg.Records)
 
 	lat := make([]time.Duration, 0, cfg.Searches)
+	cpu1, cpuErr = processCPU(os.Getpid())
 	for i := range cfg.Searches {
 		q := corpus.query(i)
 		t := time.Now()
@@ -106,6 +118,9 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 		if len(hits) > 0 {
 			res.SearchesWithHits++
 		}
+	}
+	if cpu2, err := processCPU(os.Getpid()); cpuErr == nil && err == nil {
+		res.MemorySearchCPUMsMean = ms(cpu2-cpu1) / float64(cfg.Searches)
 	}
 	p50, p99, mx := latencySummary(lat)
 	res.MemorySearchP50Ms, res.MemorySearchP99Ms, res.MemorySearchMaxMs = ms(p50), ms(p99), ms(mx)

@@ -21,7 +21,7 @@ const (
 )
 
 // schemaVersion names the index layout; an index written under another is rebuilt.
-const schemaVersion = "memory-fts5-1"
+const schemaVersion = "memory-fts5-2"
 
 // Options configure an Index.
 type Options struct {

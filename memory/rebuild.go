@@ -86,9 +86,12 @@ func (ix *Index) build(ctx context.Context, path string, src Source) (int, error
 	}
 	defer w.close()
 	w.fresh = map[string]bool{}
-	// No merging while the records stream in: optimize merges everything once at the end.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES('automerge', 0)`); err != nil {
-		return 0, fmt.Errorf("configure index: %w", err)
+	// No merging while the records stream in, and 16 MiB of terms gathered in memory before each
+	// segment is written: optimize merges the few segments once at the end.
+	for _, cfg := range []string{`('automerge', 0)`, `('crisismerge', 64)`, `('hashsize', 16777216)`} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES`+cfg); err != nil {
+			return 0, fmt.Errorf("configure index: %w", err)
+		}
 	}
 	if err := w.setMeta(ctx, "schema", schemaVersion); err != nil {
 		return 0, err
@@ -113,8 +116,10 @@ func (ix *Index) build(ctx context.Context, path string, src Source) (int, error
 	if err := w.optimize(ctx); err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES('automerge', 4)`); err != nil {
-		return 0, fmt.Errorf("configure index: %w", err)
+	for _, cfg := range []string{`('automerge', 4)`, `('crisismerge', 16)`, `('hashsize', 1048576)`} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES`+cfg); err != nil {
+			return 0, fmt.Errorf("configure index: %w", err)
+		}
 	}
 	return n, tx.Commit()
 }

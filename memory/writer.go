@@ -13,8 +13,8 @@ import (
 type writer struct {
 	// fresh, during a rebuild into an empty file, holds the keys written so far: a record not in
 	// it cannot be in the file, so upsert skips looking for the old row.
-	fresh map[string]bool
-	tx                                         *sql.Tx
+	fresh                                                        map[string]bool
+	tx                                                           *sql.Tx
 	find, delDoc, delBody, delFTS, insDoc, insBody, insFTS, meta *sql.Stmt
 }
 

@@ -30,6 +30,8 @@ func (c *benchMemoryCmd) Run(ctx context.Context, e *env) error {
 			{"search p50", fmt.Sprintf("%.2f ms", r.MemorySearchP50Ms)},
 			{"search p99", fmt.Sprintf("%.2f ms (target <= 10)", r.MemorySearchP99Ms)},
 			{"search max", fmt.Sprintf("%.2f ms", r.MemorySearchMaxMs)},
+			{"search CPU mean", fmt.Sprintf("%.2f ms", r.MemorySearchCPUMsMean)},
+			{"rebuild per CPU second", fmt.Sprintf("%.0f records", r.MemoryIndexRecordsPerCPUSec)},
 			{"searches with hits", fmt.Sprint(r.SearchesWithHits)},
 		}
 		if r.MemoryTurnOverheadRatio != nil {
