@@ -48,6 +48,10 @@ type Index struct {
 	db     *sql.DB
 	closed bool
 	stmts  stmtCache // statements prepared on db
+
+	// writeMu makes writers take turns: SQLite has one writer, and a transaction that reads
+	// before it writes would otherwise fail with SQLITE_BUSY instead of waiting.
+	writeMu sync.Mutex
 }
 
 // Open opens the index in dir (agent_home/.holon/indexes), rebuilding it from opts.Source when it

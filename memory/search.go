@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -156,6 +157,9 @@ func (ix *Index) ranked(ctx context.Context, db *sql.DB, stmt, match string, sco
 	hits := make([]Hit, 0, len(ids))
 	for _, s := range ids {
 		d, err := ix.loadDoc(ctx, db, `id = ?`, s.id)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // replaced or deleted by a write between the match and this read
+		}
 		if err != nil {
 			return nil, err
 		}

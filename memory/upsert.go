@@ -33,6 +33,8 @@ func (ix *Index) Delete(kind Kind, key string) error {
 // write runs fn in one write transaction.
 func (ix *Index) write(fn func(context.Context, *writer) error) error {
 	ctx := context.Background()
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
 	err := ix.withDB(ctx, func(db *sql.DB) error {
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
