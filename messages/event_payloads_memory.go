@@ -14,8 +14,6 @@ type WorkingMemory struct {
 	WorkItemID string `json:"work_item_id,omitempty"`
 	Objective  string `json:"objective,omitempty"`
 	PlanStatus string `json:"plan_status,omitempty"`
-	// Plan is the head of the current item's plan, bounded.
-	Plan string `json:"plan,omitempty"`
 	// Todo is the current item's checklist, one "[state] text" a line.
 	Todo []string `json:"todo,omitempty"`
 	// OtherWork is the other open work, one "id (queued|blocked: why):
