@@ -151,9 +151,7 @@ func (s *State) mergeTurn(p messages.TurnTerminal) {
 		if r := s.WorkItemOf(e.WorkItemID); r != nil {
 			e.Objective = memoryLine(r.Objective)
 		}
-		if w := s.ActiveWorkspace; w != nil {
-			e.WorkspaceID = w.WorkspaceID
-		}
+		e.WorkspaceID = s.ActiveWorkspaceID()
 	}
 	e.Turns++
 	e.LastTurn, e.LastMessage = p.TurnIndex, s.MessageCount()
