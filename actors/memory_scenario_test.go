@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -152,5 +153,33 @@ func TestMemoryIndexRebuilt(t *testing.T) {
 	}
 	if b, err := os.ReadFile(ledger); err != nil || !strings.Contains(string(b), "Lisbon") {
 		t.Errorf("ledger after the rebuild = %q, %v", b, err)
+	}
+}
+
+// TestMemoryReplayedExactly: after a crash, the agent's working memory,
+// its pending delta and its episode builder are what they were, rebuilt
+// from the journal.
+func TestMemoryReplayedExactly(t *testing.T) {
+	h := memoryHarness(t)
+	for i := 1; i <= 3; i++ {
+		h.Provider.Script(testkit.Reply("", testkit.Call(fmt.Sprintf("c%d", i), "echo", fmt.Sprintf(`{"text":"step %d"}`, i))),
+			testkit.Reply(fmt.Sprintf("Step %d done.", i)))
+		h.Prompt("main", fmt.Sprintf("Do step %d.", i))
+		h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, i))
+	}
+	before, err := h.Runtime.State(context.Background(), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Memory.Revision == 0 || before.Memory.Episode == nil || before.Memory.Episode.Turns != 3 {
+		t.Fatalf("memory before the crash = %+v, want revisions and a 3-turn builder", before.Memory)
+	}
+	h.Restart()
+	after, err := h.Runtime.State(context.Background(), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after.Memory, before.Memory) {
+		t.Errorf("memory after replay =\n%+v\nwant\n%+v", after.Memory, before.Memory)
 	}
 }
