@@ -8,6 +8,9 @@ import (
 // isCJK reports whether r is written without spaces between words (Han, kana, Hangul), so the
 // default word tokenizer would treat a whole run as one token.
 func isCJK(r rune) bool {
+	if r < 0x1100 { // below Hangul Jamo: Latin, Greek, Cyrillic, Arabic, Indic...
+		return false
+	}
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
 }

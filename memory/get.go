@@ -34,7 +34,7 @@ func (ix *Index) Get(sourceRef string, maxChars int) (Got, error) {
 	var d storedDoc
 	err = ix.withDB(context.Background(), func(db *sql.DB) error {
 		var err error
-		d, err = loadDoc(context.Background(), db, `kind = ? AND key = ?`, string(kind), key)
+		d, err = ix.loadDoc(context.Background(), db, `kind = ? AND key = ?`, string(kind), key)
 		return err
 	})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -68,11 +68,15 @@ type storedDoc struct {
 }
 
 // loadDoc reads the one docs row matching where; sql.ErrNoRows when there is none.
-func loadDoc(ctx context.Context, db *sql.DB, where string, args ...any) (storedDoc, error) {
+func (ix *Index) loadDoc(ctx context.Context, db *sql.DB, where string, args ...any) (storedDoc, error) {
 	var d storedDoc
 	var kind, scope, meta string
 	var updated int64
-	err := db.QueryRowContext(ctx, `SELECT kind, key, agent_id, scope_kind, workspace_id, source_path, title, body, updated_at, metadata FROM docs WHERE `+where, args...).
+	st, err := ix.stmts.get(ctx, db, `SELECT kind, key, agent_id, scope_kind, workspace_id, source_path, b.title, b.body, updated_at, metadata FROM docs JOIN bodies b USING (id) WHERE `+where)
+	if err != nil {
+		return d, err
+	}
+	err = st.QueryRowContext(ctx, args...).
 		Scan(&kind, &d.Key, &d.AgentID, &scope, &d.WorkspaceID, &d.SourcePath, &d.Title, &d.Body, &updated, &meta)
 	if err != nil {
 		return d, err

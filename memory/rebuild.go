@@ -42,6 +42,7 @@ func (ix *Index) rebuildLocked(ctx context.Context, src Source, reason string) e
 		removeDB(tmp)
 		return fmt.Errorf("memory: rebuild index: %w", err)
 	}
+	ix.stmts.reset()
 	if ix.db != nil {
 		_ = ix.db.Close()
 		ix.db = nil
@@ -65,7 +66,7 @@ func (ix *Index) rebuildLocked(ctx context.Context, src Source, reason string) e
 
 // build writes a fresh index file at path holding every record of src, in one transaction.
 func (ix *Index) build(ctx context.Context, path string, src Source) (int, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)&_pragma=cache_size(-65536)")
 	if err != nil {
 		return 0, err
 	}
@@ -84,6 +85,14 @@ func (ix *Index) build(ctx context.Context, path string, src Source) (int, error
 		return 0, err
 	}
 	defer w.close()
+	w.fresh = map[string]bool{}
+	// No merging while the records stream in, and 16 MiB of terms gathered in memory before each
+	// segment is written: optimize merges the few segments once at the end.
+	for _, cfg := range []string{`('automerge', 0)`, `('crisismerge', 64)`, `('hashsize', 16777216)`} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES`+cfg); err != nil {
+			return 0, fmt.Errorf("configure index: %w", err)
+		}
+	}
 	if err := w.setMeta(ctx, "schema", schemaVersion); err != nil {
 		return 0, err
 	}
@@ -106,6 +115,11 @@ func (ix *Index) build(ctx context.Context, path string, src Source) (int, error
 	}
 	if err := w.optimize(ctx); err != nil {
 		return 0, err
+	}
+	for _, cfg := range []string{`('automerge', 4)`, `('crisismerge', 16)`, `('hashsize', 1048576)`} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(fts, rank) VALUES`+cfg); err != nil {
+			return 0, fmt.Errorf("configure index: %w", err)
+		}
 	}
 	return n, tx.Commit()
 }

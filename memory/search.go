@@ -14,14 +14,13 @@ const (
 	MaxLimit     = 100 // the most results one Search returns
 )
 
-// commonDocs is the document count above which a term is treated as common: a query with any
-// rarer term ranks only the records holding its rare terms, and a query of common terms only
-// ranks the most recently written records holding all of them. This keeps the cost of one Search
-// bounded however large the index grows (ranking every record that holds "the" is what is slow).
-const commonDocs = 4000
-
-// recentCandidates is how many of the newest matching records a common-terms query ranks.
-const recentCandidates = 400
+// rankBudget bounds how many records one Search ranks with bm25 (SQLite's ranking costs tens of
+// microseconds a record here, and bm25 also walks each ranked term's whole posting list). Terms
+// are taken rarest first while their record counts fit the budget; a query with such rare terms
+// ranks only the records holding them. A query whose terms are all common returns the most
+// recently written records in scope holding all of them (or, when none holds all, any), scored
+// from their text. So one Search costs a bounded amount however large the index grows.
+const rankBudget = 1000
 
 // Query is one search.
 type Query struct {
@@ -74,50 +73,67 @@ func (q Query) limit() (int, error) {
 
 // search runs the query on db.
 func (ix *Index) search(ctx context.Context, db *sql.DB, q Query, terms []term, limit int) ([]Hit, error) {
-	var rare, found []term
+	type counted struct {
+		t term
+		n int
+	}
+	var found []counted
 	for _, t := range terms {
-		n, err := docCount(ctx, db, t)
+		n, err := ix.docCount(ctx, db, t)
 		if err != nil {
 			return nil, err
 		}
 		if n > 0 {
-			found = append(found, t)
-		}
-		if n > 0 && n <= commonDocs {
-			rare = append(rare, t)
+			found = append(found, counted{t, n})
 		}
 	}
 	if len(found) == 0 {
 		return nil, nil
 	}
-	filter := scopeFilter(q)
+	slices.SortStableFunc(found, func(a, b counted) int { return a.n - b.n })
+	var rare, all []term
+	budget := rankBudget
+	for _, c := range found {
+		all = append(all, c.t)
+		if c.n <= budget {
+			rare = append(rare, c.t)
+			budget -= c.n
+		}
+	}
+	where, args := scopeWhere(q)
 	if len(rare) > 0 {
-		hits, err := ix.ranked(ctx, db, rankedSQL, matchExpr(rare, " OR ", filter), limit, terms)
+		hits, err := ix.ranked(ctx, db, fmt.Sprintf(rankedSQL, where), matchExpr(rare, " OR "), args, limit, terms)
 		if err != nil || len(hits) > 0 {
 			return hits, err
 		}
 	}
-	hits, err := ix.ranked(ctx, db, recentSQL, matchExpr(found, " AND ", filter), limit, terms)
+	hits, err := ix.ranked(ctx, db, fmt.Sprintf(recentSQL, where), matchExpr(all, " AND "), args, limit, terms)
 	if err != nil || len(hits) > 0 {
 		return hits, err
 	}
-	return ix.ranked(ctx, db, recentSQL, matchExpr(found, " OR ", filter), limit, terms)
+	return ix.ranked(ctx, db, fmt.Sprintf(recentSQL, where), matchExpr(all, " OR "), args, limit, terms)
 }
 
-// Ranking: title matches weigh 4, body 1, the scope column nothing. bm25 is lower for better
-// matches, so the score is its negation.
+// The two searches, with the scope condition put in at %s. rankedSQL ranks by bm25 with title
+// matches weighing 4 and body matches 1 (bm25 is lower for better matches, so the score is its
+// negation); it runs only on rare terms, so it ranks a bounded number of records. recentSQL
+// takes the newest records in scope holding the terms, walking the index newest first and
+// stopping at the limit; its score is worked out from the hits' text (termScore).
 const (
-	rankedSQL = `SELECT rowid, -bm25(fts, 4.0, 1.0, 0.0) AS s FROM fts WHERE fts MATCH ? ORDER BY bm25(fts, 4.0, 1.0, 0.0) LIMIT ?`
-	recentSQL = `SELECT rowid, s FROM (SELECT rowid, -bm25(fts, 4.0, 1.0, 0.0) AS s FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY s DESC LIMIT ?`
+	rankedSQL = `SELECT fts.rowid, -bm25(fts, 4.0, 1.0) AS s FROM fts JOIN docs d ON d.id = fts.rowid
+		WHERE fts MATCH ?%s ORDER BY s DESC LIMIT ?`
+	recentSQL = `SELECT fts.rowid, 0.0 FROM fts JOIN docs d ON d.id = fts.rowid
+		WHERE fts MATCH ?%s ORDER BY fts.rowid DESC LIMIT ?`
 )
 
-// ranked runs one of the ranking statements and loads the records it names.
-func (ix *Index) ranked(ctx context.Context, db *sql.DB, stmt, match string, limit int, terms []term) ([]Hit, error) {
-	args := []any{match, limit}
-	if stmt == recentSQL {
-		args = []any{match, recentCandidates, limit}
+// ranked runs one of the search statements and loads the records it names.
+func (ix *Index) ranked(ctx context.Context, db *sql.DB, stmt, match string, scopeArgs []any, limit int, terms []term) ([]Hit, error) {
+	args := append(append([]any{match}, scopeArgs...), limit)
+	st, err := ix.stmts.get(ctx, db, stmt)
+	if err != nil {
+		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, stmt, args...)
+	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -139,71 +155,67 @@ func (ix *Index) ranked(ctx context.Context, db *sql.DB, stmt, match string, lim
 	}
 	hits := make([]Hit, 0, len(ids))
 	for _, s := range ids {
-		d, err := loadDoc(ctx, db, `id = ?`, s.id)
+		d, err := ix.loadDoc(ctx, db, `id = ?`, s.id)
 		if err != nil {
 			return nil, err
+		}
+		if s.score == 0 {
+			s.score = termScore(d, terms)
 		}
 		hits = append(hits, Hit{Provenance: ix.provenance(d), Snippet: snippet(d.Body, terms), Score: s.score})
 	}
 	return hits, nil
 }
 
-// matchExpr joins the terms' expressions with op over the title and body columns and adds the
-// scope filter.
-func matchExpr(terms []term, op, filter string) string {
+// termScore scores a record found by recency: for each term, its saturated count in the title
+// (weight 4) and the body (weight 1), as bm25 would without the rarity and length factors.
+func termScore(d storedDoc, terms []term) float64 {
+	sat := func(n int) float64 { return float64(n) / (float64(n) + 1.2) }
+	var s float64
+	for _, t := range terms {
+		s += 4*sat(countFold(d.Title, t.text)) + sat(countFold(d.Body, t.text))
+	}
+	return s
+}
+
+// matchExpr joins the terms' expressions with op over the title and body columns.
+func matchExpr(terms []term, op string) string {
 	parts := make([]string, len(terms))
 	for i, t := range terms {
 		parts[i] = t.match()
 	}
-	expr := "{title body} : (" + strings.Join(parts, op) + ")"
-	if filter != "" {
-		expr += " AND " + filter
-	}
-	return expr
+	return "{title body} : (" + strings.Join(parts, op) + ")"
 }
 
-// scopeFilter is the FTS expression restricting a search to q's workspaces and kinds.
-func scopeFilter(q Query) string {
-	var f []string
+// scopeWhere is the SQL condition on docs d restricting a search to q's workspaces and kinds,
+// and its arguments. Agent-scoped records are always in.
+func scopeWhere(q Query) (string, []any) {
+	var where string
+	var args []any
 	if !q.AllWorkspaces {
-		s := agentScopeToken
-		if q.WorkspaceID != "" {
-			s += " OR " + workspaceToken(q.WorkspaceID)
+		where = ` AND (d.scope_kind = 'agent' OR d.workspace_id = ?)`
+		args = append(args, q.WorkspaceID)
+		if q.WorkspaceID == "" {
+			where, args = ` AND d.scope_kind = 'agent'`, nil
 		}
-		f = append(f, "scope : ("+s+")")
 	}
 	if len(q.Kinds) > 0 {
-		ks := make([]string, len(q.Kinds))
-		for i, k := range q.Kinds {
-			ks[i] = kindToken(k)
+		where += ` AND d.kind IN (?` + strings.Repeat(`, ?`, len(q.Kinds)-1) + `)`
+		for _, k := range q.Kinds {
+			args = append(args, string(k))
 		}
-		f = append(f, "scope : ("+strings.Join(ks, " OR ")+")")
 	}
-	return strings.Join(f, " AND ")
+	return where, args
 }
 
-// docCount is how many records hold t (for a CJK phrase, its rarest bigram; for a lone CJK
-// character, every bigram it starts).
-func docCount(ctx context.Context, db *sql.DB, t term) (int, error) {
-	if t.single {
-		var n sql.NullInt64
-		lo := t.tokens[0]
-		err := db.QueryRowContext(ctx, `SELECT sum(doc) FROM vocab WHERE term >= ? AND term < ?`, lo, lo+"\U0010FFFF").Scan(&n)
-		return int(n.Int64), err
+// docCount is how many records hold t, counted up to rankBudget+1: past that the term is common
+// and its exact count does not matter.
+func (ix *Index) docCount(ctx context.Context, db *sql.DB, t term) (int, error) {
+	st, err := ix.stmts.get(ctx, db, `SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`)
+	if err != nil {
+		return 0, err
 	}
-	least := -1
-	for _, tok := range t.tokens {
-		var n int
-		err := db.QueryRowContext(ctx, `SELECT doc FROM vocab WHERE term = ?`, tok).Scan(&n)
-		if err == sql.ErrNoRows {
-			return 0, nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		if least < 0 || n < least {
-			least = n
-		}
-	}
-	return max(least, 0), nil
+	var n int
+	err = st.QueryRowContext(ctx, matchExpr([]term{t}, ""), rankBudget+1).Scan(&n)
+	return n, err
 }

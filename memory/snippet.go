@@ -76,3 +76,19 @@ func hasPrefixFold(s, prefix string) bool {
 	}
 	return true
 }
+
+// countFold counts the non-overlapping occurrences of sub in s, ignoring case.
+func countFold(s, sub string) int {
+	n := 0
+	for {
+		i := indexFold(s, sub)
+		if i < 0 {
+			return n
+		}
+		n++
+		s = s[i+len(sub):]
+		if len(s) == 0 {
+			return n
+		}
+	}
+}

@@ -7,13 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // writer writes records inside one transaction with prepared statements.
 type writer struct {
-	tx                                         *sql.Tx
-	find, delDoc, delFTS, insDoc, insFTS, meta *sql.Stmt
+	// fresh, during a rebuild into an empty file, holds the keys written so far: a record not in
+	// it cannot be in the file, so upsert skips looking for the old row.
+	fresh                                                        map[string]bool
+	tx                                                           *sql.Tx
+	find, delDoc, delBody, delFTS, insDoc, insBody, insFTS, meta *sql.Stmt
 }
 
 // prepareWriter prepares the statements on tx.
@@ -25,9 +27,11 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	}{
 		{&w.find, `SELECT id FROM docs WHERE kind = ? AND key = ?`},
 		{&w.delDoc, `DELETE FROM docs WHERE id = ?`},
+		{&w.delBody, `DELETE FROM bodies WHERE id = ?`},
 		{&w.delFTS, `DELETE FROM fts WHERE rowid = ?`},
-		{&w.insDoc, `INSERT INTO docs(kind, key, agent_id, scope_kind, workspace_id, source_path, title, body, updated_at, metadata) VALUES(?,?,?,?,?,?,?,?,?,?)`},
-		{&w.insFTS, `INSERT INTO fts(rowid, title, body, scope) VALUES(?,?,?,?)`},
+		{&w.insDoc, `INSERT INTO docs(kind, key, agent_id, scope_kind, workspace_id, source_path, updated_at, metadata) VALUES(?,?,?,?,?,?,?,?)`},
+		{&w.insBody, `INSERT INTO bodies(id, title, body) VALUES(?,?,?)`},
+		{&w.insFTS, `INSERT INTO fts(rowid, title, body) VALUES(?,?,?)`},
 		{&w.meta, `INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v`},
 	} {
 		st, err := tx.PrepareContext(ctx, s.sql)
@@ -42,7 +46,7 @@ func prepareWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 
 // close closes the prepared statements.
 func (w *writer) close() {
-	for _, st := range []*sql.Stmt{w.find, w.delDoc, w.delFTS, w.insDoc, w.insFTS, w.meta} {
+	for _, st := range []*sql.Stmt{w.find, w.delDoc, w.delBody, w.delFTS, w.insDoc, w.insBody, w.insFTS, w.meta} {
 		if st != nil {
 			_ = st.Close()
 		}
@@ -73,6 +77,9 @@ func (w *writer) remove(ctx context.Context, kind Kind, key string) error {
 	if _, err := w.delDoc.ExecContext(ctx, id); err != nil {
 		return fmt.Errorf("delete %s/%s: %w", kind, key, err)
 	}
+	if _, err := w.delBody.ExecContext(ctx, id); err != nil {
+		return fmt.Errorf("delete %s/%s: %w", kind, key, err)
+	}
 	return nil
 }
 
@@ -80,8 +87,14 @@ func (w *writer) remove(ctx context.Context, kind Kind, key string) error {
 // is the order records were last written. For the memory files it also stores the body's hash,
 // which CheckFiles compares with the file on disk.
 func (w *writer) upsert(ctx context.Context, d Doc) error {
-	if err := w.remove(ctx, d.Kind, d.Key); err != nil {
-		return err
+	k := string(d.Kind) + "\x00" + d.Key
+	if w.fresh == nil || w.fresh[k] {
+		if err := w.remove(ctx, d.Kind, d.Key); err != nil {
+			return err
+		}
+	}
+	if w.fresh != nil {
+		w.fresh[k] = true
 	}
 	meta := "{}"
 	if len(d.Metadata) > 0 {
@@ -92,7 +105,7 @@ func (w *writer) upsert(ctx context.Context, d Doc) error {
 		meta = string(b)
 	}
 	res, err := w.insDoc.ExecContext(ctx, string(d.Kind), d.Key, d.AgentID, string(d.ScopeKind), d.WorkspaceID,
-		d.SourcePath, d.Title, d.Body, d.UpdatedAt.UnixNano(), meta)
+		d.SourcePath, d.UpdatedAt.UnixNano(), meta)
 	if err != nil {
 		return fmt.Errorf("insert %s/%s: %w", d.Kind, d.Key, err)
 	}
@@ -100,7 +113,10 @@ func (w *writer) upsert(ctx context.Context, d Doc) error {
 	if err != nil {
 		return fmt.Errorf("insert %s/%s: %w", d.Kind, d.Key, err)
 	}
-	if _, err := w.insFTS.ExecContext(ctx, id, project(d.Title), project(d.Body), scopeTokens(d)); err != nil {
+	if _, err := w.insBody.ExecContext(ctx, id, d.Title, d.Body); err != nil {
+		return fmt.Errorf("insert %s/%s: %w", d.Kind, d.Key, err)
+	}
+	if _, err := w.insFTS.ExecContext(ctx, id, project(d.Title), project(d.Body)); err != nil {
 		return fmt.Errorf("index %s/%s: %w", d.Kind, d.Key, err)
 	}
 	if isFileKind(d.Kind) {
@@ -115,35 +131,6 @@ func (w *writer) optimize(ctx context.Context) error {
 		return fmt.Errorf("optimize: %w", err)
 	}
 	return nil
-}
-
-// scopeTokens is the scope column of a record: its scope (agent or a workspace's hashed id) and
-// its kind, as single tokens the search filter matches.
-func scopeTokens(d Doc) string {
-	s := agentScopeToken
-	if d.ScopeKind == ScopeWorkspace {
-		s = workspaceToken(d.WorkspaceID)
-	}
-	return s + " " + kindToken(d.Kind)
-}
-
-// agentScopeToken marks agent-scoped records in the scope column.
-const agentScopeToken = "sagent"
-
-// workspaceToken is a workspace id as one alphanumeric token, whatever characters the id holds.
-func workspaceToken(id string) string {
-	h := sha256.Sum256([]byte(id))
-	return "w" + hex.EncodeToString(h[:10])
-}
-
-// kindToken is a kind as one alphanumeric token.
-func kindToken(k Kind) string {
-	return "k" + strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, strings.ToLower(string(k)))
 }
 
 // bodyHash is the hex SHA-256 of a body.

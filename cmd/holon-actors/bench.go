@@ -28,6 +28,7 @@ type benchCmd struct {
 	SSE             benchSSECmd             `cmd:"" name:"sse" help:"Memory of many event streams on one agent with large events: peak while served, left after they close."`
 	Remote          benchRemoteCmd          `cmd:"" help:"Prompts admitted durably per second over the cluster protocol (mTLS) and over the control socket of the same node, in the same run, and their admit latency."`
 	Timers          benchTimersCmd          `cmd:"" help:"Timer service under 10,000 agents with a recurring timer each: fires per second sustained, lateness after the due time, memory per pending timer."`
+	Memory          benchMemoryCmd          `cmd:"" help:"An agent's memory search index of 100,000 records: full rebuild records per second, bytes per record, search latency p50/p99."`
 	MCP             benchMCPCmd             `cmd:"" name:"mcp" help:"Overhead of a no-op MCP tool call through the runtime against the same call with the SDK client directly, same stdio server, same run."`
 	MCPServer       benchMCPServerCmd       `cmd:"" name:"mcp-server" hidden:"" help:"The no-op MCP server bench mcp starts (stdio)."`
 	TUI             benchTUICmd             `cmd:"" name:"tui" help:"The operator console against an agent of 100,000 events with 20 agents busy: first paint after connecting, keystroke to repaint."`
