@@ -100,21 +100,41 @@ func (s *memoryService) write(id string, batch []messages.Payload, at time.Time)
 	}
 }
 
-// work runs the pending writes until none is left.
+// work runs the pending writes until none is left, all that wait at
+// once.
 func (s *memoryService) work() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for len(s.pending) > 0 {
-		w := s.pending[0]
-		s.pending = s.pending[1:]
+		batch := s.pending
+		s.pending = nil
 		s.mu.Unlock()
-		s.apply(w)
+		for _, w := range byAgent(batch) {
+			s.apply(w)
+		}
 		s.mu.Lock()
-		s.ran++
+		s.ran += uint64(len(batch))
 		s.idle.Broadcast()
 	}
 	s.working = false
 	s.idle.Broadcast()
+}
+
+// byAgent merges the writes of each agent, in order, so each agent's
+// index takes one transaction for all its records waiting.
+func byAgent(ws []memoryWrite) []memoryWrite {
+	var out []memoryWrite
+	at := map[string]int{}
+	for _, w := range ws {
+		i, ok := at[w.id]
+		if !ok {
+			at[w.id], out = len(out), append(out, memoryWrite{id: w.id})
+			i = len(out) - 1
+		}
+		out[i].docs = append(out[i].docs, w.docs...)
+		out[i].episodes = append(out[i].episodes, w.episodes...)
+	}
+	return out
 }
 
 // apply runs one write: the records upserted, the episodes appended to
