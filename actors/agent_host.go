@@ -60,6 +60,8 @@ type wiring struct {
 	childStrategy actor.SupervisorStrategy
 	// view is the runtime's view of its agents' info (info_view.go).
 	view *infoView
+	// memory keeps the agents' memory indexes (memory_service.go).
+	memory *memoryService
 }
 
 // toTimers sends a timers.Schedule or timers.Cancel to the timer service.

@@ -59,7 +59,7 @@ func TestTurnWithToolCall(t *testing.T) {
 		"tool_call_started", "tool_executed",
 		"provider_round_completed", "assistant_round_recorded",
 		"turn_terminal", "brief_recorded",
-		"agent_state_changed", // awake_idle
+		"working_memory_updated", "agent_state_changed", // the turn boundary's memory, awake_idle
 	}
 	h.WaitEvent("main", testkit.NthOfType(messages.EventAgentStateChanged, 3))
 	if got := types(h.Events("main")); strings.Join(got, " ") != strings.Join(want, " ") {

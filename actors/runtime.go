@@ -122,7 +122,8 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	// The runtime-owned tools are built once (their schemas by
 	// reflection), not at each activation.
 	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
-		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view}
+		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view,
+		memory: newMemoryService(deps.ToolEnv.Home, deps.Store)}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
@@ -604,6 +605,7 @@ func (r *Runtime) halt() error {
 	if err := r.stopTransports(); err != nil {
 		return err
 	}
+	r.wire.memory.stop()
 	r.sys.Shutdown()
 	return nil
 }

@@ -39,6 +39,9 @@ func (a *agent) runRuntimeTool(call messages.ToolCall) (res tools.Result, payloa
 		if d.Workspace != nil {
 			return tools.Result{}, nil, a.workspaceIO(d.Workspace), true
 		}
+		if d.Memory != nil {
+			return tools.Result{}, nil, a.memoryIO(d.Memory), true
+		}
 		if d.Plan == nil && d.Result.Status == "" {
 			d.Result = res // the validated result stands
 		}

@@ -118,6 +118,7 @@ func (a *agent) enqueue(m *enqueueWorkItem) *workItemEnqueued {
 		return &workItemEnqueued{err: ErrAgentStopped}
 	}
 	rec := runtimetools.NewWorkItem(a.env(), m.objective, messages.PlanDraft, nil)
+	rec.WorkspaceID = a.state.ActiveWorkspaceID()
 	if err := a.persist(messages.WorkItemCreated{Record: rec}); err != nil {
 		return &workItemEnqueued{err: fmt.Errorf("enqueue work item: %w", err)}
 	}

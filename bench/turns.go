@@ -43,6 +43,10 @@ type TurnsConfig struct {
 	// Logger receives the store's and protoactor's logs; nil means the
 	// store's default and no protoactor logs.
 	Logger *slog.Logger
+	// Memory gives the agents homes (in TurnsHomesDir under Dir), so the
+	// runtime keeps their memory indexes current as they run; without it
+	// they keep working memory and episodes in their journals only.
+	Memory bool
 }
 
 // DefaultTurnsConfig returns the default workload: 1,000 agents of 5 turns
@@ -161,6 +165,9 @@ func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 		res.BytesPerTurn = float64(bytes) / float64(res.TotalTurns)
 		return idleRun(ctx, cfg, o, &res)
 	})
+	if cfg.Memory && !cfg.Keep {
+		err = errors.Join(err, os.RemoveAll(filepath.Join(cfg.Dir, TurnsHomesDir)))
+	}
 	if err != nil {
 		return TurnsResult{}, err
 	}
@@ -170,7 +177,7 @@ func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 // turnsRun starts a runtime over st, drives every agent, measures, and
 // closes the runtime; st stays open.
 func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore) (res TurnsResult, err error) {
-	rt, err := newBenchRuntime(st, cfg.Logger)
+	rt, err := turnsRuntime(st, cfg)
 	if err != nil {
 		return TurnsResult{}, err
 	}

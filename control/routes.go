@@ -7,6 +7,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/memory"
 	"github.com/holon-actors/holon-actors/messages"
 )
 
@@ -234,6 +235,14 @@ func (s *Server) table() []route {
 			Summary: "Enqueue a work item ({\"objective\": \"...\"}): persisted open and queued without a transcript message; the current work item stays current. 201 with the item.",
 			Request: EnqueueWorkItemRequest{}, Response: actors.WorkItemView{}, Status: http.StatusCreated, Errors: []string{KindInvalid}, Example: EnqueueWorkItemRequest{Objective: "Triage the failing nightly build."}},
 			s.enqueueWorkItem},
+		{Route{Method: "GET", Pattern: "/agents/{id}/memory/search", OperationID: "agentMemorySearch",
+			Summary:  "Search the agent's memory (its memory files, briefs, episodes, work items and delivery summaries) in its active workspace and its agent-scoped memory, or ?all_workspaces=true; hits best first, with provenance and a source_ref.",
+			Response: MemorySearchResult{}, Params: memorySearchParams, Errors: []string{KindInvalid, KindUnavailable}},
+			s.forAgent(s.agentMemorySearch)},
+		{Route{Method: "GET", Pattern: "/agents/{id}/memory/get", OperationID: "agentMemoryGet",
+			Summary:  "The exact original text of a memory search hit by its source_ref (?max_chars=N, default 12000, at most 50000), with its provenance and a truncated flag.",
+			Response: memory.Got{}, Params: memoryGetParams, Errors: []string{KindInvalid, KindNotFound, KindUnavailable}},
+			s.forAgent(s.agentMemoryGet)},
 		{Route{Method: "GET", Pattern: "/agents/{id}/timers", OperationID: "agentTimers",
 			Summary:  "The agent's timers (created by it or its operator), the next due first: schedule, policies, next fire, fires so far, runs not yet reported.",
 			Response: TimerList{}},

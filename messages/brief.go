@@ -45,10 +45,13 @@ type BriefAttachment struct {
 // Text may be empty for a result whose terminal turn produced no assistant
 // text.
 type Brief struct {
-	ID               string            `json:"id"`
-	AgentID          string            `json:"agent_id"`
-	Kind             BriefKind         `json:"kind"`
-	WorkItemID       string            `json:"work_item_id,omitempty"`
+	ID         string    `json:"id"`
+	AgentID    string    `json:"agent_id"`
+	Kind       BriefKind `json:"kind"`
+	WorkItemID string    `json:"work_item_id,omitempty"`
+	// WorkspaceID is the workspace active when the brief was recorded
+	// ("" in briefs older than the field, or the agent's home).
+	WorkspaceID      string            `json:"workspace_id,omitempty"`
 	Text             string            `json:"text"`
 	Attachments      []BriefAttachment `json:"attachments,omitempty"`
 	RelatedMessageID string            `json:"related_message_id,omitempty"`

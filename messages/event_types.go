@@ -58,6 +58,9 @@ const (
 	EventWorkspaceUsed     EventType = "workspace_used"
 	EventWorkspaceDetached EventType = "workspace_detached"
 	EventSkillActivated    EventType = "skill_activated"
+
+	EventWorkingMemoryUpdated EventType = "working_memory_updated"
+	EventEpisodeFinalized     EventType = "episode_finalized"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -112,6 +115,9 @@ var eventVersions = map[EventType]uint32{
 	EventWorkspaceUsed:     1,
 	EventWorkspaceDetached: 1,
 	EventSkillActivated:    1,
+
+	EventWorkingMemoryUpdated: 1,
+	EventEpisodeFinalized:     1,
 }
 
 // String returns the EventType as spelled in JSON.

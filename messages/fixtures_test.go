@@ -232,6 +232,17 @@ func samplePayloads() []messages.Payload {
 		messages.WorkspaceDetached{WorkspaceID: "shop-1a2b3c4d"},
 		messages.SkillActivated{TurnID: "turn_3", Skill: "deploy", Scope: "agent", LoadReason: messages.SkillRunScript,
 			Path: "/h/agents/main/skills/deploy/scripts/ship.sh", EntrypointPath: "/h/agents/main/skills/deploy/SKILL.md"},
+		messages.WorkingMemoryUpdated{Revision: 7, TurnIndex: 12, Memory: messages.WorkingMemory{WorkspaceID: "shop-1a2b3c4d",
+			WorkItemID: "wi_42", Objective: "Handle the refund of order #12345", PlanStatus: "ready",
+			Todo: []string{"[completed] Check the order", "[in_progress] Issue the refund"}, LastResult: "Checked the order.",
+			RecentTools: []string{"ExecCommand ok"}, Waiting: "awaiting_task_result", RunningTasks: []string{"task_1: go test ./..."}},
+			Delta: []string{"todo: [in_progress] Issue the refund", "waiting: awaiting_task_result"}},
+		messages.EpisodeFinalized{Episode: messages.Episode{ID: "ep_3", AgentID: "main", WorkspaceID: "shop-1a2b3c4d",
+			WorkItemID: "wi_42", Objective: "Handle the refund of order #12345", FirstTurn: 9, LastTurn: 12,
+			FirstMessage: 40, LastMessage: 61, Files: []string{"api/refund.go"}, Commands: []string{"go test ./api"},
+			Verification: []string{"go test ./api: ok"}, Decisions: []string{"completed wi_41: Checked the order"},
+			CarryForward: []string{"[in_progress] Issue the refund"}, Waiting: "awaiting_task_result",
+			Boundary: "waiting", Summary: "Handle the refund of order #12345: refunded; tests pass.", CreatedAt: until}},
 	}
 }
 

@@ -24,6 +24,7 @@ func (s *State) Apply(ev messages.Event) error {
 // ApplyDecoded is apply with ev's payload already decoded from ev's bytes
 // (see messages.NewEventDecoded).
 func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
+	s.noteMemoryEvidence(p)
 	switch p := p.(type) {
 	case messages.AgentCreated:
 		s.Kind, s.Visibility, s.Ownership = p.Kind, p.Visibility, p.Ownership
@@ -53,6 +54,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.MessageProcessingStarted:
 		s.noteWorkTickStart(p)
 		s.applyProcessingStarted(p, ev.At)
+		s.promptMemory(p)
 	case messages.ProviderRoundCompleted:
 		if s.Turn != nil {
 			s.Turn.Retry = nil
@@ -150,6 +152,10 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.applyNotificationDelivery(p)
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
+	case messages.WorkingMemoryUpdated:
+		s.applyWorkingMemory(p)
+	case messages.EpisodeFinalized:
+		s.applyEpisodeFinalized()
 	default:
 		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)

@@ -105,12 +105,17 @@ type ContextInfo struct {
 	CompactedItems    uint64 `json:"compacted_items"`
 	CompactedRounds   int    `json:"compacted_rounds"`
 	SummaryChars      int    `json:"summary_chars"`
+	// WorkingMemoryRevision and Episodes are the agent's memory: its
+	// working memory's revision and the episodes it finalized.
+	WorkingMemoryRevision uint64 `json:"working_memory_revision"`
+	Episodes              uint64 `json:"episodes"`
 }
 
 // Context is st's context accounting.
 func (st *State) Context() ContextInfo {
 	in := ContextInfo{ConversationItems: len(st.Conversation), EstimatedTokens: estimateTokens(st.Conversation),
-		CompactedItems: st.CompactedItems, CompactedRounds: st.CompactedRounds, SummaryChars: len(st.ContextSummary)}
+		CompactedItems: st.CompactedItems, CompactedRounds: st.CompactedRounds, SummaryChars: len(st.ContextSummary),
+		WorkingMemoryRevision: st.Memory.Revision, Episodes: st.Memory.ArchivedEpisodes}
 	if sum, ok := st.SummaryItem(); ok {
 		in.EstimatedTokens += estimateItem(sum)
 	}

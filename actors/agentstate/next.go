@@ -74,15 +74,17 @@ func (SettleLaunches) step() {}
 //     unknown outcome and never re-run; otherwise the tool runs, once
 //     its approval allows (approval.go: auto, deny, or ask the operator);
 //   - the last round asked for no tools: the turn settles, unless a trusted
-//     interject is waiting, which the model then sees in one more round.
+//     interject is waiting, which the model then sees in one more round;
+//   - between turns, the memory boundary (memory_boundary.go) joins
+//     whatever is recorded next.
 func Next(st *State, env Env) Step {
 	if !Runnable(st) {
-		return Idle{}
+		return memoryStep(st, env, Idle{})
 	}
 	t := st.Turn
 	switch {
 	case t == nil:
-		return nextIdle(st, env)
+		return memoryStep(st, env, nextIdle(st, env))
 	case t.AwaitingModel && t.Ask != nil:
 		return Record{Batch: SuspendedTurn(st, env)}
 	case t.AwaitingModel && t.Sleep != nil:
@@ -109,6 +111,20 @@ func Next(st *State, env Env) Step {
 		return nextRound(st, env)
 	}
 	return Record{Batch: CompletedTurn(st, env)}
+}
+
+// memoryStep joins the memory boundary to step: ahead of the batch it
+// records, or alone when step records none (or only a report, whose
+// failure to be written must not lose the memory).
+func memoryStep(st *State, env Env, step Step) Step {
+	b := MemoryBoundary(st, env)
+	if len(b) == 0 {
+		return step
+	}
+	if r, ok := step.(Record); ok && !r.Report {
+		return Record{Batch: append(b, r.Batch...)}
+	}
+	return Record{Batch: b}
 }
 
 // Runnable reports whether the agent may take steps: not paused, stopped,

@@ -45,6 +45,12 @@ func queued(st *State, ms ...messages.MessageEnvelope) *State {
 	return st
 }
 
+// upToDateMemory gives st, a state written by hand, the working memory it
+// derives, as a turn boundary would have recorded it.
+func upToDateMemory(st *State) {
+	st.Memory.Current, st.Memory.Revision = DeriveWorkingMemory(st), 1
+}
+
 func TestNext(t *testing.T) {
 	waiting := &messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingTimer}
 	call := messages.ToolCall{ID: "c1", Name: "read_file", Arguments: json.RawMessage(`{}`)}
@@ -113,6 +119,7 @@ func TestNext(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			upToDateMemory(c.st)
 			if got := describe(Next(c.st, testEnv())); got != c.want {
 				t.Errorf("Next = %s, want %s", got, c.want)
 			}
@@ -179,7 +186,7 @@ func TestNextLoop(t *testing.T) {
 	want := []string{
 		"record [agent_state_changed message_processing_started]", "call_model",
 		"run_tool c1 [tool_call_started]", "call_model",
-		"record [turn_terminal brief_recorded]", "record [agent_state_changed]", "idle",
+		"record [turn_terminal brief_recorded]", "record [working_memory_updated agent_state_changed]", "idle",
 	}
 	if !slices.Equal(steps, want) {
 		t.Errorf("steps = %v, want %v", steps, want)

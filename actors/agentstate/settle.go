@@ -84,7 +84,7 @@ func SettleTurn(st *State, env Env, kind messages.TurnTerminalKind, closure mess
 		},
 		messages.BriefRecorded{Brief: messages.Brief{
 			ID: env.NewID("brief"), AgentID: env.AgentID, Kind: briefKind, Text: text,
-			RelatedMessageID: t.MessageID, CreatedAt: env.Now,
+			RelatedMessageID: t.MessageID, CreatedAt: env.Now, WorkspaceID: st.ActiveWorkspaceID(),
 		}},
 	}
 }

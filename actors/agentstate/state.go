@@ -120,6 +120,8 @@ type State struct {
 	Watchdog WatchdogState `json:"watchdog,omitzero"`
 	// WorkQueueState is the durable work queue (work_items.go).
 	WorkQueueState
+	// Memory is the working memory and episode builder (memory_state.go).
+	Memory MemoryState `json:"memory,omitzero"`
 }
 
 // TimerState is one pending timer.
@@ -373,6 +375,9 @@ type TurnState struct {
 	// Launches are the commands launched by calls whose result is not
 	// durable yet (command_launch.go).
 	Launches []LaunchRecord `json:"launches,omitempty"`
+	// Memory is the turn's memory evidence, nil for a turn the model does
+	// not see (memory_state.go).
+	Memory *TurnMemoryDelta `json:"memory,omitempty"`
 }
 
 // WatchdogState remembers the impossible wait last reported.

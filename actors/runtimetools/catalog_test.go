@@ -24,9 +24,9 @@ func TestTools(t *testing.T) {
 		if slices.Contains(got, agentstate.NotifyToolName) != notify {
 			t.Errorf("Tools(%v) = %v: NotifyOperator listed %v", notify, got, !notify)
 		}
-		want := 12 // with the timer tools and UseWorkspace
+		want := 14 // with the timer tools, UseWorkspace and the memory tools
 		if notify {
-			want = 13
+			want = 15
 		}
 		if len(got) != want {
 			t.Errorf("Tools(%v) has %d tools, want %d", notify, len(got), want)

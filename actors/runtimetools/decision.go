@@ -23,6 +23,7 @@ type Decision struct {
 	Worktree  *WorktreeIO
 	Create    *CreateIO
 	Workspace *WorkspaceIO
+	Memory    *MemoryIO
 }
 
 // PlanIO is the plan-file I/O a work-item tool's result waits for. Seed,

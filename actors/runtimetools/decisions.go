@@ -20,4 +20,6 @@ var Decisions = map[string]Decide{
 	ListTimersToolName:                  decideArgs(ListTimers),
 	CancelTimerToolName:                 decideArgs(CancelTimer),
 	UseWorkspaceToolName:                decideArgs(UseWorkspace),
+	MemorySearchToolName:                decideArgs(MemorySearch),
+	MemoryGetToolName:                   decideArgs(MemoryGet),
 }

@@ -59,6 +59,7 @@ func CreateWorkItem(st *agentstate.State, env agentstate.Env, args CreateWorkIte
 		status = messages.PlanStatus(args.PlanStatus)
 	}
 	rec := NewWorkItem(env, args.Objective, status, TodoItems(args.TodoList))
+	rec.WorkspaceID = st.ActiveWorkspaceID() // memory search attributes it by this
 	summary := fmt.Sprintf("Created work item %s (queued). Call %s to focus on it.", rec.ID, agentstate.PickWorkItemToolName)
 	view := agentstate.ViewOf(st, &rec, false)
 	b := agentstate.Batch{messages.WorkItemCreated{Record: rec}}

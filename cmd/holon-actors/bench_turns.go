@@ -12,14 +12,15 @@ import (
 type benchTurnsCmd struct {
 	benchFlags `embed:""`
 
-	Agents int `help:"Agents, each sent its prompts by its own goroutine." default:"1000"`
-	Turns  int `help:"Prompts each agent answers, one after another." default:"5"`
+	Agents int  `help:"Agents, each sent its prompts by its own goroutine." default:"1000"`
+	Turns  int  `help:"Prompts each agent answers, one after another." default:"5"`
+	Memory bool `help:"Give the agents homes, so the runtime keeps their memory indexes current as they run (the cost of memory maintenance)."`
 }
 
 // Run measures turns and prints the result.
 func (c *benchTurnsCmd) Run(ctx context.Context, e *env) error {
 	return c.do(e, func(dir string) (any, [][2]string, error) {
-		cfg := bench.TurnsConfig{Dir: dir, Agents: c.Agents, Turns: c.Turns, Keep: c.Keep, Logger: e.log}
+		cfg := bench.TurnsConfig{Dir: dir, Agents: c.Agents, Turns: c.Turns, Keep: c.Keep, Logger: e.log, Memory: c.Memory}
 		if err := cfg.Validate(); err != nil {
 			return nil, nil, usage(err)
 		}

@@ -49,6 +49,7 @@ type cli struct {
 	Tasks         tasksCmd         `cmd:"" help:"List agents' running and recent background tasks."`
 	WorkItems     workItemsCmd     `cmd:"" name:"work-items" help:"List or enqueue an agent's work items (its durable work queue)."`
 	Timers        timersCmd        `cmd:"" help:"List, create, cancel, pause, resume or run now an agent's timers (one-shot, every, cron in a time zone); --agent picks the agent."`
+	Memory        memoryCmd        `cmd:"" help:"Search an agent's memory, or print a hit's exact text; --agent picks the agent."`
 	CA            caCmd            `cmd:"" name:"ca" help:"The private CA of remote clients and nodes: init, issue member or client certificates."`
 	Providers     providersCmd     `cmd:"" help:"Inspect the model configuration."`
 	Tools         toolsCmd         `cmd:"" help:"List the built-in tools the agents are offered, with their argument schemas."`

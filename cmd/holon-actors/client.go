@@ -205,6 +205,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		{"tokens in/out", fmt.Sprintf("%d / %d", st.TotalInputTokens, st.TotalOutputTokens)},
 		{"token budget", describeBudget(st.TokenBudget)},
 		{"context", describeContext(st.Context)},
+		{"memory", fmt.Sprintf("working memory revision %d, %d episodes", st.Context.WorkingMemoryRevision, st.Context.Episodes)},
 		{"last event", fmt.Sprint(st.LastSeq)}}
 	if st.Visibility == messages.VisibilityPrivate && st.ParentAgentID != "" {
 		rows = append(rows, [2]string{"supervised by", st.ParentAgentID})

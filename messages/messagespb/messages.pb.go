@@ -1023,6 +1023,7 @@ type Brief struct {
 	RelatedMessageId string                 `protobuf:"bytes,7,opt,name=related_message_id,json=relatedMessageId,proto3" json:"related_message_id,omitempty"`
 	RelatedTaskId    string                 `protobuf:"bytes,8,opt,name=related_task_id,json=relatedTaskId,proto3" json:"related_task_id,omitempty"`
 	CreatedAt        *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	WorkspaceId      string                 `protobuf:"bytes,10,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -1118,6 +1119,13 @@ func (x *Brief) GetCreatedAt() *timestamppb.Timestamp {
 		return x.CreatedAt
 	}
 	return nil
+}
+
+func (x *Brief) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
 }
 
 type Closure struct {
@@ -5926,6 +5934,416 @@ func (x *SkillActivated) GetEntrypointPath() string {
 	return ""
 }
 
+// An agent's memory: its working memory at a turn boundary, and the
+// episodes its episode builder finalized.
+type WorkingMemory struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	WorkspaceId   string                 `protobuf:"bytes,1,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	WorkItemId    string                 `protobuf:"bytes,2,opt,name=work_item_id,json=workItemId,proto3" json:"work_item_id,omitempty"`
+	Objective     string                 `protobuf:"bytes,3,opt,name=objective,proto3" json:"objective,omitempty"`
+	PlanStatus    string                 `protobuf:"bytes,4,opt,name=plan_status,json=planStatus,proto3" json:"plan_status,omitempty"`
+	Todo          []string               `protobuf:"bytes,5,rep,name=todo,proto3" json:"todo,omitempty"`
+	OtherWork     []string               `protobuf:"bytes,6,rep,name=other_work,json=otherWork,proto3" json:"other_work,omitempty"`
+	LastResult    string                 `protobuf:"bytes,7,opt,name=last_result,json=lastResult,proto3" json:"last_result,omitempty"`
+	RecentTools   []string               `protobuf:"bytes,8,rep,name=recent_tools,json=recentTools,proto3" json:"recent_tools,omitempty"`
+	Waiting       string                 `protobuf:"bytes,9,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	RunningTasks  []string               `protobuf:"bytes,10,rep,name=running_tasks,json=runningTasks,proto3" json:"running_tasks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkingMemory) Reset() {
+	*x = WorkingMemory{}
+	mi := &file_messages_messages_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkingMemory) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkingMemory) ProtoMessage() {}
+
+func (x *WorkingMemory) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkingMemory.ProtoReflect.Descriptor instead.
+func (*WorkingMemory) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *WorkingMemory) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetWorkItemId() string {
+	if x != nil {
+		return x.WorkItemId
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetObjective() string {
+	if x != nil {
+		return x.Objective
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetPlanStatus() string {
+	if x != nil {
+		return x.PlanStatus
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetTodo() []string {
+	if x != nil {
+		return x.Todo
+	}
+	return nil
+}
+
+func (x *WorkingMemory) GetOtherWork() []string {
+	if x != nil {
+		return x.OtherWork
+	}
+	return nil
+}
+
+func (x *WorkingMemory) GetLastResult() string {
+	if x != nil {
+		return x.LastResult
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetRecentTools() []string {
+	if x != nil {
+		return x.RecentTools
+	}
+	return nil
+}
+
+func (x *WorkingMemory) GetWaiting() string {
+	if x != nil {
+		return x.Waiting
+	}
+	return ""
+}
+
+func (x *WorkingMemory) GetRunningTasks() []string {
+	if x != nil {
+		return x.RunningTasks
+	}
+	return nil
+}
+
+type WorkingMemoryUpdated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Revision      uint64                 `protobuf:"varint,1,opt,name=revision,proto3" json:"revision,omitempty"`
+	TurnIndex     uint64                 `protobuf:"varint,2,opt,name=turn_index,json=turnIndex,proto3" json:"turn_index,omitempty"`
+	Memory        *WorkingMemory         `protobuf:"bytes,3,opt,name=memory,proto3" json:"memory,omitempty"`
+	Delta         []string               `protobuf:"bytes,4,rep,name=delta,proto3" json:"delta,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkingMemoryUpdated) Reset() {
+	*x = WorkingMemoryUpdated{}
+	mi := &file_messages_messages_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkingMemoryUpdated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkingMemoryUpdated) ProtoMessage() {}
+
+func (x *WorkingMemoryUpdated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkingMemoryUpdated.ProtoReflect.Descriptor instead.
+func (*WorkingMemoryUpdated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *WorkingMemoryUpdated) GetRevision() uint64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *WorkingMemoryUpdated) GetTurnIndex() uint64 {
+	if x != nil {
+		return x.TurnIndex
+	}
+	return 0
+}
+
+func (x *WorkingMemoryUpdated) GetMemory() *WorkingMemory {
+	if x != nil {
+		return x.Memory
+	}
+	return nil
+}
+
+func (x *WorkingMemoryUpdated) GetDelta() []string {
+	if x != nil {
+		return x.Delta
+	}
+	return nil
+}
+
+type Episode struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	AgentId       string                 `protobuf:"bytes,2,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	WorkspaceId   string                 `protobuf:"bytes,3,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	WorkItemId    string                 `protobuf:"bytes,4,opt,name=work_item_id,json=workItemId,proto3" json:"work_item_id,omitempty"`
+	Objective     string                 `protobuf:"bytes,5,opt,name=objective,proto3" json:"objective,omitempty"`
+	FirstTurn     uint64                 `protobuf:"varint,6,opt,name=first_turn,json=firstTurn,proto3" json:"first_turn,omitempty"`
+	LastTurn      uint64                 `protobuf:"varint,7,opt,name=last_turn,json=lastTurn,proto3" json:"last_turn,omitempty"`
+	FirstMessage  uint64                 `protobuf:"varint,8,opt,name=first_message,json=firstMessage,proto3" json:"first_message,omitempty"`
+	LastMessage   uint64                 `protobuf:"varint,9,opt,name=last_message,json=lastMessage,proto3" json:"last_message,omitempty"`
+	Files         []string               `protobuf:"bytes,10,rep,name=files,proto3" json:"files,omitempty"`
+	Commands      []string               `protobuf:"bytes,11,rep,name=commands,proto3" json:"commands,omitempty"`
+	Verification  []string               `protobuf:"bytes,12,rep,name=verification,proto3" json:"verification,omitempty"`
+	Decisions     []string               `protobuf:"bytes,13,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	CarryForward  []string               `protobuf:"bytes,14,rep,name=carry_forward,json=carryForward,proto3" json:"carry_forward,omitempty"`
+	Waiting       string                 `protobuf:"bytes,15,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	Boundary      string                 `protobuf:"bytes,16,opt,name=boundary,proto3" json:"boundary,omitempty"` // work_switch, result_checkpoint, waiting or hard_cap
+	Summary       string                 `protobuf:"bytes,17,opt,name=summary,proto3" json:"summary,omitempty"`
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,18,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Episode) Reset() {
+	*x = Episode{}
+	mi := &file_messages_messages_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Episode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Episode) ProtoMessage() {}
+
+func (x *Episode) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Episode.ProtoReflect.Descriptor instead.
+func (*Episode) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *Episode) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Episode) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *Episode) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+func (x *Episode) GetWorkItemId() string {
+	if x != nil {
+		return x.WorkItemId
+	}
+	return ""
+}
+
+func (x *Episode) GetObjective() string {
+	if x != nil {
+		return x.Objective
+	}
+	return ""
+}
+
+func (x *Episode) GetFirstTurn() uint64 {
+	if x != nil {
+		return x.FirstTurn
+	}
+	return 0
+}
+
+func (x *Episode) GetLastTurn() uint64 {
+	if x != nil {
+		return x.LastTurn
+	}
+	return 0
+}
+
+func (x *Episode) GetFirstMessage() uint64 {
+	if x != nil {
+		return x.FirstMessage
+	}
+	return 0
+}
+
+func (x *Episode) GetLastMessage() uint64 {
+	if x != nil {
+		return x.LastMessage
+	}
+	return 0
+}
+
+func (x *Episode) GetFiles() []string {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *Episode) GetCommands() []string {
+	if x != nil {
+		return x.Commands
+	}
+	return nil
+}
+
+func (x *Episode) GetVerification() []string {
+	if x != nil {
+		return x.Verification
+	}
+	return nil
+}
+
+func (x *Episode) GetDecisions() []string {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+func (x *Episode) GetCarryForward() []string {
+	if x != nil {
+		return x.CarryForward
+	}
+	return nil
+}
+
+func (x *Episode) GetWaiting() string {
+	if x != nil {
+		return x.Waiting
+	}
+	return ""
+}
+
+func (x *Episode) GetBoundary() string {
+	if x != nil {
+		return x.Boundary
+	}
+	return ""
+}
+
+func (x *Episode) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+func (x *Episode) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+type EpisodeFinalized struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Episode       *Episode               `protobuf:"bytes,1,opt,name=episode,proto3" json:"episode,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EpisodeFinalized) Reset() {
+	*x = EpisodeFinalized{}
+	mi := &file_messages_messages_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EpisodeFinalized) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EpisodeFinalized) ProtoMessage() {}
+
+func (x *EpisodeFinalized) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EpisodeFinalized.ProtoReflect.Descriptor instead.
+func (*EpisodeFinalized) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{83}
+}
+
+func (x *EpisodeFinalized) GetEpisode() *Episode {
+	if x != nil {
+		return x.Episode
+	}
+	return nil
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -6001,7 +6419,7 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\vattachments\x18\x03 \x03(\v2\".holon.messages.v1.BriefAttachmentR\vattachments\"9\n" +
 	"\x0fBriefAttachment\x12\x10\n" +
 	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\fR\x05value\"\xd3\x02\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value\"\xf6\x02\n" +
 	"\x05Brief\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
 	"\bagent_id\x18\x02 \x01(\tR\aagentId\x12\x12\n" +
@@ -6013,7 +6431,9 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\x12related_message_id\x18\a \x01(\tR\x10relatedMessageId\x12&\n" +
 	"\x0frelated_task_id\x18\b \x01(\tR\rrelatedTaskId\x129\n" +
 	"\n" +
-	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x8a\x01\n" +
+	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12!\n" +
+	"\fworkspace_id\x18\n" +
+	" \x01(\tR\vworkspaceId\"\x8a\x01\n" +
 	"\aClosure\x12\x18\n" +
 	"\aoutcome\x18\x01 \x01(\tR\aoutcome\x12%\n" +
 	"\x0ewaiting_reason\x18\x02 \x01(\tR\rwaitingReason\x12>\n" +
@@ -6449,7 +6869,54 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\vload_reason\x18\x04 \x01(\tR\n" +
 	"loadReason\x12\x12\n" +
 	"\x04path\x18\x05 \x01(\tR\x04path\x12'\n" +
-	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPathB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPath\"\xc9\x02\n" +
+	"\rWorkingMemory\x12!\n" +
+	"\fworkspace_id\x18\x01 \x01(\tR\vworkspaceId\x12 \n" +
+	"\fwork_item_id\x18\x02 \x01(\tR\n" +
+	"workItemId\x12\x1c\n" +
+	"\tobjective\x18\x03 \x01(\tR\tobjective\x12\x1f\n" +
+	"\vplan_status\x18\x04 \x01(\tR\n" +
+	"planStatus\x12\x12\n" +
+	"\x04todo\x18\x05 \x03(\tR\x04todo\x12\x1d\n" +
+	"\n" +
+	"other_work\x18\x06 \x03(\tR\totherWork\x12\x1f\n" +
+	"\vlast_result\x18\a \x01(\tR\n" +
+	"lastResult\x12!\n" +
+	"\frecent_tools\x18\b \x03(\tR\vrecentTools\x12\x18\n" +
+	"\awaiting\x18\t \x01(\tR\awaiting\x12#\n" +
+	"\rrunning_tasks\x18\n" +
+	" \x03(\tR\frunningTasks\"\xa1\x01\n" +
+	"\x14WorkingMemoryUpdated\x12\x1a\n" +
+	"\brevision\x18\x01 \x01(\x04R\brevision\x12\x1d\n" +
+	"\n" +
+	"turn_index\x18\x02 \x01(\x04R\tturnIndex\x128\n" +
+	"\x06memory\x18\x03 \x01(\v2 .holon.messages.v1.WorkingMemoryR\x06memory\x12\x14\n" +
+	"\x05delta\x18\x04 \x03(\tR\x05delta\"\xbf\x04\n" +
+	"\aEpisode\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
+	"\bagent_id\x18\x02 \x01(\tR\aagentId\x12!\n" +
+	"\fworkspace_id\x18\x03 \x01(\tR\vworkspaceId\x12 \n" +
+	"\fwork_item_id\x18\x04 \x01(\tR\n" +
+	"workItemId\x12\x1c\n" +
+	"\tobjective\x18\x05 \x01(\tR\tobjective\x12\x1d\n" +
+	"\n" +
+	"first_turn\x18\x06 \x01(\x04R\tfirstTurn\x12\x1b\n" +
+	"\tlast_turn\x18\a \x01(\x04R\blastTurn\x12#\n" +
+	"\rfirst_message\x18\b \x01(\x04R\ffirstMessage\x12!\n" +
+	"\flast_message\x18\t \x01(\x04R\vlastMessage\x12\x14\n" +
+	"\x05files\x18\n" +
+	" \x03(\tR\x05files\x12\x1a\n" +
+	"\bcommands\x18\v \x03(\tR\bcommands\x12\"\n" +
+	"\fverification\x18\f \x03(\tR\fverification\x12\x1c\n" +
+	"\tdecisions\x18\r \x03(\tR\tdecisions\x12#\n" +
+	"\rcarry_forward\x18\x0e \x03(\tR\fcarryForward\x12\x18\n" +
+	"\awaiting\x18\x0f \x01(\tR\awaiting\x12\x1a\n" +
+	"\bboundary\x18\x10 \x01(\tR\bboundary\x12\x18\n" +
+	"\asummary\x18\x11 \x01(\tR\asummary\x129\n" +
+	"\n" +
+	"created_at\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"H\n" +
+	"\x10EpisodeFinalized\x124\n" +
+	"\aepisode\x18\x01 \x01(\v2\x1a.holon.messages.v1.EpisodeR\aepisodeB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -6463,7 +6930,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -6545,13 +7012,17 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkspaceUsed)(nil),                 // 77: holon.messages.v1.WorkspaceUsed
 	(*WorkspaceDetached)(nil),             // 78: holon.messages.v1.WorkspaceDetached
 	(*SkillActivated)(nil),                // 79: holon.messages.v1.SkillActivated
-	nil,                                   // 80: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 81: google.protobuf.Timestamp
+	(*WorkingMemory)(nil),                 // 80: holon.messages.v1.WorkingMemory
+	(*WorkingMemoryUpdated)(nil),          // 81: holon.messages.v1.WorkingMemoryUpdated
+	(*Episode)(nil),                       // 82: holon.messages.v1.Episode
+	(*EpisodeFinalized)(nil),              // 83: holon.messages.v1.EpisodeFinalized
+	nil,                                   // 84: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 85: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	81, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	85, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	80, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	84, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -6565,9 +7036,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	81, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	85, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	81, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	85, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -6577,54 +7048,57 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	81, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	81, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	81, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
-	81, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	85, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	85, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	85, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	85, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
 	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	81, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	81, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	85, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	85, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	81, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	81, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	85, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	85, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	81, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	81, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	81, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	85, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	85, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	85, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	81, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	85, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	81, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	81, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	81, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	81, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	81, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	85, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	85, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	85, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	85, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	85, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	81, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	81, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	81, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
-	81, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
-	81, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
-	81, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	85, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	85, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	85, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	85, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	85, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	85, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
 	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
-	81, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
-	81, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
-	71, // [71:71] is the sub-list for method output_type
-	71, // [71:71] is the sub-list for method input_type
-	71, // [71:71] is the sub-list for extension type_name
-	71, // [71:71] is the sub-list for extension extendee
-	0,  // [0:71] is the sub-list for field type_name
+	85, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	85, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	80, // 71: holon.messages.v1.WorkingMemoryUpdated.memory:type_name -> holon.messages.v1.WorkingMemory
+	85, // 72: holon.messages.v1.Episode.created_at:type_name -> google.protobuf.Timestamp
+	82, // 73: holon.messages.v1.EpisodeFinalized.episode:type_name -> holon.messages.v1.Episode
+	74, // [74:74] is the sub-list for method output_type
+	74, // [74:74] is the sub-list for method input_type
+	74, // [74:74] is the sub-list for extension type_name
+	74, // [74:74] is the sub-list for extension extendee
+	0,  // [0:74] is the sub-list for field type_name
 }
 
 func init() { file_messages_messages_proto_init() }
@@ -6652,7 +7126,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   81,
+			NumMessages:   85,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
