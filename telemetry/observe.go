@@ -197,6 +197,7 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 // statusChanged records an agent's lifecycle change.
 func (o *observation) statusChanged(p messages.AgentStateChanged) {
 	o.t.metrics.statusChanges.WithLabelValues(string(p.To)).Inc()
+	o.released(p)
 	o.t.statusLine(o, p)
 }
 

@@ -54,6 +54,8 @@ type Telemetry struct {
 	// not started their first turn yet, by child agent id (bounded).
 	spawnMu sync.Mutex
 	spawns  map[string]trace.SpanContext
+	// quarantined are the agents quarantined after repeated crashes.
+	quarantined quarantineSet
 }
 
 // maxSpawnLinks bounds Telemetry.spawns; beyond it the oldest-looking
