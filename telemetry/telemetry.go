@@ -142,10 +142,18 @@ func (t *Telemetry) Close(ctx context.Context) error {
 // the payloads that carry one (the same slice when tracing is off). It
 // records the batch's spans, metrics and log lines.
 func (t *Telemetry) Observe(agentID string, kind messages.AgentKind, at time.Time, batch []messages.Payload) []messages.Payload {
+	return t.ObserveTurn(agentID, kind, at, OpenTurn{}, batch)
+}
+
+// ObserveTurn is Observe for an agent whose state has a turn in flight,
+// open: what its state knows of that turn that the batch's events may not
+// say (a turn resumed after a restart joins the trace its start
+// journaled).
+func (t *Telemetry) ObserveTurn(agentID string, kind messages.AgentKind, at time.Time, open OpenTurn, batch []messages.Payload) []messages.Payload {
 	if t == nil {
 		return batch
 	}
-	o := observation{t: t, agentID: agentID, kind: string(kind), at: at}
+	o := observation{t: t, agentID: agentID, kind: string(kind), at: at, open: open}
 	o.turn = t.turn(agentID)
 	out := batch
 	if t.tracer != nil {

@@ -43,9 +43,10 @@ func (tt *turnTrace) spanID() string {
 	return tt.span.SpanContext().SpanID().String()
 }
 
-// startSpan opens the turn's invoke_agent span; link, when linked, is the
+// startSpan opens the turn's invoke_agent span under parent (the span of
+// the turn's start, for a resumed turn); link, when linked, is the
 // parent's spawn call this child's first turn comes from.
-func (tt *turnTrace) startSpan(tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
+func (tt *turnTrace) startSpan(parent context.Context, tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
 	attrs := make([]attribute.KeyValue, 0, 9) // sized once: the most a turn span gets
 	attrs = append(attrs,
 		attribute.String(attrOperation, opInvokeAgent),
@@ -63,7 +64,7 @@ func (tt *turnTrace) startSpan(tr trace.Tracer, agentID, kind string, index uint
 	if linked {
 		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link, Attributes: []attribute.KeyValue{attribute.String(attrLinkKind, "spawned_by")}}))
 	}
-	tt.ctx, tt.span = tr.Start(context.Background(), opInvokeAgent+" "+agentID, opts...)
+	tt.ctx, tt.span = tr.Start(parent, opInvokeAgent+" "+agentID, opts...)
 	tt.calls = map[string]trace.Span{}
 }
 

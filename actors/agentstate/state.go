@@ -373,6 +373,11 @@ type TurnState struct {
 	// Launches are the commands launched by calls whose result is not
 	// durable yet (command_launch.go).
 	Launches []LaunchRecord `json:"launches,omitempty"`
+	// TraceID and SpanID are the turn's trace and invoke_agent span as its
+	// start journaled them (empty when it was not traced): a turn resumed
+	// after a restart joins that trace.
+	TraceID string `json:"trace_id,omitempty"`
+	SpanID  string `json:"span_id,omitempty"`
 }
 
 // WatchdogState remembers the impossible wait last reported.
