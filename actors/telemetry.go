@@ -14,9 +14,9 @@ import (
 // turn in flight goes with it, so a turn resumed after a restart joins the
 // trace its start journaled.
 func (a *agent) observe(now time.Time, payloads []messages.Payload) []messages.Payload {
-	var open telemetry.OpenTurn
+	open := telemetry.OpenTurn{Input: a.roundInput(payloads)}
 	if t := a.state.Turn; t != nil {
-		open = telemetry.OpenTurn{ID: t.ID, MessageID: t.MessageID, Index: t.Index, TraceID: t.TraceID, SpanID: t.SpanID}
+		open.ID, open.MessageID, open.Index, open.TraceID, open.SpanID = t.ID, t.MessageID, t.Index, t.TraceID, t.SpanID
 	}
 	return a.deps.Telemetry.ObserveTurn(a.id, a.state.Kind, now, open, payloads)
 }

@@ -16,6 +16,11 @@ type OpenTurn struct {
 	// start journaled (message_processing_started), hex; empty when the
 	// turn was not traced.
 	TraceID, SpanID string
+	// Input, set only when the telemetry CapturesContent and the batch
+	// records a model round, is the latest conversation the round's model
+	// call was sent (at most MaxInputMessages, oldest first), for its chat
+	// span's gen_ai.input.messages.
+	Input []ChatMessage
 }
 
 // parent is the context a resumed turn turnID's span starts under: the

@@ -2,7 +2,6 @@ package telemetry
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -92,8 +91,13 @@ func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted,
 	if fallback {
 		attrs = append(attrs, attribute.String(attrFallback, tl.WinningModelRef))
 	}
-	if o.t.cfg.CaptureContent && reply != nil {
-		attrs = append(attrs, attribute.String(attrOutputMessages, o.t.secrets.Redact(outputMessages(reply))))
+	if o.t.cfg.CaptureContent {
+		if len(o.open.Input) > 0 {
+			attrs = append(attrs, attribute.String(attrInputMessages, o.t.contentJSON(o.open.Input)))
+		}
+		if reply != nil {
+			attrs = append(attrs, attribute.String(attrOutputMessages, o.t.contentJSON(outputMessages(reply, p.StopReason))))
+		}
 	}
 	start := o.at.Add(-time.Duration(p.ProviderRoundMS) * time.Millisecond)
 	_, s := o.t.tracer.Start(tt.ctx, opChat+" "+modelOf(requested), trace.WithTimestamp(start),
@@ -182,26 +186,16 @@ func (tt *turnTrace) end(at time.Time, reason string) {
 	tt.span.End(trace.WithTimestamp(at))
 }
 
-// outputMessages is the model's reply as the conventions' output message
-// JSON: its text and tool calls (names and ids; arguments go to the tool
-// spans).
-func outputMessages(r *messages.AssistantRoundRecorded) string {
-	type part struct {
-		Type    string `json:"type"`
-		Content string `json:"content,omitempty"`
-		ID      string `json:"id,omitempty"`
-		Name    string `json:"name,omitempty"`
-	}
-	parts := []part{}
+// outputMessages is the model's reply as the conventions' output
+// messages: its text and tool calls (names and ids; arguments go to the
+// tool spans).
+func outputMessages(r *messages.AssistantRoundRecorded, finish string) []ChatMessage {
+	parts := make([]MessagePart, 0, 1+len(r.ToolCalls))
 	if r.Text != "" {
-		parts = append(parts, part{Type: "text", Content: r.Text})
+		parts = append(parts, MessagePart{Type: "text", Content: r.Text})
 	}
 	for _, c := range r.ToolCalls {
-		parts = append(parts, part{Type: "tool_call", ID: c.ID, Name: c.Name})
+		parts = append(parts, MessagePart{Type: "tool_call", ID: c.ID, Name: c.Name})
 	}
-	b, _ := json.Marshal([]struct {
-		Role  string `json:"role"`
-		Parts []part `json:"parts"`
-	}{{Role: "assistant", Parts: parts}})
-	return string(b)
+	return []ChatMessage{{Role: "assistant", Parts: parts, FinishReason: finish}}
 }
