@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,6 +57,11 @@ type Telemetry struct {
 	spawns  map[string]trace.SpanContext
 	// quarantined are the agents quarantined after repeated crashes.
 	quarantined quarantineSet
+
+	// names and finish cache what spans repeat (span_names.go).
+	names   spanNames
+	finish  sync.Map // stop reason → attribute.KeyValue
+	finishN atomic.Int32
 }
 
 // maxSpawnLinks bounds Telemetry.spawns; beyond it the oldest-looking
@@ -180,7 +186,7 @@ func (t *Telemetry) ModelFailed(agentID, model string, end time.Time, d time.Dur
 		return
 	}
 	if tt := t.turn(agentID); tt != nil {
-		tt.failedRound(t.tracer, model, end.Add(-d), end, kind)
+		tt.failedRound(t, model, end.Add(-d), end, kind)
 	}
 }
 
