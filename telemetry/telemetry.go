@@ -92,7 +92,7 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start the OTLP exporter: %w", err)
 		}
-		sp = sdktrace.WithBatcher(exp)
+		sp = sdktrace.WithBatcher(exp, batchOptions(cfg)...)
 	}
 	t.tp = sdktrace.NewTracerProvider(sp, sdktrace.WithResource(resource.NewSchemaless(
 		attribute.String("service.name", orDefault(cfg.ServiceName, "holon-actors")),
