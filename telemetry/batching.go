@@ -6,9 +6,10 @@ import (
 
 // The span batches sent to the OTLP receiver. A busy runtime ends
 // thousands of spans a second (four a turn); the SDK's defaults (a queue
-// of 2048, batches of 512) make an export request for every 128 turns and
-// drop spans once the queue is full. Larger batches make fewer requests
-// for the same spans, and the larger queue holds a burst of 2,000 turns.
+// of 2048, batches of 512) make an export request for every 128 turns, and
+// spans ended while the queue is full are dropped. Larger batches make
+// fewer requests for the same spans, and the larger queue holds the spans
+// of a burst of 2,000 turns.
 const (
 	spanQueueSize = 8192
 	spanBatchSize = 2048

@@ -145,8 +145,8 @@ func (t *Telemetry) Close(ctx context.Context) error {
 
 // Observe takes the batch agent agentID (of kind kind) is about to make
 // durable at time at, and returns it with the turn's trace id stamped on
-// the payloads that carry one (the same slice when tracing is off). It
-// records the batch's spans, metrics and log lines.
+// the payloads that carry one (the same slice when none does, as with
+// tracing off). It records the batch's spans, metrics and log lines.
 func (t *Telemetry) Observe(agentID string, kind messages.AgentKind, at time.Time, batch []messages.Payload) []messages.Payload {
 	return t.ObserveTurn(agentID, kind, at, OpenTurn{}, batch)
 }
@@ -162,11 +162,11 @@ func (t *Telemetry) ObserveTurn(agentID string, kind messages.AgentKind, at time
 	o := observation{t: t, agentID: agentID, kind: string(kind), at: at, open: open}
 	o.turn = t.turn(agentID)
 	out := batch
-	if t.tracer != nil {
-		out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
-	}
 	for i, p := range batch {
 		if q := o.payload(p, batch[i+1:]); q != nil {
+			if &out[0] == &batch[0] {
+				out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
+			}
 			out[i] = q
 		}
 	}
