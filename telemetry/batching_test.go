@@ -14,6 +14,7 @@ import (
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/telemetry"
 )
 
@@ -93,5 +94,33 @@ func TestSpansExportInLargeBatches(t *testing.T) {
 					total, recv.requests, c.min, c.maxBatch)
 			}
 		})
+	}
+}
+
+// BenchmarkTracedTurnExported is a traced turn (two model rounds, one
+// tool call) with its four spans exported over OTLP/HTTP to a receiver on
+// loopback that decodes them, as bench observability's: the whole cost of
+// tracing a turn, the exporter's batching, encoding and requests and the
+// receiver's decoding included (they run on other goroutines, so the
+// figures are per turn over the run, flush included).
+func BenchmarkTracedTurnExported(b *testing.B) {
+	recv := &otlpReceiver{}
+	srv := httptest.NewServer(recv)
+	defer srv.Close()
+	tel, err := telemetry.New(telemetry.Config{OTLPEndpoint: srv.URL}, telemetry.Options{Log: zerolog.Nop()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	batches, now := turnBatches("t"), time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, batch := range batches {
+			tel.Observe("a", messages.AgentDefault, now, batch)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := tel.Close(ctx); err != nil {
+		b.Fatal(err)
 	}
 }

@@ -14,6 +14,12 @@ import (
 // turnTrace is one agent's open turn: its counters for the turn's log
 // line and, with tracing on, its span and its tool calls' spans.
 //
+// The chat and tool spans carry gen_ai.conversation.id but not
+// gen_ai.agent.id: the conventions name the agent on the invoke_agent span
+// only, and here both are the agent's id (its journal is its
+// conversation), so a second copy on every span would only be exported
+// and decoded again.
+//
 // Spans are started bare and given their attributes in one call just
 // before they end (the turn's and the tool calls') or right after they
 // start (a chat span, which ends at once): the SDK then copies them once,
@@ -126,7 +132,7 @@ func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted,
 		attribute.Int64(attrInputTokens, int64(p.TokenUsage.InputTokens)), attribute.Int64(attrOutputTokens, int64(p.TokenUsage.OutputTokens)),
 		attribute.Int64(attrCacheReadTokens, int64(p.TokenUsage.CacheReadInputTokens)),
 		attribute.Int64(attrCacheWriteTkns, int64(p.TokenUsage.CacheCreationInputTokens)),
-		attribute.String(attrAgentID, o.agentID), attribute.String(attrConversationID, o.agentID),
+		attribute.String(attrConversationID, o.agentID),
 		attribute.Int(attrRound, int(p.Round)),
 	)
 	if p.ResponseID != "" {
@@ -182,7 +188,7 @@ func (tt *turnTrace) toolAttrs(attrs []attribute.KeyValue, ts toolSpan) []attrib
 	attrs = append(attrs,
 		attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, ts.name),
 		attribute.String(attrToolCallID, ts.id), attribute.String(attrToolType, "function"),
-		attribute.String(attrAgentID, tt.agentID), attribute.String(attrConversationID, tt.agentID),
+		attribute.String(attrConversationID, tt.agentID),
 		attribute.Int(attrRound, int(ts.round)),
 	)
 	if ts.arguments != "" {
