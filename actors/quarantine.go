@@ -15,11 +15,15 @@ import (
 // (its status as its journal has it), appended after the last event of
 // that state: fenced as the agent's own writes are, so a write that moved
 // the stream meanwhile makes it read and decide again (once more). The
+// telemetry counts the agent quarantined (holon_agents_quarantined). The
 // agent's actor is gone by now; the next request activates it again,
 // stopped. A journal that cannot be replayed (often what crashed the
 // agent) still gets the record, unfenced. Then the operator is told.
 func (r *Runtime) recordQuarantine(m *agentGaveUp) {
 	log := r.deps.Log.With().Str("agent_id", m.id).Logger()
+	// Counted before its record is durable, so a reader of the record finds
+	// it counted; forgotten again if the record is not written.
+	r.deps.Telemetry.AgentQuarantined(m.id, true)
 	for range 2 {
 		st, _, err := loadState(r.deps.Store, m.id, r.deps.Log)
 		fenced := err == nil
@@ -35,6 +39,7 @@ func (r *Runtime) recordQuarantine(m *agentGaveUp) {
 		}
 		if err != nil {
 			log.Error().Err(err).Msg("quarantine record not written")
+			r.deps.Telemetry.AgentQuarantined(m.id, false)
 			return
 		}
 		log.Error().Int("failures", m.failures).Str("reason", m.reason).Msg("agent quarantined")
@@ -46,6 +51,7 @@ func (r *Runtime) recordQuarantine(m *agentGaveUp) {
 		return
 	}
 	log.Error().Msg("quarantine record not written: the journal kept moving")
+	r.deps.Telemetry.AgentQuarantined(m.id, false)
 }
 
 // appendQuarantine appends b to stream id as one batch, after seq after

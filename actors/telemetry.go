@@ -5,13 +5,20 @@ import (
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/providers"
+	"github.com/holon-actors/holon-actors/telemetry"
 )
 
 // observe hands a batch about to be journaled to the runtime's telemetry
 // (AgentDeps.Telemetry), which returns it with the turn's trace id on the
-// events that carry one. Without telemetry it is the batch itself.
+// events that carry one. Without telemetry it is the batch itself. The
+// turn in flight goes with it, so a turn resumed after a restart joins the
+// trace its start journaled.
 func (a *agent) observe(now time.Time, payloads []messages.Payload) []messages.Payload {
-	return a.deps.Telemetry.Observe(a.id, a.state.Kind, now, payloads)
+	open := telemetry.OpenTurn{Input: a.roundInput(payloads)}
+	if t := a.state.Turn; t != nil {
+		open.ID, open.MessageID, open.Index, open.TraceID, open.SpanID = t.ID, t.MessageID, t.Index, t.TraceID, t.SpanID
+	}
+	return a.deps.Telemetry.ObserveTurn(a.id, a.state.Kind, now, open, payloads)
 }
 
 // appended reports a journal append of evs that took d.

@@ -31,6 +31,9 @@ type MessageProcessingStarted struct {
 	// TraceID is the OpenTelemetry trace of the turn (32 hex digits) when
 	// the runtime traced it; absent otherwise, and in older journals.
 	TraceID string `json:"trace_id,omitempty"`
+	// SpanID is the turn's invoke_agent span (16 hex digits) when traced:
+	// a turn resumed after a restart continues under it, in its trace.
+	SpanID string `json:"span_id,omitempty"`
 }
 
 // TokenUsage counts the tokens of one provider round. Missing provider data

@@ -25,6 +25,7 @@ const (
 	attrToolType        = "gen_ai.tool.type"
 	attrToolArguments   = "gen_ai.tool.call.arguments" // opt-in content
 	attrToolResult      = "gen_ai.tool.call.result"    // opt-in content
+	attrInputMessages   = "gen_ai.input.messages"      // opt-in content
 	attrOutputMessages  = "gen_ai.output.messages"     // opt-in content
 	attrErrorType       = "error.type"
 

@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ type observation struct {
 	kind    string
 	at      time.Time
 	turn    *turnTrace // the agent's open turn, nil between turns
+	open    OpenTurn   // the turn in flight as the agent's state has it
 	// lastTool is the span of the tool call the batch ended last: the
 	// spawn call a child_agent task of the same batch comes from.
 	lastTool trace.SpanContext
@@ -29,9 +31,11 @@ func (o *observation) payload(p messages.Payload, rest []messages.Payload) messa
 	traced := o.t.tracer != nil
 	switch p := p.(type) {
 	case messages.MessageProcessingStarted:
-		o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
+		if o.turn == nil || o.turn.id != p.TurnID { // else a message interjected into the turn
+			o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
+		}
 		if traced {
-			p.TraceID = o.turn.traceID()
+			p.TraceID, p.SpanID = o.turn.traceID(), o.turn.spanID()
 			return p
 		}
 	case messages.ProviderRoundCompleted:
@@ -97,8 +101,12 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 	if o.t.tracer == nil {
 		return
 	}
+	parent := context.Background()
+	if resumed {
+		parent = o.open.parent(turnID)
+	}
 	link, linked := o.t.spawnedBy(o.agentID)
-	tt.startSpan(o.t.tracer, o.agentID, o.kind, index, resumed, link, linked, o.at)
+	tt.startSpan(parent, o.t.tracer, o.agentID, o.kind, index, resumed, link, linked, o.at)
 }
 
 // ensureTurn opens a resumed turn for an event of a turn this process
@@ -106,7 +114,11 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 // was restarted).
 func (o *observation) ensureTurn(turnID string) {
 	if o.turn == nil || o.turn.id != turnID {
-		o.turnStarted(turnID, "", 0, true)
+		messageID, index := "", uint64(0)
+		if o.open.ID == turnID {
+			messageID, index = o.open.MessageID, o.open.Index
+		}
+		o.turnStarted(turnID, messageID, index, true)
 	}
 }
 
@@ -197,6 +209,7 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 // statusChanged records an agent's lifecycle change.
 func (o *observation) statusChanged(p messages.AgentStateChanged) {
 	o.t.metrics.statusChanges.WithLabelValues(string(p.To)).Inc()
+	o.released(p)
 	o.t.statusLine(o, p)
 }
 

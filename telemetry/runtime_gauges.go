@@ -15,8 +15,9 @@ type RuntimeGauges struct {
 	// AgentsPassivated counts the agents with a journal and no live
 	// actor: their state is on disk only.
 	AgentsPassivated int
-	// AgentsQuarantined counts the agents whose journal the store
-	// quarantined (it cannot be replayed).
+	// AgentsQuarantined counts the agents quarantined: stopped by their
+	// supervision after repeated crashes (Telemetry.Quarantined), or
+	// whose journal the store quarantined (it cannot be replayed).
 	AgentsQuarantined int
 	// TasksRunning counts the command tasks whose process this runtime
 	// owns now.
@@ -48,7 +49,7 @@ var (
 	passivatedDesc = prometheus.NewDesc("holon_agents_passivated",
 		"Agents with a journal and no live actor (their state is on disk only).", nil, nil)
 	quarantinedDesc = prometheus.NewDesc("holon_agents_quarantined",
-		"Agents whose journal the store quarantined (it cannot be replayed).", nil, nil)
+		"Agents quarantined: stopped after repeated crashes (until resumed), or whose journal cannot be replayed.", nil, nil)
 	tasksDesc = prometheus.NewDesc("holon_tasks_running",
 		"Command tasks whose process this runtime owns now.", nil, nil)
 	timersDesc = prometheus.NewDesc("holon_timers_pending",

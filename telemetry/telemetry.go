@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -54,6 +55,13 @@ type Telemetry struct {
 	// not started their first turn yet, by child agent id (bounded).
 	spawnMu sync.Mutex
 	spawns  map[string]trace.SpanContext
+	// quarantined are the agents quarantined after repeated crashes.
+	quarantined quarantineSet
+
+	// names and finish cache what spans repeat (span_names.go).
+	names   spanNames
+	finish  sync.Map // stop reason → attribute.KeyValue
+	finishN atomic.Int32
 }
 
 // maxSpawnLinks bounds Telemetry.spawns; beyond it the oldest-looking
@@ -84,7 +92,7 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("start the OTLP exporter: %w", err)
 		}
-		sp = sdktrace.WithBatcher(exp)
+		sp = sdktrace.WithBatcher(exp, batchOptions(cfg)...)
 	}
 	t.tp = sdktrace.NewTracerProvider(sp, sdktrace.WithResource(resource.NewSchemaless(
 		attribute.String("service.name", orDefault(cfg.ServiceName, "holon-actors")),
@@ -137,20 +145,28 @@ func (t *Telemetry) Close(ctx context.Context) error {
 
 // Observe takes the batch agent agentID (of kind kind) is about to make
 // durable at time at, and returns it with the turn's trace id stamped on
-// the payloads that carry one (the same slice when tracing is off). It
-// records the batch's spans, metrics and log lines.
+// the payloads that carry one (the same slice when none does, as with
+// tracing off). It records the batch's spans, metrics and log lines.
 func (t *Telemetry) Observe(agentID string, kind messages.AgentKind, at time.Time, batch []messages.Payload) []messages.Payload {
+	return t.ObserveTurn(agentID, kind, at, OpenTurn{}, batch)
+}
+
+// ObserveTurn is Observe for an agent whose state has a turn in flight,
+// open: what its state knows of that turn that the batch's events may not
+// say (a turn resumed after a restart joins the trace its start
+// journaled).
+func (t *Telemetry) ObserveTurn(agentID string, kind messages.AgentKind, at time.Time, open OpenTurn, batch []messages.Payload) []messages.Payload {
 	if t == nil {
 		return batch
 	}
-	o := observation{t: t, agentID: agentID, kind: string(kind), at: at}
+	o := observation{t: t, agentID: agentID, kind: string(kind), at: at, open: open}
 	o.turn = t.turn(agentID)
 	out := batch
-	if t.tracer != nil {
-		out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
-	}
 	for i, p := range batch {
 		if q := o.payload(p, batch[i+1:]); q != nil {
+			if &out[0] == &batch[0] {
+				out = slices.Clone(batch) // stamped copies; the caller's batch stays as it was
+			}
 			out[i] = q
 		}
 	}
@@ -170,7 +186,7 @@ func (t *Telemetry) ModelFailed(agentID, model string, end time.Time, d time.Dur
 		return
 	}
 	if tt := t.turn(agentID); tt != nil {
-		tt.failedRound(t.tracer, model, end.Add(-d), end, kind)
+		tt.failedRound(t, model, end.Add(-d), end, kind)
 	}
 }
 

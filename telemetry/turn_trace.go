@@ -2,7 +2,6 @@ package telemetry
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -14,6 +13,17 @@ import (
 
 // turnTrace is one agent's open turn: its counters for the turn's log
 // line and, with tracing on, its span and its tool calls' spans.
+//
+// The chat and tool spans carry gen_ai.conversation.id but not
+// gen_ai.agent.id: the conventions name the agent on the invoke_agent span
+// only, and here both are the agent's id (its journal is its
+// conversation), so a second copy on every span would only be exported
+// and decoded again.
+//
+// Spans are started bare and given their attributes in one call just
+// before they end (the turn's and the tool calls') or right after they
+// start (a chat span, which ends at once): the SDK then copies them once,
+// into a slice of the right size, instead of growing it at each call.
 type turnTrace struct {
 	id, messageID string
 	start         time.Time
@@ -24,62 +34,105 @@ type turnTrace struct {
 
 	ctx   context.Context // carries span
 	span  trace.Span      // nil with tracing off
-	calls map[string]trace.Span
+	calls map[string]toolSpan
+	// traceHex and spanHex are span's ids in hex, made once for the
+	// events and log lines that carry them.
+	traceHex, spanHex string
+	// What the turn span's attributes say besides its end.
+	agentID, kind string
+	index         uint64
+	resumed       bool
+	// buf is reused for each span's attributes: the SDK copies them.
+	buf []attribute.KeyValue
+}
+
+// toolSpan is a tool call's open span and what its attributes say.
+type toolSpan struct {
+	span      trace.Span
+	name, id  string
+	round     uint32
+	arguments string // redacted, when content is captured
 }
 
 // traceID is the turn's trace id, "" without a span.
 func (tt *turnTrace) traceID() string {
-	if tt == nil || tt.span == nil {
+	if tt == nil {
 		return ""
 	}
-	return tt.span.SpanContext().TraceID().String()
+	return tt.traceHex
 }
 
 // spanID is the turn span's id, "" without a span.
 func (tt *turnTrace) spanID() string {
-	if tt == nil || tt.span == nil {
+	if tt == nil {
 		return ""
 	}
-	return tt.span.SpanContext().SpanID().String()
+	return tt.spanHex
 }
 
-// startSpan opens the turn's invoke_agent span; link, when linked, is the
-// parent's spawn call this child's first turn comes from.
-func (tt *turnTrace) startSpan(tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
-	attrs := make([]attribute.KeyValue, 0, 9) // sized once: the most a turn span gets
+// attrs returns tt.buf emptied, for a span's attributes.
+func (tt *turnTrace) attrs() []attribute.KeyValue {
+	if tt.buf == nil {
+		tt.buf = make([]attribute.KeyValue, 0, 20) // the most a span gets
+	}
+	return tt.buf[:0]
+}
+
+// Span start options that never change, made once.
+var (
+	kindInternal = trace.WithSpanKind(trace.SpanKindInternal)
+	kindClient   = trace.WithSpanKind(trace.SpanKindClient)
+	spawnedBy    = []attribute.KeyValue{attribute.String(attrLinkKind, "spawned_by")}
+)
+
+// startSpan opens the turn's invoke_agent span under parent (the span of
+// the turn's start, for a resumed turn); link, when linked, is the
+// parent's spawn call this child's first turn comes from. Its attributes
+// are set when it ends (endTurn, end).
+func (tt *turnTrace) startSpan(parent context.Context, tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
+	tt.agentID, tt.kind, tt.index, tt.resumed = agentID, kind, index, resumed
+	name := opInvokeAgent + " " + agentID
+	if linked {
+		tt.ctx, tt.span = tr.Start(parent, name, trace.WithTimestamp(at), kindInternal,
+			trace.WithLinks(trace.Link{SpanContext: link, Attributes: spawnedBy}))
+	} else {
+		tt.ctx, tt.span = tr.Start(parent, name, trace.WithTimestamp(at), kindInternal)
+	}
+	sc := tt.span.SpanContext()
+	tt.traceHex, tt.spanHex = sc.TraceID().String(), sc.SpanID().String()
+	tt.calls = map[string]toolSpan{}
+}
+
+// turnAttrs appends the turn span's attributes known since its start.
+func (tt *turnTrace) turnAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
 	attrs = append(attrs,
 		attribute.String(attrOperation, opInvokeAgent),
-		attribute.String(attrAgentID, agentID), attribute.String(attrAgentName, agentID),
-		attribute.String(attrConversationID, agentID), attribute.String(attrAgentKind, kind),
+		attribute.String(attrAgentID, tt.agentID), attribute.String(attrAgentName, tt.agentID),
+		attribute.String(attrConversationID, tt.agentID), attribute.String(attrAgentKind, tt.kind),
 		attribute.String(attrTurnID, tt.id),
 	)
 	if tt.messageID != "" {
-		attrs = append(attrs, attribute.String(attrMessageID, tt.messageID), attribute.Int64(attrTurnIndex, int64(index)))
+		attrs = append(attrs, attribute.String(attrMessageID, tt.messageID), attribute.Int64(attrTurnIndex, int64(tt.index)))
 	}
-	if resumed {
+	if tt.resumed {
 		attrs = append(attrs, attribute.Bool(attrResumed, true))
 	}
-	opts := []trace.SpanStartOption{trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...)}
-	if linked {
-		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link, Attributes: []attribute.KeyValue{attribute.String(attrLinkKind, "spawned_by")}}))
-	}
-	tt.ctx, tt.span = tr.Start(context.Background(), opInvokeAgent+" "+agentID, opts...)
-	tt.calls = map[string]trace.Span{}
+	return attrs
 }
 
 // chatSpan records a completed model round as a chat span ending at the
 // observation's time.
 func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
 	requested := orDefault(tl.RequestedModelRef, p.Provider)
-	attrs := make([]attribute.KeyValue, 0, 16) // sized once: the most a chat span gets
-	attrs = append(attrs,
+	model := modelOf(requested)
+	attrs := append(tt.attrs(),
 		attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(requested)),
-		attribute.String(attrRequestModel, modelOf(requested)), attribute.String(attrResponseModel, p.Model),
-		attribute.StringSlice(attrFinishReasons, []string{p.StopReason}),
+		attribute.String(attrRequestModel, model), attribute.String(attrResponseModel, p.Model),
+		o.t.finishReasons(p.StopReason),
 		attribute.Int64(attrInputTokens, int64(p.TokenUsage.InputTokens)), attribute.Int64(attrOutputTokens, int64(p.TokenUsage.OutputTokens)),
 		attribute.Int64(attrCacheReadTokens, int64(p.TokenUsage.CacheReadInputTokens)),
 		attribute.Int64(attrCacheWriteTkns, int64(p.TokenUsage.CacheCreationInputTokens)),
-		attribute.String(attrAgentID, o.agentID), attribute.String(attrConversationID, o.agentID),
+		attribute.String(attrConversationID, o.agentID),
 		attribute.Int(attrRound, int(p.Round)),
 	)
 	if p.ResponseID != "" {
@@ -91,62 +144,78 @@ func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted,
 	if fallback {
 		attrs = append(attrs, attribute.String(attrFallback, tl.WinningModelRef))
 	}
-	if o.t.cfg.CaptureContent && reply != nil {
-		attrs = append(attrs, attribute.String(attrOutputMessages, o.t.secrets.Redact(outputMessages(reply))))
+	if o.t.cfg.CaptureContent {
+		if len(o.open.Input) > 0 {
+			attrs = append(attrs, attribute.String(attrInputMessages, o.t.contentJSON(o.open.Input)))
+		}
+		if reply != nil {
+			attrs = append(attrs, attribute.String(attrOutputMessages, o.t.contentJSON(outputMessages(reply, p.StopReason))))
+		}
 	}
 	start := o.at.Add(-time.Duration(p.ProviderRoundMS) * time.Millisecond)
-	_, s := o.t.tracer.Start(tt.ctx, opChat+" "+modelOf(requested), trace.WithTimestamp(start),
-		trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	_, s := o.t.tracer.Start(tt.ctx, o.t.names.get(opChat, model), trace.WithTimestamp(start), kindClient)
+	s.SetAttributes(attrs...)
 	s.End(trace.WithTimestamp(o.at))
+	tt.buf = attrs[:0]
 }
 
 // failedRound records a model round that failed as a chat span with the
 // error; kind is the provider failure's kind.
-func (tt *turnTrace) failedRound(tr trace.Tracer, model string, start, end time.Time, kind string) {
-	_, s := tr.Start(tt.ctx, opChat+" "+modelOf(model), trace.WithTimestamp(start), trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(model)),
-			attribute.String(attrRequestModel, modelOf(model)), attribute.String(attrErrorType, kind)))
+func (tt *turnTrace) failedRound(t *Telemetry, model string, start, end time.Time, kind string) {
+	_, s := t.tracer.Start(tt.ctx, t.names.get(opChat, modelOf(model)), trace.WithTimestamp(start), kindClient)
+	s.SetAttributes(attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(model)),
+		attribute.String(attrRequestModel, modelOf(model)), attribute.String(attrErrorType, kind))
 	s.SetStatus(codes.Error, kind)
 	s.End(trace.WithTimestamp(end))
 }
 
-// toolStarted opens a tool call's execute_tool span.
+// toolStarted opens a tool call's execute_tool span; its attributes are
+// set when it ends (toolEnded, end).
 func (tt *turnTrace) toolStarted(o *observation, p messages.ToolCallStarted) {
 	if tt.span == nil {
 		return
 	}
-	attrs := make([]attribute.KeyValue, 0, 8) // sized once: the most a tool span gets
-	attrs = append(attrs,
-		attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, p.ToolName),
-		attribute.String(attrToolCallID, p.CallID), attribute.String(attrToolType, "function"),
-		attribute.String(attrAgentID, o.agentID), attribute.String(attrConversationID, o.agentID),
-		attribute.Int(attrRound, int(p.Round)),
-	)
+	ts := toolSpan{name: p.ToolName, id: p.CallID, round: p.Round}
 	if o.t.cfg.CaptureContent {
-		attrs = append(attrs, attribute.String(attrToolArguments, o.t.secrets.Redact(string(p.Arguments))))
+		ts.arguments = o.t.secrets.Redact(string(p.Arguments))
 	}
-	_, s := o.t.tracer.Start(tt.ctx, opExecuteTool+" "+p.ToolName, trace.WithTimestamp(o.at),
-		trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	tt.calls[p.CallID] = s
+	_, ts.span = o.t.tracer.Start(tt.ctx, o.t.names.get(opExecuteTool, p.ToolName), trace.WithTimestamp(o.at), kindInternal)
+	tt.calls[p.CallID] = ts
+}
+
+// toolAttrs appends the attributes of tool call ts known since its start.
+func (tt *turnTrace) toolAttrs(attrs []attribute.KeyValue, ts toolSpan) []attribute.KeyValue {
+	attrs = append(attrs,
+		attribute.String(attrOperation, opExecuteTool), attribute.String(attrToolName, ts.name),
+		attribute.String(attrToolCallID, ts.id), attribute.String(attrToolType, "function"),
+		attribute.String(attrConversationID, tt.agentID),
+		attribute.Int(attrRound, int(ts.round)),
+	)
+	if ts.arguments != "" {
+		attrs = append(attrs, attribute.String(attrToolArguments, ts.arguments))
+	}
+	return attrs
 }
 
 // toolEnded ends a tool call's span and returns its context.
 func (tt *turnTrace) toolEnded(o *observation, p messages.ToolExecuted) trace.SpanContext {
-	s, ok := tt.calls[p.CallID]
+	ts, ok := tt.calls[p.CallID]
 	if !ok {
 		return trace.SpanContext{}
 	}
 	delete(tt.calls, p.CallID)
-	s.SetAttributes(attribute.String(attrToolStatus, string(p.Status)))
+	attrs := append(tt.toolAttrs(tt.attrs(), ts), attribute.String(attrToolStatus, string(p.Status)))
 	if o.t.cfg.CaptureContent {
-		s.SetAttributes(attribute.String(attrToolResult, o.t.secrets.Redact(p.Receipt)))
+		attrs = append(attrs, attribute.String(attrToolResult, o.t.secrets.Redact(p.Receipt)))
 	}
 	if p.Status != messages.ToolOK {
-		s.SetAttributes(attribute.String(attrErrorType, string(p.Status)))
-		s.SetStatus(codes.Error, string(p.Status))
+		attrs = append(attrs, attribute.String(attrErrorType, string(p.Status)))
+		ts.span.SetStatus(codes.Error, string(p.Status))
 	}
-	s.End(trace.WithTimestamp(o.at))
-	return s.SpanContext()
+	ts.span.SetAttributes(attrs...)
+	ts.span.End(trace.WithTimestamp(o.at))
+	tt.buf = attrs[:0]
+	return ts.span.SpanContext()
 }
 
 // endTurn ends the turn's span (and any tool span left open) at at.
@@ -154,16 +223,16 @@ func (tt *turnTrace) endTurn(at time.Time, p messages.TurnTerminal) {
 	if tt.span == nil {
 		return
 	}
-	tt.span.SetAttributes(attribute.String(attrTerminal, string(p.Kind)), attribute.String(attrClosure, string(p.Closure.Outcome)))
+	attrs := append(tt.turnAttrs(tt.attrs()), attribute.String(attrTerminal, string(p.Kind)), attribute.String(attrClosure, string(p.Closure.Outcome)))
 	if p.Kind != messages.TerminalCompleted {
 		errType := orDefault(tt.failure, string(p.Kind))
-		tt.span.SetAttributes(attribute.String(attrErrorType, errType))
+		attrs = append(attrs, attribute.String(attrErrorType, errType))
 		if tt.failure != "" {
-			tt.span.SetAttributes(attribute.String(attrFailureCode, tt.failure))
+			attrs = append(attrs, attribute.String(attrFailureCode, tt.failure))
 		}
 		tt.span.SetStatus(codes.Error, errType)
 	}
-	tt.end(at, "")
+	tt.endWith(at, attrs)
 }
 
 // end ends every span of the turn still open; reason, when set, is why.
@@ -171,36 +240,36 @@ func (tt *turnTrace) end(at time.Time, reason string) {
 	if tt.span == nil {
 		return
 	}
-	for id, s := range tt.calls {
-		s.End(trace.WithTimestamp(at))
-		delete(tt.calls, id)
-	}
+	attrs := tt.turnAttrs(tt.attrs())
 	if reason != "" {
-		tt.span.SetAttributes(attribute.String(attrErrorType, reason))
+		attrs = append(attrs, attribute.String(attrErrorType, reason))
 	}
-	tt.span.End(trace.WithTimestamp(at))
+	tt.endWith(at, attrs)
 }
 
-// outputMessages is the model's reply as the conventions' output message
-// JSON: its text and tool calls (names and ids; arguments go to the tool
-// spans).
-func outputMessages(r *messages.AssistantRoundRecorded) string {
-	type part struct {
-		Type    string `json:"type"`
-		Content string `json:"content,omitempty"`
-		ID      string `json:"id,omitempty"`
-		Name    string `json:"name,omitempty"`
+// endWith ends the tool spans still open, then the turn's span with
+// attrs.
+func (tt *turnTrace) endWith(at time.Time, attrs []attribute.KeyValue) {
+	for id, ts := range tt.calls {
+		ts.span.SetAttributes(tt.toolAttrs(nil, ts)...)
+		ts.span.End(trace.WithTimestamp(at))
+		delete(tt.calls, id)
 	}
-	parts := []part{}
+	tt.span.SetAttributes(attrs...)
+	tt.span.End(trace.WithTimestamp(at))
+	tt.buf = attrs[:0]
+}
+
+// outputMessages is the model's reply as the conventions' output
+// messages: its text and tool calls (names and ids; arguments go to the
+// tool spans).
+func outputMessages(r *messages.AssistantRoundRecorded, finish string) []ChatMessage {
+	parts := make([]MessagePart, 0, 1+len(r.ToolCalls))
 	if r.Text != "" {
-		parts = append(parts, part{Type: "text", Content: r.Text})
+		parts = append(parts, MessagePart{Type: "text", Content: r.Text})
 	}
 	for _, c := range r.ToolCalls {
-		parts = append(parts, part{Type: "tool_call", ID: c.ID, Name: c.Name})
+		parts = append(parts, MessagePart{Type: "tool_call", ID: c.ID, Name: c.Name})
 	}
-	b, _ := json.Marshal([]struct {
-		Role  string `json:"role"`
-		Parts []part `json:"parts"`
-	}{{Role: "assistant", Parts: parts}})
-	return string(b)
+	return []ChatMessage{{Role: "assistant", Parts: parts, FinishReason: finish}}
 }

@@ -170,7 +170,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 func (s *State) applyProcessingStarted(p messages.MessageProcessingStarted, at time.Time) {
 	env, _ := s.Queue.Remove(p.MessageID)
 	if s.Turn == nil || s.Turn.ID != p.TurnID {
-		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at}
+		s.Turn = &TurnState{ID: p.TurnID, MessageID: p.MessageID, Index: p.TurnIndex, StartedAt: at, TraceID: p.TraceID, SpanID: p.SpanID}
 	} else {
 		s.Turn.Loop = LoopState{} // an interject changes the model's instructions: repeats count anew
 	}

@@ -378,6 +378,11 @@ type TurnState struct {
 	// Memory is the turn's memory evidence, nil for a turn the model does
 	// not see (memory_state.go).
 	Memory *TurnMemoryDelta `json:"memory,omitempty"`
+	// TraceID and SpanID are the turn's trace and invoke_agent span as its
+	// start journaled them (empty when it was not traced): a turn resumed
+	// after a restart joins that trace.
+	TraceID string `json:"trace_id,omitempty"`
+	SpanID  string `json:"span_id,omitempty"`
 }
 
 // WatchdogState remembers the impossible wait last reported.

@@ -1689,6 +1689,7 @@ type MessageProcessingStarted struct {
 	Continuation  *Continuation          `protobuf:"bytes,4,opt,name=continuation,proto3" json:"continuation,omitempty"`
 	Notifications []*SystemNotification  `protobuf:"bytes,5,rep,name=notifications,proto3" json:"notifications,omitempty"`
 	TraceId       string                 `protobuf:"bytes,6,opt,name=trace_id,json=traceId,proto3" json:"trace_id,omitempty"` // OpenTelemetry trace of the turn, when traced
+	SpanId        string                 `protobuf:"bytes,7,opt,name=span_id,json=spanId,proto3" json:"span_id,omitempty"`    // the turn's invoke_agent span, when traced
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1761,6 +1762,13 @@ func (x *MessageProcessingStarted) GetNotifications() []*SystemNotification {
 func (x *MessageProcessingStarted) GetTraceId() string {
 	if x != nil {
 		return x.TraceId
+	}
+	return ""
+}
+
+func (x *MessageProcessingStarted) GetSpanId() string {
+	if x != nil {
+		return x.SpanId
 	}
 	return ""
 }
@@ -6478,7 +6486,7 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\x02at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x18\n" +
 	"\apayload\x18\a \x01(\fR\apayload\"Q\n" +
 	"\x0fMessageAdmitted\x12>\n" +
-	"\benvelope\x18\x01 \x01(\v2\".holon.messages.v1.MessageEnvelopeR\benvelope\"\x9e\x02\n" +
+	"\benvelope\x18\x01 \x01(\v2\".holon.messages.v1.MessageEnvelopeR\benvelope\"\xb7\x02\n" +
 	"\x18MessageProcessingStarted\x12\x1d\n" +
 	"\n" +
 	"message_id\x18\x01 \x01(\tR\tmessageId\x12\x17\n" +
@@ -6487,7 +6495,8 @@ const file_messages_messages_proto_rawDesc = "" +
 	"turn_index\x18\x03 \x01(\x04R\tturnIndex\x12C\n" +
 	"\fcontinuation\x18\x04 \x01(\v2\x1f.holon.messages.v1.ContinuationR\fcontinuation\x12K\n" +
 	"\rnotifications\x18\x05 \x03(\v2%.holon.messages.v1.SystemNotificationR\rnotifications\x12\x19\n" +
-	"\btrace_id\x18\x06 \x01(\tR\atraceId\"\xa8\x03\n" +
+	"\btrace_id\x18\x06 \x01(\tR\atraceId\x12\x17\n" +
+	"\aspan_id\x18\a \x01(\tR\x06spanId\"\xa8\x03\n" +
 	"\x16ProviderRoundCompleted\x12\x17\n" +
 	"\aturn_id\x18\x01 \x01(\tR\x06turnId\x12\x14\n" +
 	"\x05round\x18\x02 \x01(\rR\x05round\x12\x1a\n" +
