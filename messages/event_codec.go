@@ -62,6 +62,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkspaceUsed:     decodeAs[WorkspaceUsed],
 	EventWorkspaceDetached: decodeAs[WorkspaceDetached],
 	EventSkillActivated:    decodeAs[SkillActivated],
+	EventMCPSelectionSet:   decodeAs[MCPSelectionSet],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

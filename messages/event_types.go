@@ -58,6 +58,7 @@ const (
 	EventWorkspaceUsed     EventType = "workspace_used"
 	EventWorkspaceDetached EventType = "workspace_detached"
 	EventSkillActivated    EventType = "skill_activated"
+	EventMCPSelectionSet   EventType = "mcp_selection_set"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -112,6 +113,7 @@ var eventVersions = map[EventType]uint32{
 	EventWorkspaceUsed:     1,
 	EventWorkspaceDetached: 1,
 	EventSkillActivated:    1,
+	EventMCPSelectionSet:   1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -103,7 +103,7 @@ func TestProtoMatchesGo(t *testing.T) {
 		reflect.TypeFor[SuspensionChoice](), reflect.TypeFor[HumanRetryPolicy](), reflect.TypeFor[EngagementDecision](),
 		reflect.TypeFor[SuspensionRecord](), reflect.TypeFor[InputResponse](), reflect.TypeFor[OperatorNotification](),
 		reflect.TypeFor[SystemNotification](), reflect.TypeFor[TodoItem](), reflect.TypeFor[WorkItemRecord](),
-		reflect.TypeFor[DeliverySummaryRecord](), reflect.TypeFor[WorkSignal](), reflect.TypeFor[CommandPolicy](), reflect.TypeFor[TimerRecord](),
+		reflect.TypeFor[DeliverySummaryRecord](), reflect.TypeFor[WorkSignal](), reflect.TypeFor[CommandPolicy](), reflect.TypeFor[TimerRecord](), reflect.TypeFor[MCPSelection](),
 	}
 	for typ, decode := range payloadDecoders {
 		p, err := decode(eventVersions[typ], []byte("{}"))

@@ -219,7 +219,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
 	rows = append(rows, timerRows(st.NextTimerFires)...)
-	rows = append(rows, mcpStatusRows(ctx, c, id)...)
+	rows = append(rows, mcpStatusRows(ctx, c, id, st.MCP)...)
 	return printRows(e, rows)
 }
 
@@ -319,6 +319,7 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 type agentsCreateCmd struct {
 	ID     string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
 	Policy string `help:"Its command policy, as JSON or a JSON file: {\"allow\": [\"git\", \"go\"], \"deny\": [\"curl\"], \"confine_to_root\": true}. Default: config.json's command_policy, else none." placeholder:"JSON|FILE"`
+	MCP    string `name:"mcp" help:"The MCP servers it uses: all, none, or a comma-separated list of names from config.json mcp_servers (kept across restarts, over mcp_agents). Default: config.json mcp_agents, else all." placeholder:"all|none|A,B"`
 	homeSpec
 }
 
@@ -338,7 +339,7 @@ func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy,
-		Template: a.Template, Instructions: instructions})
+		Template: a.Template, Instructions: instructions, MCP: a.MCP})
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,9 @@ func mcpHome(t *testing.T, extra string) string {
 // from the environment scrubbed from the journal), then a tool the server
 // marks destructive, which suspends the turn with a confirm question
 // showing the exact arguments; the runtime restarts; the operator's yes
-// then runs the call, once, and the turn finishes.
+// then runs the call, once, and the turn finishes. An agent created with
+// --mcp none keeps that choice across the restart; one naming an unknown
+// server is refused.
 func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	const secret = "mcp-canary-7f3a9c"
 	home := mcpHome(t, ``)
@@ -89,8 +91,22 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 		t.Fatal("the destructive call ran before its approval")
 	}
 
+	if code, _, errOut := client(t, home, "agents", "create", "bad", "--mcp", "t,nope"); code == 0 ||
+		!strings.Contains(errOut, `"nope"`) || !strings.Contains(errOut, "configured: t") {
+		t.Fatalf("agents create --mcp t,nope = %d %q; want a refusal naming nope and the configured servers", code, errOut)
+	}
+	if code, out, errOut := client(t, home, "agents", "create", "quiet", "--mcp", "none"); code != 0 {
+		t.Fatalf("agents create --mcp none = %d %q %q", code, out, errOut)
+	}
+
 	d.stop()
 	d = startRunEnv(t, home, env, "--model", "scripted", "--script", script)
+	if _, out, _ := client(t, home, "agents", "list"); strings.Contains(out, "bad ") {
+		t.Fatalf("the refused agent exists:\n%s", out)
+	}
+	if _, out, _ := client(t, home, "--agent", "quiet", "status"); !strings.Contains(out, "none (agents create --mcp none)") {
+		t.Fatalf("status of quiet after a restart:\n%s\nwant its journaled --mcp none", out)
+	}
 	code, out, errOut := client(t, home, "respond", "main", id, "yes")
 	if code != 0 {
 		t.Fatalf("respond yes after a restart = %d %q %q", code, out, errOut)
