@@ -53,7 +53,8 @@ func mcpHome(t *testing.T, extra string) string {
 // the scripted model calls a read-only tool (it runs at once, its secret
 // from the environment scrubbed from the journal), then a tool the server
 // marks destructive, which suspends the turn with a confirm question
-// showing the exact arguments; the runtime restarts; the operator's yes
+// showing the exact arguments (prompt --wait returns at it, saying how to
+// answer); the runtime restarts; the operator's yes
 // then runs the call, once, and the turn finishes. An agent created with
 // --mcp none keeps that choice across the restart; one naming an unknown
 // server is refused.
@@ -68,10 +69,11 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	env := []string{"MCPTEST_SECRET=" + secret}
 	d := startRunEnv(t, home, env, "--model", "scripted", "--script", script)
 
-	if code, out, errOut := client(t, home, "prompt", "clean up"); code != 0 {
-		t.Fatalf("prompt = %d %q %q", code, out, errOut)
+	code, out, errOut := client(t, home, "prompt", "--wait", "--timeout", "2m", "clean up")
+	if code != 0 || !strings.Contains(out, "waits for your approval (susp_") || !strings.Contains(out, "mcp__t__delete_repo") ||
+		!strings.Contains(out, "holon-actors respond main susp_") {
+		t.Fatalf("prompt --wait = %d %q %q; want it to return at the approval question with how to answer", code, out, errOut)
 	}
-	var out string
 	waitFor(t, func() bool {
 		_, out, _ = client(t, home, "--json", "suspensions", "list")
 		return strings.Contains(out, "mcp__t__delete_repo")
@@ -82,7 +84,8 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	i := strings.Index(out, `"id": "susp_`)
 	id := out[i+7 : i+7+strings.Index(out[i+7:], `"`)]
 
-	code, tail, _ := client(t, home, "--json", "tail", "--limit", "1000")
+	var tail string
+	code, tail, _ = client(t, home, "--json", "tail", "--limit", "1000")
 	if code != 0 || !strings.Contains(tail, "hello from mcp") || !strings.Contains(tail, "[redacted]") {
 		t.Fatalf("tail = %d; want the echo result and the scrubbed secret:\n%s", code, tail)
 	}
@@ -107,7 +110,7 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	if _, out, _ := client(t, home, "--agent", "quiet", "status"); !strings.Contains(out, "none (agents create --mcp none)") {
 		t.Fatalf("status of quiet after a restart:\n%s\nwant its journaled --mcp none", out)
 	}
-	code, out, errOut := client(t, home, "respond", "main", id, "yes")
+	code, out, errOut = client(t, home, "respond", "main", id, "yes")
 	if code != 0 {
 		t.Fatalf("respond yes after a restart = %d %q %q", code, out, errOut)
 	}
