@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,11 +166,20 @@ func TestMCPBadConfigRefused(t *testing.T) {
 }
 
 // TestMCPServerDiesWithTheDaemon: a stdio server started by the runtime
-// does not outlive a runtime killed with SIGKILL.
+// does not outlive a runtime killed with SIGKILL, even one that ignores
+// its stdin closing and the usual signals (MCPTEST_HOLD_GROUP): the
+// parent-death signal ends it. The child it left in its process group is
+// killed by the next start, from the recorded group.
 func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	home := mcpHome(t, ``)
+	cfg := `{"mcp_servers": {"t": {"command": ` + strconv.Quote(mcpServer(t)) +
+		`, "env": {"SERVICE_TOKEN": "MCPTEST_SECRET", "MCPTEST_HOLD_GROUP": "MCPTEST_SECRET"}}}}`
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	script := writeScript(t, `{"steps": [{"tool_calls": [{"name": "mcp__t__pid", "arguments": {}}]}, {"text": "got it"}], "then": "echo"}`)
-	d := startRunEnv(t, home, []string{"MCPTEST_SECRET=x"}, "--model", "scripted", "--script", script)
+	env := []string{"MCPTEST_SECRET=x"}
+	d := startRunEnv(t, home, env, "--model", "scripted", "--script", script)
 	if code, out, errOut := client(t, home, "prompt", "--wait", "pid?"); code != 0 {
 		t.Fatalf("prompt = %d %q %q", code, out, errOut)
 	}
@@ -197,10 +207,33 @@ func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	if code, _, errOut := client(t, home, "mcp", "tools", "nope"); code == 0 || !strings.Contains(errOut, "mcp list") {
 		t.Fatalf("mcp tools nope = %d %q; want a failure pointing at mcp list", code, errOut)
 	}
+	left := slices.DeleteFunc(liveGroup(pid), func(p int) bool { return p == pid })
+	if len(left) == 0 {
+		t.Fatalf("the server %d has no child in its process group", pid)
+	}
 	d.kill()
 	waitFor(t, func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || zombie(pid)
 	}, "the MCP server's end after SIGKILL of the runtime")
+	d = startRunEnv(t, home, env, "--model", "scripted", "--script", script)
+	waitFor(t, func() bool { return len(liveGroup(pid)) == 0 }, "the next start's kill of the server's process group")
+	d.stop()
+}
+
+// liveGroup lists the live (not zombie) processes of process group pgid.
+func liveGroup(pgid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && !zombie(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // zombie reports a process that has exited but not been reaped (its
