@@ -556,6 +556,7 @@ func (a *agent) recoverState() (*agentstate.State, error) {
 		return nil, err
 	}
 	a.sinceSnapshot = replayed
+	st.RestoreSkills()
 	return st, nil
 }
 
