@@ -284,6 +284,8 @@ func (a *agent) Receive(c actor.Context) {
 		a.advance(c)
 	case *SetCommandPolicy:
 		c.Respond(a.setCommandPolicy(m))
+	case *SetMCPSelection:
+		c.Respond(a.setMCPSelection(m))
 	case *useWorkspace, *detachWorkspace, *getWorkspaces:
 		c.Respond(a.answerWorkspaces(m))
 	case *guidanceWhere, *debugPrompt, *loadedGuidance:
@@ -554,6 +556,7 @@ func (a *agent) recoverState() (*agentstate.State, error) {
 		return nil, err
 	}
 	a.sinceSnapshot = replayed
+	st.RestoreSkills()
 	return st, nil
 }
 

@@ -35,7 +35,7 @@ type mcpToolsRead struct {
 // for mcpToolsRead before it builds the request again. An agent without
 // MCP servers never waits.
 func (a *agent) refreshMCP(c actor.Context) bool {
-	if a.deps.MCP == nil || len(a.deps.MCP.ServersOf(a.id)) == 0 {
+	if a.deps.MCP == nil || len(a.deps.MCP.ServersIn(a.mcpSelection())) == 0 {
 		return false
 	}
 	if a.mcp.reading {
@@ -47,9 +47,9 @@ func (a *agent) refreshMCP(c actor.Context) bool {
 	}
 	a.mcp.gen++
 	a.mcp.reading = true
-	gen, self, root, m, id, ctx := a.mcp.gen, c.Self(), c.ActorSystem().Root, a.deps.MCP, a.id, a.ctx
+	gen, self, root, m, id, ctx, sel := a.mcp.gen, c.Self(), c.ActorSystem().Root, a.deps.MCP, a.id, a.ctx, a.mcpSelection()
 	go func() {
-		root.Send(self, &mcpToolsRead{gen: gen, tools: m.Tools(ctx, id)})
+		root.Send(self, &mcpToolsRead{gen: gen, tools: m.ToolsIn(ctx, id, sel)})
 	}()
 	return true
 }
@@ -81,7 +81,7 @@ func (a *agent) mcpTool(name string) (tools.Tool, bool) {
 	if a.deps.MCP == nil {
 		return nil, false
 	}
-	return a.deps.MCP.Tool(a.id, name)
+	return a.deps.MCP.ToolIn(a.mcpSelection(), name)
 }
 
 // approvalMode is the agent's Env.Approval: the configured policy's mode

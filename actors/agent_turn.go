@@ -264,7 +264,7 @@ func (a *agent) toolFinished(m *stepDone) {
 	}}
 	if m.result.Status == messages.ToolOK {
 		payloads = append(payloads, m.extra...)
-		payloads = append(payloads, agentstate.SkillActivations(a.state, a.guide.g.Skills, m.call)...)
+		payloads = append(payloads, agentstate.SkillActivations(a.state, a.guide.g.Skills, m.call, a.commandCwd())...)
 	}
 	a.mustPersist(payloads...)
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // MCPServers reports the runtime's MCP servers: state, tools and last
-// error; with agent set, only the servers that agent uses.
-func (r *Runtime) MCPServers(agent string) []mcp.Status {
+// error; with agent set, only the servers that agent uses (its own
+// selection, else the config's).
+func (r *Runtime) MCPServers(ctx context.Context, agent string) []mcp.Status {
 	m := r.deps.MCP
 	if m == nil {
 		return []mcp.Status{}
@@ -18,7 +19,7 @@ func (r *Runtime) MCPServers(agent string) []mcp.Status {
 	if agent == "" {
 		return all
 	}
-	uses := m.ServersOf(agent)
+	uses := m.ServersIn(r.mcpSelectionOf(ctx, agent))
 	out := []mcp.Status{}
 	for _, s := range all {
 		if slices.Contains(uses, s.Name) {
@@ -35,4 +36,15 @@ func (r *Runtime) MCPTools(ctx context.Context, name string) ([]*mcp.Tool, error
 		return nil, mcp.ErrUnknownServer
 	}
 	return r.deps.MCP.ServerTools(ctx, name)
+}
+
+// mcpSelectionOf is agent id's MCP selection: its journaled one when it
+// exists and has one, else the config's. It never creates the agent.
+func (r *Runtime) mcpSelectionOf(ctx context.Context, id string) mcp.Selection {
+	if ok, err := r.Exists(ctx, id); err == nil && ok {
+		if in, err := r.Info(ctx, id); err == nil && in.MCP != nil {
+			return mcp.SelectionFrom(*in.MCP)
+		}
+	}
+	return r.deps.MCP.Config().SelectionOf(id)
 }

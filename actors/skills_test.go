@@ -15,8 +15,9 @@ import (
 // TestSkillActivation: the prompt lists the agent's skills from their
 // front matter (never a body); reading a skill's SKILL.md and running a
 // script of another through ExecCommand journal skill_activated with
-// their load reasons; a completed turn makes them session-active, and
-// that survives a crash.
+// their load reasons (the script named relative to the agent's home); a
+// completed turn makes them session-active, and after a crash they are
+// active still, labelled restored.
 func TestSkillActivation(t *testing.T) {
 	home := t.TempDir()
 	skills := filepath.Join(home, "agents", "main", "skills")
@@ -27,7 +28,7 @@ func TestSkillActivation(t *testing.T) {
 	h := testkit.NewWith(t, testkit.Options{Steps: []testkit.Step{
 		testkit.Reply("", testkit.Call("c1", "ExecCommand", `{"cmd":"cat `+filepath.Join(deploy, "SKILL.md")+`"}`)),
 		testkit.Reply("read it"),
-		testkit.Reply("", testkit.Call("c2", "ExecCommand", `{"cmd":"sh `+filepath.Join(lint, "scripts", "run.sh")+`"}`)),
+		testkit.Reply("", testkit.Call("c2", "ExecCommand", `{"cmd":"sh skills/lint/scripts/run.sh"}`)), // relative to its home
 		testkit.Reply("ran it"),
 	}, Deps: func(_ string, d *actors.AgentDeps) { withTools(t)(home, d) }})
 
@@ -45,8 +46,8 @@ func TestSkillActivation(t *testing.T) {
 
 	h.Restart() // a crash: the journal is all there is
 	st, err := h.Runtime.State(context.Background(), "main")
-	if err != nil || st.Skills[filepath.Join(deploy, "SKILL.md")] == nil || st.Skills[filepath.Join(deploy, "SKILL.md")].State != agentstate.SkillSessionActive {
-		t.Fatalf("after a restart: %+v, %v; want deploy session-active", st.Skills, err)
+	if err != nil || st.Skills[filepath.Join(deploy, "SKILL.md")] == nil || st.Skills[filepath.Join(deploy, "SKILL.md")].State != agentstate.SkillRestored {
+		t.Fatalf("after a restart: %+v, %v; want deploy restored", st.Skills, err)
 	}
 	h.Prompt("main", "lint")
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
@@ -56,7 +57,7 @@ func TestSkillActivation(t *testing.T) {
 		t.Errorf("skill_activated = %+v, want lint run_skill_script", ran)
 	}
 	reqs := h.Provider.Requests()
-	if last := reqs[len(reqs)-1].Frame.SystemBlocks[0].Text; !strings.Contains(last, "Active: deploy (session_active") {
+	if last := reqs[len(reqs)-1].Frame.SystemBlocks[0].Text; !strings.Contains(last, "Active: deploy (restored") {
 		t.Errorf("the prompt does not show the active skill:\n%s", last)
 	}
 }

@@ -71,7 +71,10 @@ const LockFile = ".skills-lock.json"
 
 // SkillLock is one entry of the lock file.
 type SkillLock struct {
-	Source      string    `json:"source"`
+	Source string `json:"source"`
+	// Mode is how it was installed: SkillCopied or SkillLinked (an entry
+	// without one was copied).
+	Mode        string    `json:"mode,omitempty"`
 	Digest      string    `json:"digest"`
 	InstalledAt time.Time `json:"installed_at"`
 }
@@ -105,7 +108,7 @@ func InstallSkill(ctx context.Context, cfg Config, skillsDir, ref string, now ti
 	if err := os.Rename(staging, dst); err != nil {
 		return "", fmt.Errorf("place skill %s: %w", name, err)
 	}
-	return name, recordLock(skillsDir, name, SkillLock{Source: ref, Digest: digest(files), InstalledAt: now.UTC()})
+	return name, recordLock(skillsDir, name, SkillLock{Source: ref, Mode: SkillCopied, Digest: digest(files), InstalledAt: now.UTC()})
 }
 
 // recordLock adds name's entry to skillsDir's lock file.

@@ -3,6 +3,7 @@ package agenthome_test
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,11 +68,49 @@ func TestInstallSkill(t *testing.T) {
 	}
 	if lock := read(t, filepath.Join(skills, agenthome.LockFile)); !strings.Contains(lock, `"source": "`+src+`"`) {
 		t.Errorf("lock file = %s, want the source recorded", lock)
+	} else if !strings.Contains(lock, `"mode": "copy"`) {
+		t.Errorf("lock file = %s, want mode copy", lock)
 	}
 	if _, err := agenthome.InstallSkill(context.Background(), agenthome.Config{}, skills, src, now); !errors.Is(err, agenthome.ErrSkillRef) {
 		t.Errorf("a second install = %v, want ErrSkillRef", err)
 	}
 	if _, err := agenthome.InstallSkill(context.Background(), agenthome.Config{}, skills, filepath.Join(t.TempDir(), "none"), now); !errors.Is(err, agenthome.ErrSkillRef) {
 		t.Errorf("installing a missing skill = %v, want ErrSkillRef", err)
+	}
+}
+
+// TestLinkSkill: --link makes skills/<name> a symbolic link to the
+// source, which the catalog lists and whose edits it sees; the lock file
+// records the source and mode link. A URL, a relative path, a directory
+// without a SKILL.md and a name already installed are refused with
+// nothing changed.
+func TestLinkSkill(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "deploy")
+	write(t, filepath.Join(src, "SKILL.md"), "---\nname: deploy\ndescription: Ship it.\n---\n")
+	home := t.TempDir()
+	skills := filepath.Join(home, agenthome.SkillsDir)
+	name, err := agenthome.LinkSkill(skills, src, now)
+	if err != nil || name != "deploy" {
+		t.Fatalf("LinkSkill = %q, %v", name, err)
+	}
+	if target, err := os.Readlink(filepath.Join(skills, "deploy")); err != nil || target != src {
+		t.Fatalf("skills/deploy links to %q (%v), want %s", target, err, src)
+	}
+	lock := read(t, filepath.Join(skills, agenthome.LockFile))
+	if !strings.Contains(lock, `"source": "`+src+`"`) || !strings.Contains(lock, `"mode": "link"`) {
+		t.Fatalf("lock file = %s, want the source and mode link", lock)
+	}
+	write(t, filepath.Join(src, "SKILL.md"), "---\nname: deploy\ndescription: Ship it, carefully.\n---\n")
+	cat := agenthome.Discover(agenthome.SkillRoots("", home, ""), agenthome.SkillScopeAgent)
+	if len(cat) != 1 || cat[0].Name != "deploy" || cat[0].Description != "Ship it, carefully." {
+		t.Fatalf("catalog = %+v, want the linked skill as edited", cat)
+	}
+	for _, ref := range []string{"https://github.com/o/r/tree/main/skills/deploy", "deploy", src, filepath.Join(t.TempDir(), "none")} {
+		if _, err := agenthome.LinkSkill(skills, ref, now); !errors.Is(err, agenthome.ErrSkillRef) {
+			t.Errorf("LinkSkill(%s) = %v, want ErrSkillRef", ref, err)
+		}
+	}
+	if after := read(t, filepath.Join(skills, agenthome.LockFile)); after != lock {
+		t.Errorf("a refused link changed the lock file:\n%s", after)
 	}
 }

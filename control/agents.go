@@ -246,6 +246,10 @@ type CreateAgentRequest struct {
 	// Instructions, when set, is the agent's AGENTS.md (over the
 	// template's).
 	Instructions string `json:"instructions,omitempty"`
+	// MCP, when set, is which MCP servers the agent uses: "all", "none"
+	// or a comma-separated list of names, journaled with it over
+	// config.json mcp_agents.
+	MCP string `json:"mcp,omitempty"`
 }
 
 func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
@@ -280,6 +284,10 @@ func (s *Server) createAgent(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if e := s.checkMCPSelection(req); e != nil {
+		writeError(w, e)
+		return
+	}
 	if e := s.makeHome(r.Context(), req); e != nil {
 		writeError(w, e)
 		return
@@ -302,6 +310,9 @@ func (s *Server) activateNew(ctx context.Context, req CreateAgentRequest) (agent
 		if err := s.cfg.Runtime.SetCommandPolicy(ctx, req.AgentID, p, "set at creation"); err != nil {
 			return agentstate.AgentInfo{}, err
 		}
+	}
+	if err := s.setMCPSelection(ctx, req); err != nil {
+		return agentstate.AgentInfo{}, err
 	}
 	return s.cfg.Runtime.Info(ctx, req.AgentID)
 }

@@ -32,7 +32,7 @@ type MCPToolList struct {
 
 // mcpRuntime is what the MCP routes need of the runtime.
 type mcpRuntime interface {
-	MCPServers(agent string) []mcp.Status
+	MCPServers(ctx context.Context, agent string) []mcp.Status
 	MCPTools(ctx context.Context, name string) ([]*mcp.Tool, error)
 }
 
@@ -54,7 +54,7 @@ func (s *Server) mcpServers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	agent := r.URL.Query().Get("agent")
-	writeJSON(w, http.StatusOK, MCPServerList{AgentID: agent, Servers: rt.MCPServers(agent)})
+	writeJSON(w, http.StatusOK, MCPServerList{AgentID: agent, Servers: rt.MCPServers(r.Context(), agent)})
 }
 
 // mcpTools lists one server's tools, starting it when idle.

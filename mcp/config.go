@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/holon-actors/holon-actors/messages"
 )
 
 // ErrConfig is wrapped by every configuration error; the message names
@@ -254,3 +256,14 @@ func validateServer(name string, s ServerConfig) error {
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// SelectionFrom is an agent's journaled selection (messages.MCPSelection)
+// as a Selection.
+func SelectionFrom(s messages.MCPSelection) Selection {
+	return Selection{All: s.All, Servers: slices.Clone(s.Servers)}
+}
+
+// Message is the selection as it is journaled.
+func (s Selection) Message() messages.MCPSelection {
+	return messages.MCPSelection{All: s.All, Servers: slices.Clone(s.Servers)}
+}

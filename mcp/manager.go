@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/holon-actors/holon-actors/tools"
@@ -41,9 +42,11 @@ func (m *Manager) Server(name string) (*Server, bool) {
 	return s, ok
 }
 
-// ServersOf lists the servers agent id uses, sorted.
-func (m *Manager) ServersOf(id string) []string {
-	sel := m.cfg.SelectionOf(id)
+// ServersOf lists the servers agent id uses by the config, sorted.
+func (m *Manager) ServersOf(id string) []string { return m.ServersIn(m.cfg.SelectionOf(id)) }
+
+// ServersIn lists the configured servers sel uses, sorted.
+func (m *Manager) ServersIn(sel Selection) []string {
 	var out []string
 	for _, n := range m.names {
 		if sel.Uses(n) {
@@ -57,7 +60,13 @@ func (m *Manager) ServersOf(id string) []string {
 // ones (concurrently; each within its connect timeout). A server that
 // cannot start contributes none; its error is in its Status.
 func (m *Manager) Tools(ctx context.Context, id string) []*Tool {
-	names := m.ServersOf(id)
+	return m.ToolsIn(ctx, id, m.cfg.SelectionOf(id))
+}
+
+// ToolsIn is Tools for an agent whose servers are sel (its own
+// selection, agents create --mcp, over the config's).
+func (m *Manager) ToolsIn(ctx context.Context, id string, sel Selection) []*Tool {
+	names := m.ServersIn(sel)
 	m.mu.Lock()
 	for _, n := range names {
 		if m.users[n] == nil {
@@ -137,8 +146,13 @@ func (m *Manager) Close() error {
 // sends the call by name. False when name is no MCP tool of a server the
 // agent uses, or the server's allow and deny lists hide it.
 func (m *Manager) Tool(id, name string) (*Tool, bool) {
+	return m.ToolIn(m.cfg.SelectionOf(id), name)
+}
+
+// ToolIn is Tool for an agent whose servers are sel.
+func (m *Manager) ToolIn(sel Selection, name string) (*Tool, bool) {
 	server, tool, ok := SplitToolName(name)
-	if !ok || !m.cfg.SelectionOf(id).Uses(server) {
+	if !ok || !sel.Uses(server) {
 		return nil, false
 	}
 	s, ok := m.servers[server]
@@ -157,6 +171,25 @@ func (m *Manager) Tool(id, name string) (*Tool, bool) {
 
 // ErrUnknownServer is returned for a server name the config lacks.
 var ErrUnknownServer = errors.New("no such mcp server")
+
+// CheckSelection refuses a selection naming a server the config lacks
+// (wrapping ErrUnknownServer); the error lists the configured ones.
+func (m *Manager) CheckSelection(sel Selection) error {
+	for _, n := range sel.Servers {
+		if _, ok := m.servers[n]; !ok {
+			return fmt.Errorf("%w: %q (configured: %s; give all, none or a comma-separated list of them)",
+				ErrUnknownServer, n, configured(m.names))
+		}
+	}
+	return nil
+}
+
+func configured(names []string) string {
+	if len(names) == 0 {
+		return "none, add servers to config.json mcp_servers"
+	}
+	return strings.Join(names, ", ")
+}
 
 // ServerTools returns server name's offered tools, starting it when idle.
 func (m *Manager) ServerTools(ctx context.Context, name string) ([]*Tool, error) {

@@ -243,6 +243,7 @@ func samplePayloads() []messages.Payload {
 			Verification: []string{"go test ./api: ok"}, Decisions: []string{"completed wi_41: Checked the order"},
 			CarryForward: []string{"[in_progress] Issue the refund"}, Waiting: "awaiting_task_result",
 			Boundary: "waiting", Summary: "Handle the refund of order #12345: refunded; tests pass.", CreatedAt: until}},
+		messages.MCPSelectionSet{Selection: messages.MCPSelection{Servers: []string{"github", "files"}}, Reason: "set at creation"},
 	}
 }
 

@@ -105,6 +105,7 @@ func TestProtoMatchesGo(t *testing.T) {
 		reflect.TypeFor[SystemNotification](), reflect.TypeFor[TodoItem](), reflect.TypeFor[WorkItemRecord](),
 		reflect.TypeFor[DeliverySummaryRecord](), reflect.TypeFor[WorkSignal](), reflect.TypeFor[CommandPolicy](), reflect.TypeFor[TimerRecord](),
 		reflect.TypeFor[WorkingMemory](), reflect.TypeFor[Episode](),
+		reflect.TypeFor[DeliverySummaryRecord](), reflect.TypeFor[WorkSignal](), reflect.TypeFor[CommandPolicy](), reflect.TypeFor[TimerRecord](), reflect.TypeFor[MCPSelection](),
 	}
 	for typ, decode := range payloadDecoders {
 		p, err := decode(eventVersions[typ], []byte("{}"))

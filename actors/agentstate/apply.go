@@ -45,6 +45,8 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.Model = p.Model
 	case messages.CommandPolicySet:
 		s.CommandPolicy = p.Policy
+	case messages.MCPSelectionSet:
+		s.MCP = &p.Selection
 	case messages.SkillActivated:
 		s.applySkillActivated(p)
 	case messages.TokenBudgetSet:

@@ -109,3 +109,34 @@ func answerApproval(st *State, resp messages.InputResponse) Batch {
 		StatusChange(st, messages.StatusAwakeRunning, fmt.Sprintf("approval %s %s", resp.SuspensionID, resp.Resolution)),
 	}
 }
+
+// cancelTurnApprovals withdraws the open tool approval questions of the
+// turn in flight, which is ending (interrupt, stop, a failure): nobody can
+// answer them any more, the calls they ask about never run. When that
+// leaves the agent suspended on nothing, it is running again (the turn's
+// end settles it from there).
+func cancelTurnApprovals(st *State, env Env, why string) Batch {
+	t := st.Turn
+	if t == nil {
+		return nil
+	}
+	var b Batch
+	open := 0
+	for _, r := range st.Suspensions {
+		if !r.Open() {
+			continue
+		}
+		open++
+		if r.TurnID != t.ID || r.ToolApproval() == nil {
+			continue
+		}
+		meta, _ := json.Marshal(map[string]string{"reason": why})
+		b = append(b, messages.SuspensionResumed{SuspensionID: r.ID, Response: messages.InputResponse{
+			SuspensionID: r.ID, Resolution: messages.ResolutionCancelled, RespondedBy: "runtime",
+			RespondedAt: env.Now, Metadata: meta, Question: r.Question}})
+	}
+	if len(b) > 0 && len(b) == open && st.Status == messages.StatusSuspended {
+		b = append(b, StatusChange(st, messages.StatusAwakeRunning, "approval withdrawn: "+why))
+	}
+	return b
+}

@@ -53,6 +53,9 @@ type AgentInfo struct {
 	// LoadedAgentsMD are the instruction files its last prompt carried:
 	// path, kind and size only, never their content.
 	LoadedAgentsMD []InstructionSource `json:"loaded_agents_md,omitempty"`
+	// MCP is its own choice of MCP servers (agents create --mcp); nil:
+	// config.json mcp_agents decides.
+	MCP *messages.MCPSelection `json:"mcp,omitempty"`
 }
 
 // Info is the list-sized projection of s (Active is left false: the
@@ -63,7 +66,7 @@ func (s *State) Info() AgentInfo {
 		Queued: s.Queue.Len(), TurnInFlight: s.Turn != nil, LastError: s.LastError, LastErrorAt: s.LastErrorAt, LastErrorResolvedAt: s.LastErrorResolvedAt, Model: s.Model,
 		OpenSuspensions: s.openSuspensionIDs(), ActiveChildren: s.ChildIDs(), RunningTasks: len(s.OpenTasks()), TokenBudget: s.BudgetInfo(),
 		ModelRetry: s.modelRetryInfo(), NextTimerFires: nextTimerFires(s, 3),
-		Workspace: s.activeWorkspaceInfo()}
+		Workspace: s.activeWorkspaceInfo(), MCP: s.MCP}
 }
 
 // activeWorkspaceInfo is the active workspace's view; nil for the home.

@@ -114,13 +114,15 @@ func CompletedTurn(st *State, env Env) Batch {
 	return append(b, TurnEndWork(st, env, closure, running)...)
 }
 
-// failedTurn ends the turn with failure f: a result for every call left
+// failedTurn ends the turn with failure f: its open tool approval
+// questions withdrawn, a result for every call left
 // unanswered, the runtime_error audit record, the terminal, a failure
 // brief in operator language, and the operator's notification unless the
 // operator (or a supervising parent) caused it: whoever stopped it knows.
 func FailedTurn(st *State, env Env, kind messages.TurnTerminalKind, f messages.Failure) Batch {
 	t := st.Turn
-	b := UnansweredCalls(st, env, endReason(f))
+	b := cancelTurnApprovals(st, env, endReason(f))
+	b = append(b, UnansweredCalls(st, env, endReason(f))...)
 	b = append(b, messages.RuntimeError{TurnID: t.ID, MessageID: t.MessageID, Failure: f})
 	b = append(b, SettleTurn(st, env, kind, messages.Closure{Outcome: messages.OutcomeFailed}, messages.BriefFailure, f.Summary)...)
 	if !OperatorCaused(f.Code) {

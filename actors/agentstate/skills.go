@@ -13,7 +13,26 @@ import (
 const (
 	SkillTurnActive    = "turn_active"
 	SkillSessionActive = "session_active"
+	// SkillRestored is a session-active skill of an agent rebuilt from its
+	// journal (a restart, a reactivation): active as before, labelled so
+	// the operator can tell it from one loaded in this run.
+	SkillRestored = "restored"
 )
+
+// sessionLong reports a skill active for the rest of the session.
+func sessionLong(sk *ActiveSkill) bool {
+	return sk != nil && (sk.State == SkillSessionActive || sk.State == SkillRestored)
+}
+
+// RestoreSkills labels the session-active skills of a state rebuilt from
+// the journal restored.
+func (s *State) RestoreSkills() {
+	for _, sk := range s.Skills {
+		if sk.State == SkillSessionActive {
+			sk.State = SkillRestored
+		}
+	}
+}
 
 // applySkillActivated marks the skill turn-active (a session-active one
 // stays so).
@@ -21,7 +40,7 @@ func (s *State) applySkillActivated(p messages.SkillActivated) {
 	if s.Skills == nil {
 		s.Skills = map[string]*ActiveSkill{}
 	}
-	if cur := s.Skills[p.EntrypointPath]; cur != nil && cur.State == SkillSessionActive {
+	if cur := s.Skills[p.EntrypointPath]; sessionLong(cur) {
 		return
 	}
 	s.Skills[p.EntrypointPath] = &ActiveSkill{Name: p.Skill, Scope: p.Scope, EntrypointPath: p.EntrypointPath,
@@ -61,25 +80,22 @@ var commandTools = map[string]bool{"ExecCommand": true, "ExecCommandBatch": true
 // SkillActivations decides the skill_activated events of a successful
 // command call: one for each catalog skill whose SKILL.md it names
 // (read_skill_md) or one of whose scripts/* it names (run_skill_script),
-// unless the skill is already active this turn or this session.
-func SkillActivations(st *State, catalog []SkillEntry, call messages.ToolCall) Batch {
+// by absolute path or by a path relative to cwd (the directory the
+// command ran in: the active workspace's, or the agent home), unless the
+// skill is already active this turn or this session.
+func SkillActivations(st *State, catalog []SkillEntry, call messages.ToolCall, cwd string) Batch {
 	if !commandTools[call.Name] || st.Turn == nil || len(catalog) == 0 {
 		return nil
 	}
 	text := strings.Join(argStrings(call.Arguments), "\n")
+	cwd = commandDir(call, cwd)
 	var b Batch
 	for _, sk := range catalog {
-		if cur := st.Skills[sk.Path]; cur != nil && (cur.State == SkillSessionActive || cur.TurnID == st.Turn.ID) {
+		if cur := st.Skills[sk.Path]; sessionLong(cur) || (cur != nil && cur.TurnID == st.Turn.ID) {
 			continue
 		}
-		reason, path := "", ""
-		scripts := strings.TrimSuffix(sk.Dir, "/") + "/scripts/"
-		switch {
-		case strings.Contains(text, sk.Path):
-			reason, path = messages.SkillReadSkillMD, sk.Path
-		case strings.Contains(text, scripts):
-			reason, path = messages.SkillRunScript, pathAt(text, strings.Index(text, scripts))
-		default:
+		reason, path := skillMention(text, sk, cwd)
+		if reason == "" {
 			continue
 		}
 		b = append(b, messages.SkillActivated{TurnID: st.Turn.ID, Skill: sk.Name, Scope: sk.Scope, LoadReason: reason,

@@ -20,16 +20,25 @@ func TestSkillActivation(t *testing.T) {
 		call       messages.ToolCall
 		want       []string // skill/reason/path
 		sessionHas string
+		cwd        string
 	}{
 		{"reading SKILL.md", call("ExecCommand", `{"cmd":"sed -n 1,80p /h/skills/deploy/SKILL.md"}`),
-			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md"}, ""},
+			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md"}, "", ""},
 		{"running a script", call("ExecCommand", `{"cmd":"bash /w/.agents/skills/lint/scripts/run.sh ./..."}`),
-			[]string{"lint/run_skill_script//w/.agents/skills/lint/scripts/run.sh"}, ""},
+			[]string{"lint/run_skill_script//w/.agents/skills/lint/scripts/run.sh"}, "", ""},
 		{"a batch names both", call("ExecCommandBatch", `{"commands":[{"cmd":"cat /h/skills/deploy/SKILL.md"},{"cmd":"/w/.agents/skills/lint/scripts/x"}]}`),
-			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md", "lint/run_skill_script//w/.agents/skills/lint/scripts/x"}, ""},
-		{"another tool", call("ApplyPatch", `{"patch":"/h/skills/deploy/SKILL.md"}`), nil, ""},
-		{"already session-active", call("ExecCommand", `{"cmd":"cat /h/skills/deploy/SKILL.md"}`), nil, "/h/skills/deploy/SKILL.md"},
-		{"discovery alone", call("ExecCommand", `{"cmd":"ls /h/skills"}`), nil, ""},
+			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md", "lint/run_skill_script//w/.agents/skills/lint/scripts/x"}, "", ""},
+		{"another tool", call("ApplyPatch", `{"patch":"/h/skills/deploy/SKILL.md"}`), nil, "", ""},
+		{"already session-active", call("ExecCommand", `{"cmd":"cat /h/skills/deploy/SKILL.md"}`), nil, "/h/skills/deploy/SKILL.md", ""},
+		{"discovery alone", call("ExecCommand", `{"cmd":"ls /h/skills"}`), nil, "", ""},
+		{"SKILL.md relative to the home", call("ExecCommand", `{"cmd":"cat skills/deploy/SKILL.md"}`),
+			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md"}, "", "/h"},
+		{"a ./ script relative to the workspace", call("ExecCommand", `{"cmd":"bash ./.agents/skills/lint/scripts/run.sh"}`),
+			[]string{"lint/run_skill_script//w/.agents/skills/lint/scripts/run.sh"}, "", "/w"},
+		{"relative to the call's workdir", call("ExecCommand", `{"cmd":"cat deploy/SKILL.md","workdir":"skills"}`),
+			[]string{"deploy/read_skill_md//h/skills/deploy/SKILL.md"}, "", "/h"},
+		{"the tail of another path", call("ExecCommand", `{"cmd":"cat /x/skills/deploy/SKILL.md"}`), nil, "", "/h"},
+		{"relative outside the cwd", call("ExecCommand", `{"cmd":"cat skills/deploy/SKILL.md"}`), nil, "", "/w"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,7 +46,7 @@ func TestSkillActivation(t *testing.T) {
 			if tc.sessionHas != "" {
 				st.Skills = map[string]*ActiveSkill{tc.sessionHas: {Name: "deploy", EntrypointPath: tc.sessionHas, State: SkillSessionActive}}
 			}
-			b := SkillActivations(st, catalog, tc.call)
+			b := SkillActivations(st, catalog, tc.call, tc.cwd)
 			var got []string
 			for _, p := range b {
 				a := p.(messages.SkillActivated)
@@ -75,5 +84,31 @@ func TestSkillPromotion(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("after a %s turn: %q, want %q", tc.kind, got, tc.want)
 		}
+	}
+}
+
+// RestoreSkills labels the session-active skills of a rebuilt agent
+// restored; they stay active: a new read neither activates them again
+// nor demotes them.
+func TestRestoreSkills(t *testing.T) {
+	st := &State{Turn: &TurnState{ID: "t2"}, Skills: map[string]*ActiveSkill{
+		"/h/skills/deploy/SKILL.md": {Name: "deploy", EntrypointPath: "/h/skills/deploy/SKILL.md", State: SkillSessionActive},
+		"/w/lint/SKILL.md":          {Name: "lint", EntrypointPath: "/w/lint/SKILL.md", State: SkillTurnActive, TurnID: "t2"},
+	}}
+	st.RestoreSkills()
+	if got := st.Skills["/h/skills/deploy/SKILL.md"].State; got != SkillRestored {
+		t.Fatalf("session-active skill after RestoreSkills = %q, want restored", got)
+	}
+	if got := st.Skills["/w/lint/SKILL.md"].State; got != SkillTurnActive {
+		t.Fatalf("turn-active skill after RestoreSkills = %q, want it unchanged", got)
+	}
+	catalog := []SkillEntry{{Name: "deploy", Scope: "agent", Dir: "/h/skills/deploy", Path: "/h/skills/deploy/SKILL.md"}}
+	call := messages.ToolCall{ID: "c1", Name: "ExecCommand", Arguments: json.RawMessage(`{"cmd":"cat /h/skills/deploy/SKILL.md"}`)}
+	if b := SkillActivations(st, catalog, call, ""); len(b) != 0 {
+		t.Fatalf("reading a restored skill again = %v, want no activation", b)
+	}
+	st.applySkillActivated(messages.SkillActivated{TurnID: "t2", Skill: "deploy", EntrypointPath: "/h/skills/deploy/SKILL.md"})
+	if got := st.Skills["/h/skills/deploy/SKILL.md"].State; got != SkillRestored {
+		t.Fatalf("restored skill after an activation = %q, want restored", got)
 	}
 }

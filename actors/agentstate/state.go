@@ -45,6 +45,9 @@ type State struct {
 	// CommandPolicy is the operator's command policy for this agent
 	// (agents create --policy); nil means the runtime's configured one.
 	CommandPolicy *messages.CommandPolicy `json:"command_policy,omitempty"`
+	// MCP is the operator's choice of MCP servers for this agent (agents
+	// create --mcp); nil means config.json mcp_agents decides.
+	MCP *messages.MCPSelection `json:"mcp,omitempty"`
 	// LastSeq is the event_seq of the last applied event.
 	LastSeq uint64 `json:"last_seq"`
 

@@ -72,7 +72,7 @@ type promptCmd struct {
 	Text      []string      `arg:"" optional:"" help:"The prompt text; - reads it from stdin."`
 	File      string        `short:"F" help:"Read the prompt text from this file instead." type:"path" placeholder:"FILE"`
 	Priority  string        `help:"Queue band: interject, next, normal or background." default:"normal" enum:"interject,next,normal,background"`
-	Wait      bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it."`
+	Wait      bool          `help:"Wait for the turn's brief (its result, its failure — then exit 1 — or an acknowledgement when it left background tasks running) and print it; a turn that stops at a tool approval question prints the question and how to answer it."`
 	Timeout   time.Duration `help:"With --wait: give up after this long (the prompt stays admitted)." default:"10m"`
 	Interrupt bool          `help:"End the agent's turn in flight (aborted; its command tasks keep running) so this prompt runs next, instead of waiting behind it or joining it (interject)."`
 	MessageID string        `name:"message-id" help:"Id of this prompt (at most 128 bytes): sending it again with the same id admits it once and answers the first admission's event." placeholder:"ID"`
@@ -82,6 +82,8 @@ type promptCmd struct {
 type promptResult struct {
 	control.PromptResponse
 	Brief *messages.Brief `json:"brief,omitempty"`
+	// Approval is the tool approval question the turn stopped at (--wait).
+	Approval *messages.SuspensionRecord `json:"approval,omitempty"`
 }
 
 // errTurnFailed marks a --wait whose turn ended in a failure brief.
@@ -117,7 +119,7 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 	}
 	out := promptResult{PromptResponse: res}
 	if p.Wait {
-		if out.Brief, err = waitBrief(ctx, c, id, res, p.Timeout); err != nil {
+		if out.Brief, out.Approval, err = waitBrief(ctx, c, id, res, p.Timeout); err != nil {
 			return err
 		}
 	}
@@ -127,6 +129,8 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 		}
 	} else if out.Brief != nil {
 		fmt.Fprintln(e.stdout, out.Brief.Text)
+	} else if out.Approval != nil {
+		printApproval(e, id, out.Approval)
 	} else if res.Duplicate {
 		fmt.Fprintf(e.stdout, "already admitted %s to %s (event %d); this copy was not queued again\n", res.MessageID, id, res.EventSeq)
 	} else {
@@ -139,14 +143,19 @@ func (p *promptCmd) Run(ctx context.Context, e *env) error {
 }
 
 // waitBrief follows id's events from the admission to the result or
-// failure brief of that message, reconnecting if the stream breaks.
-func waitBrief(ctx context.Context, c runtimeClient, id string, res control.PromptResponse, timeout time.Duration) (*messages.Brief, error) {
+// failure brief of that message, or to a tool approval question its turn
+// stops at (approvalAsked), reconnecting if the stream breaks.
+func waitBrief(ctx context.Context, c runtimeClient, id string, res control.PromptResponse, timeout time.Duration) (*messages.Brief, *messages.SuspensionRecord, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var found *messages.Brief
+	var asked *messages.SuspensionRecord
 	after := res.EventSeq
-	for found == nil {
+	for found == nil && asked == nil {
 		next, err := c.Follow(ctx, id, after, func(ev control.StreamEvent) error {
+			if asked = approvalAsked(ev, res.MessageID); asked != nil {
+				return control.ErrStop
+			}
 			if ev.Provenance.Kind != messages.EventBriefRecorded || ev.Provenance.MessageID != res.MessageID {
 				return nil
 			}
@@ -158,17 +167,17 @@ func waitBrief(ctx context.Context, c runtimeClient, id string, res control.Prom
 			return control.ErrStop
 		})
 		switch {
-		case found != nil:
+		case found != nil, asked != nil:
 		case ctx.Err() != nil:
-			return nil, fmt.Errorf("no answer within %s (the prompt %s stays admitted; follow it with holon-actors tail --follow)", timeout, res.MessageID)
+			return nil, nil, fmt.Errorf("no answer within %s (the prompt %s stays admitted; follow it with holon-actors tail --follow)", timeout, res.MessageID)
 		case errors.Is(err, control.ErrNotRunning), followRefused(err):
-			return nil, err
+			return nil, nil, err
 		case err != nil && !errors.Is(err, context.Canceled):
 			time.Sleep(100 * time.Millisecond) // the stream broke: resume from the cursor
 		}
 		after = next
 	}
-	return found, nil
+	return found, asked, nil
 }
 
 // followRefused reports whether a follow ended on the runtime's refusal
@@ -220,7 +229,7 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		rows = append(rows, [2]string{"last error", describeLastError(st.AgentInfo)})
 	}
 	rows = append(rows, timerRows(st.NextTimerFires)...)
-	rows = append(rows, mcpStatusRows(ctx, c, id)...)
+	rows = append(rows, mcpStatusRows(ctx, c, id, st.MCP)...)
 	return printRows(e, rows)
 }
 
@@ -320,6 +329,7 @@ func (agentsListCmd) Run(ctx context.Context, e *env) error {
 type agentsCreateCmd struct {
 	ID     string `arg:"" help:"The new agent's id: 1 to 64 ASCII letters, digits, '.', '_' or '-', starting with a letter or digit."`
 	Policy string `help:"Its command policy, as JSON or a JSON file: {\"allow\": [\"git\", \"go\"], \"deny\": [\"curl\"], \"confine_to_root\": true}. Default: config.json's command_policy, else none." placeholder:"JSON|FILE"`
+	MCP    string `name:"mcp" help:"The MCP servers it uses: all, none, or a comma-separated list of names from config.json mcp_servers (kept across restarts, over mcp_agents). Default: config.json mcp_agents, else all." placeholder:"all|none|A,B"`
 	homeSpec
 }
 
@@ -339,7 +349,7 @@ func (a *agentsCreateCmd) Run(ctx context.Context, e *env) error {
 		return err
 	}
 	in, err := c.CreateAgentWith(ctx, control.CreateAgentRequest{AgentID: a.ID, CommandPolicy: policy,
-		Template: a.Template, Instructions: instructions})
+		Template: a.Template, Instructions: instructions, MCP: a.MCP})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/holon-actors/holon-actors/control"
+	"github.com/holon-actors/holon-actors/messages"
 )
 
 // mcpCmd groups the commands about the runtime's MCP servers.
@@ -95,14 +96,18 @@ func (t *mcpToolsCmd) Run(ctx context.Context, e *env) error {
 }
 
 // mcpStatusRows is the status line of agent id's MCP servers: each
-// server's state and tool count; none when it uses none or the client
-// cannot ask (a remote client).
-func mcpStatusRows(ctx context.Context, c runtimeClient, id string) [][2]string {
+// server's state and tool count, or "none" when its own selection (own,
+// agents create --mcp) chose none; nothing when it uses none by the
+// config or the client cannot ask (a remote client).
+func mcpStatusRows(ctx context.Context, c runtimeClient, id string, own *messages.MCPSelection) [][2]string {
 	m, ok := c.(mcpClient)
 	if !ok {
 		return nil
 	}
 	list, err := m.MCPServers(ctx, id)
+	if err == nil && len(list.Servers) == 0 && own != nil {
+		return [][2]string{{"mcp servers", "none (agents create --mcp " + own.String() + ")"}}
+	}
 	if err != nil || len(list.Servers) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,8 +54,11 @@ func mcpHome(t *testing.T, extra string) string {
 // the scripted model calls a read-only tool (it runs at once, its secret
 // from the environment scrubbed from the journal), then a tool the server
 // marks destructive, which suspends the turn with a confirm question
-// showing the exact arguments; the runtime restarts; the operator's yes
-// then runs the call, once, and the turn finishes.
+// showing the exact arguments (prompt --wait returns at it, saying how to
+// answer); the runtime restarts; the operator's yes
+// then runs the call, once, and the turn finishes. An agent created with
+// --mcp none keeps that choice across the restart; one naming an unknown
+// server is refused.
 func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	const secret = "mcp-canary-7f3a9c"
 	home := mcpHome(t, ``)
@@ -66,10 +70,11 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	env := []string{"MCPTEST_SECRET=" + secret}
 	d := startRunEnv(t, home, env, "--model", "scripted", "--script", script)
 
-	if code, out, errOut := client(t, home, "prompt", "clean up"); code != 0 {
-		t.Fatalf("prompt = %d %q %q", code, out, errOut)
+	code, out, errOut := client(t, home, "prompt", "--wait", "--timeout", "2m", "clean up")
+	if code != 0 || !strings.Contains(out, "waits for your approval (susp_") || !strings.Contains(out, "mcp__t__delete_repo") ||
+		!strings.Contains(out, "holon-actors respond main susp_") {
+		t.Fatalf("prompt --wait = %d %q %q; want it to return at the approval question with how to answer", code, out, errOut)
 	}
-	var out string
 	waitFor(t, func() bool {
 		_, out, _ = client(t, home, "--json", "suspensions", "list")
 		return strings.Contains(out, "mcp__t__delete_repo")
@@ -80,7 +85,8 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 	i := strings.Index(out, `"id": "susp_`)
 	id := out[i+7 : i+7+strings.Index(out[i+7:], `"`)]
 
-	code, tail, _ := client(t, home, "--json", "tail", "--limit", "1000")
+	var tail string
+	code, tail, _ = client(t, home, "--json", "tail", "--limit", "1000")
 	if code != 0 || !strings.Contains(tail, "hello from mcp") || !strings.Contains(tail, "[redacted]") {
 		t.Fatalf("tail = %d; want the echo result and the scrubbed secret:\n%s", code, tail)
 	}
@@ -89,9 +95,23 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 		t.Fatal("the destructive call ran before its approval")
 	}
 
+	if code, _, errOut := client(t, home, "agents", "create", "bad", "--mcp", "t,nope"); code == 0 ||
+		!strings.Contains(errOut, `"nope"`) || !strings.Contains(errOut, "configured: t") {
+		t.Fatalf("agents create --mcp t,nope = %d %q; want a refusal naming nope and the configured servers", code, errOut)
+	}
+	if code, out, errOut := client(t, home, "agents", "create", "quiet", "--mcp", "none"); code != 0 {
+		t.Fatalf("agents create --mcp none = %d %q %q", code, out, errOut)
+	}
+
 	d.stop()
 	d = startRunEnv(t, home, env, "--model", "scripted", "--script", script)
-	code, out, errOut := client(t, home, "respond", "main", id, "yes")
+	if _, out, _ := client(t, home, "agents", "list"); strings.Contains(out, "bad ") {
+		t.Fatalf("the refused agent exists:\n%s", out)
+	}
+	if _, out, _ := client(t, home, "--agent", "quiet", "status"); !strings.Contains(out, "none (agents create --mcp none)") {
+		t.Fatalf("status of quiet after a restart:\n%s\nwant its journaled --mcp none", out)
+	}
+	code, out, errOut = client(t, home, "respond", "main", id, "yes")
 	if code != 0 {
 		t.Fatalf("respond yes after a restart = %d %q %q", code, out, errOut)
 	}
@@ -146,11 +166,20 @@ func TestMCPBadConfigRefused(t *testing.T) {
 }
 
 // TestMCPServerDiesWithTheDaemon: a stdio server started by the runtime
-// does not outlive a runtime killed with SIGKILL.
+// does not outlive a runtime killed with SIGKILL, even one that ignores
+// its stdin closing and the usual signals (MCPTEST_HOLD_GROUP): the
+// parent-death signal ends it. The child it left in its process group is
+// killed by the next start, from the recorded group.
 func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	home := mcpHome(t, ``)
+	cfg := `{"mcp_servers": {"t": {"command": ` + strconv.Quote(mcpServer(t)) +
+		`, "env": {"SERVICE_TOKEN": "MCPTEST_SECRET", "MCPTEST_HOLD_GROUP": "MCPTEST_SECRET"}}}}`
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	script := writeScript(t, `{"steps": [{"tool_calls": [{"name": "mcp__t__pid", "arguments": {}}]}, {"text": "got it"}], "then": "echo"}`)
-	d := startRunEnv(t, home, []string{"MCPTEST_SECRET=x"}, "--model", "scripted", "--script", script)
+	env := []string{"MCPTEST_SECRET=x"}
+	d := startRunEnv(t, home, env, "--model", "scripted", "--script", script)
 	if code, out, errOut := client(t, home, "prompt", "--wait", "pid?"); code != 0 {
 		t.Fatalf("prompt = %d %q %q", code, out, errOut)
 	}
@@ -178,10 +207,33 @@ func TestMCPServerDiesWithTheDaemon(t *testing.T) {
 	if code, _, errOut := client(t, home, "mcp", "tools", "nope"); code == 0 || !strings.Contains(errOut, "mcp list") {
 		t.Fatalf("mcp tools nope = %d %q; want a failure pointing at mcp list", code, errOut)
 	}
+	left := slices.DeleteFunc(liveGroup(pid), func(p int) bool { return p == pid })
+	if len(left) == 0 {
+		t.Fatalf("the server %d has no child in its process group", pid)
+	}
 	d.kill()
 	waitFor(t, func() bool {
 		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) || zombie(pid)
 	}, "the MCP server's end after SIGKILL of the runtime")
+	d = startRunEnv(t, home, env, "--model", "scripted", "--script", script)
+	waitFor(t, func() bool { return len(liveGroup(pid)) == 0 }, "the next start's kill of the server's process group")
+	d.stop()
+}
+
+// liveGroup lists the live (not zombie) processes of process group pgid.
+func liveGroup(pgid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err == nil && g == pgid && !zombie(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // zombie reports a process that has exited but not been reaped (its

@@ -59,6 +59,7 @@ func (s *skillsListCmd) Run(ctx context.Context, e *env) error {
 type skillsInstallCmd struct {
 	Ref       string `arg:"" help:"An absolute skill directory (with a SKILL.md), or https://github.com/OWNER/REPO/tree/REF/PATH."`
 	GitHubAPI string `name:"github-api" help:"Base URL of the GitHub REST API tree URLs are read through." env:"HOLON_GITHUB_API" default:"https://api.github.com" placeholder:"URL"`
+	Link      bool   `help:"Link a local skill directory instead of copying it (skills/<name> is a symbolic link to it, so its edits reach the agent's next turn); the lock file records mode link."`
 }
 
 // Run installs the skill into the --agent's home.
@@ -81,11 +82,21 @@ func (s *skillsInstallCmd) Run(ctx context.Context, e *env) error {
 	if st, err := os.Stat(home); err != nil || !st.IsDir() {
 		return fmt.Errorf("agent %s has no home at %s: create it first (agents create %s)", e.Agent, home, e.Agent)
 	}
-	name, err := agenthome.InstallSkill(ctx, agenthome.Config{GitHubAPI: s.GitHubAPI}, filepath.Join(home, agenthome.SkillsDir), ref, time.Now())
+	skills, verb := filepath.Join(home, agenthome.SkillsDir), "installed"
+	var name string
+	if s.Link {
+		if isURL(ref) {
+			return usage(fmt.Errorf("--link needs a local skill directory, not %s: drop --link to copy it", ref))
+		}
+		verb = "linked"
+		name, err = agenthome.LinkSkill(skills, ref, time.Now())
+	} else {
+		name, err = agenthome.InstallSkill(ctx, agenthome.Config{GitHubAPI: s.GitHubAPI}, skills, ref, time.Now())
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "installed skill %s for %s from %s (in its catalog from its next turn)\n", name, e.Agent, ref)
+	fmt.Fprintf(e.stdout, "%s skill %s for %s from %s (in its catalog from its next turn)\n", verb, name, e.Agent, ref)
 	return nil
 }
 

@@ -6352,6 +6352,110 @@ func (x *EpisodeFinalized) GetEpisode() *Episode {
 	return nil
 }
 
+type MCPSelection struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	All           bool                   `protobuf:"varint,1,opt,name=all,proto3" json:"all,omitempty"`
+	Servers       []string               `protobuf:"bytes,2,rep,name=servers,proto3" json:"servers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MCPSelection) Reset() {
+	*x = MCPSelection{}
+	mi := &file_messages_messages_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MCPSelection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MCPSelection) ProtoMessage() {}
+
+func (x *MCPSelection) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MCPSelection.ProtoReflect.Descriptor instead.
+func (*MCPSelection) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{84}
+}
+
+func (x *MCPSelection) GetAll() bool {
+	if x != nil {
+		return x.All
+	}
+	return false
+}
+
+func (x *MCPSelection) GetServers() []string {
+	if x != nil {
+		return x.Servers
+	}
+	return nil
+}
+
+type MCPSelectionSet struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Selection     *MCPSelection          `protobuf:"bytes,1,opt,name=selection,proto3" json:"selection,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MCPSelectionSet) Reset() {
+	*x = MCPSelectionSet{}
+	mi := &file_messages_messages_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MCPSelectionSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MCPSelectionSet) ProtoMessage() {}
+
+func (x *MCPSelectionSet) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MCPSelectionSet.ProtoReflect.Descriptor instead.
+func (*MCPSelectionSet) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{85}
+}
+
+func (x *MCPSelectionSet) GetSelection() *MCPSelection {
+	if x != nil {
+		return x.Selection
+	}
+	return nil
+}
+
+func (x *MCPSelectionSet) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -6925,7 +7029,13 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"H\n" +
 	"\x10EpisodeFinalized\x124\n" +
-	"\aepisode\x18\x01 \x01(\v2\x1a.holon.messages.v1.EpisodeR\aepisodeB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\aepisode\x18\x01 \x01(\v2\x1a.holon.messages.v1.EpisodeR\aepisode\":\n" +
+	"\fMCPSelection\x12\x10\n" +
+	"\x03all\x18\x01 \x01(\bR\x03all\x12\x18\n" +
+	"\aservers\x18\x02 \x03(\tR\aservers\"h\n" +
+	"\x0fMCPSelectionSet\x12=\n" +
+	"\tselection\x18\x01 \x01(\v2\x1f.holon.messages.v1.MCPSelectionR\tselection\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reasonB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -6939,7 +7049,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -7025,13 +7135,15 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkingMemoryUpdated)(nil),          // 81: holon.messages.v1.WorkingMemoryUpdated
 	(*Episode)(nil),                       // 82: holon.messages.v1.Episode
 	(*EpisodeFinalized)(nil),              // 83: holon.messages.v1.EpisodeFinalized
-	nil,                                   // 84: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 85: google.protobuf.Timestamp
+	(*MCPSelection)(nil),                  // 84: holon.messages.v1.MCPSelection
+	(*MCPSelectionSet)(nil),               // 85: holon.messages.v1.MCPSelectionSet
+	nil,                                   // 86: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 87: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	85, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	87, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	84, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	86, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -7045,9 +7157,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	85, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	87, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	85, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	87, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -7057,57 +7169,58 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	85, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	85, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	85, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
-	85, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	87, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	87, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	87, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	87, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
 	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	85, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	85, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	87, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	87, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	85, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	85, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	87, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	87, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	85, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	85, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	85, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	87, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	87, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	87, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	85, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	87, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	85, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	85, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	85, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	85, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	85, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	87, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	87, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	87, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	87, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	87, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	85, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	85, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	85, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
-	85, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
-	85, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
-	85, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	87, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	87, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	87, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	87, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	87, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	87, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
 	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
-	85, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
-	85, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	87, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	87, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
 	80, // 71: holon.messages.v1.WorkingMemoryUpdated.memory:type_name -> holon.messages.v1.WorkingMemory
-	85, // 72: holon.messages.v1.Episode.created_at:type_name -> google.protobuf.Timestamp
+	87, // 72: holon.messages.v1.Episode.created_at:type_name -> google.protobuf.Timestamp
 	82, // 73: holon.messages.v1.EpisodeFinalized.episode:type_name -> holon.messages.v1.Episode
-	74, // [74:74] is the sub-list for method output_type
-	74, // [74:74] is the sub-list for method input_type
-	74, // [74:74] is the sub-list for extension type_name
-	74, // [74:74] is the sub-list for extension extendee
-	0,  // [0:74] is the sub-list for field type_name
+	84, // 74: holon.messages.v1.MCPSelectionSet.selection:type_name -> holon.messages.v1.MCPSelection
+	75, // [75:75] is the sub-list for method output_type
+	75, // [75:75] is the sub-list for method input_type
+	75, // [75:75] is the sub-list for extension type_name
+	75, // [75:75] is the sub-list for extension extendee
+	0,  // [0:75] is the sub-list for field type_name
 }
 
 func init() { file_messages_messages_proto_init() }
@@ -7135,7 +7248,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   85,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
