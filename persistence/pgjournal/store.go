@@ -142,3 +142,7 @@ func (s *Store) wrap(op string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
+
+// Pool is the store's connection pool, for the due scanner (package due)
+// working on the same database. Close the store only after its users.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -13,8 +13,14 @@ import (
 
 // WakeFunc activates agent agentID: on this node, or through the cluster
 // on the node that owns it. It returns once the agent is running (it then
-// fires what is due by itself); an error leaves the agent to the next scan.
+// fires what is due by itself); an error leaves the agent to the next scan,
+// except ErrNoAgent.
 type WakeFunc func(ctx context.Context, agentID string) error
+
+// ErrNoAgent is what a WakeFunc returns (wrapped) for an agent that will
+// never run again (deleted): the scanner clears its header's due time, so
+// it is not found again until a newer header says otherwise.
+var ErrNoAgent = errors.New("due scanner: no such agent to wake")
 
 // Config configures a Scanner.
 type Config struct {
@@ -153,6 +159,14 @@ func (s *Scanner) Scan(ctx context.Context) (woken []string, err error) {
 		cancel()
 		if werr == nil {
 			woken = append(woken, id)
+			continue
+		}
+		if errors.Is(werr, ErrNoAgent) {
+			s.cfg.Log.Info().Err(werr).Str("agent_id", id).Msg("due agent is gone; its due time is cleared")
+			if _, err := s.pool.Exec(ctx, `UPDATE holon_headers SET due = NULL
+				WHERE stream = $1 AND seq = (SELECT seq FROM holon_due_claims WHERE stream = $1 AND claimer = $2)`, id, s.cfg.Node); err != nil {
+				s.cfg.Log.Warn().Err(err).Str("agent_id", id).Msg("due time of a gone agent not cleared")
+			}
 			continue
 		}
 		s.cfg.Log.Warn().Err(werr).Str("agent_id", id).Msg("due agent not woken; released for the next scan")

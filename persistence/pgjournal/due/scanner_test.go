@@ -297,6 +297,27 @@ func TestRunScansOnItsClock(t *testing.T) {
 	<-done
 }
 
+// TestGoneAgentIsDropped: an agent the wake reports gone (deleted) is not
+// found again, even after the lease.
+func TestGoneAgentIsDropped(t *testing.T) {
+	url := setup(t, map[string]time.Time{"deleted": t0.Add(-time.Second)})
+	clock := clockwork.NewFakeClockAt(t0)
+	wakes := 0
+	s := newScanner(t, openPool(t, url), "n", clock, func(_ context.Context, id string) error {
+		wakes++
+		return fmt.Errorf("agent %s was deleted: %w", id, due.ErrNoAgent)
+	})
+	for range 2 {
+		if woken, err := s.Scan(context.Background()); err != nil || len(woken) != 0 {
+			t.Fatalf("Scan = %v, %v; want nothing woken", woken, err)
+		}
+		clock.Advance(2 * lease)
+	}
+	if wakes != 1 {
+		t.Fatalf("a gone agent was tried %d times, want once", wakes)
+	}
+}
+
 func TestConfigRefused(t *testing.T) {
 	pool := openPool(t, pg.NewDatabase(t))
 	wake := func(context.Context, string) error { return nil }
