@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/internal/pgtest"
 	"github.com/holon-actors/holon-actors/node"
 )
@@ -51,6 +52,40 @@ func TestDueScanWakesPassivatedAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "main activated by the due scan", func() bool { return slices.Contains(n.Runtime().Active(), "main") })
+}
+
+// TestHeaderCarriesNextTimer: an agent with a timer publishes, once it
+// settles, a header whose indexed due time is the timer's next fire.
+func TestHeaderCarriesNextTimer(t *testing.T) {
+	url := pgtest.StartT(t).NewDatabase(t)
+	var log logBuffer
+	cfg := config(t, filepath.Join(t.TempDir(), "home"), &log)
+	cfg.Journal = url
+	n, err := node.Start(cfg)
+	if err != nil {
+		t.Fatalf("Start = %v", err)
+	}
+	t.Cleanup(func() { _ = n.Shutdown() })
+	ctx := context.Background()
+	v, err := n.Runtime().CreateTimer(ctx, "main", actors.TimerRequest{Message: "Check the build.", Every: "1h"})
+	if err != nil || v.NextDueAt == nil {
+		t.Fatalf("CreateTimer = %+v, %v", v, err)
+	}
+	if err := n.Runtime().PassivateIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	waitFor(t, "main's header due at its timer's next fire", func() bool {
+		var due *time.Time
+		err := conn.QueryRow(ctx, `SELECT h.due FROM holon_headers h JOIN holon_streams s USING (stream)
+			WHERE h.stream = 'main' AND h.seq = s.highest`).Scan(&due)
+		// PostgreSQL keeps microseconds.
+		return err == nil && due != nil && due.Sub(*v.NextDueAt).Abs() < time.Microsecond
+	})
 }
 
 // waitFor polls cond, which another goroutine or process makes true, for
