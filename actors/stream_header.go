@@ -28,7 +28,8 @@ func (a *agent) publishHeader() {
 	}
 	data, err := a.state.StreamHeader(a.deps.Secrets.RedactBytes)
 	if err == nil {
-		err = hs.PublishHeader(a.id, persistence.Header{Seq: a.state.LastSeq, Data: data})
+		err = hs.PublishHeader(a.id, persistence.Header{Seq: a.state.LastSeq, Data: data,
+			Due: a.state.NextDue(a.deps.Clock.Now())})
 	}
 	if err != nil {
 		// Only a longer recovery: the journal stays the truth.

@@ -87,6 +87,7 @@ type Node struct {
 	metricsSrv  *http.Server
 	metricsAddr string
 	mcp         *mcp.Manager // the agents' MCP servers, or nil
+	due         *dueScan     // the PostgreSQL journal's due scanner, or nil
 	// served gets the end of each control server (unix, TCP) and of the
 	// metrics server: sent by their goroutines, never closed, buffered
 	// for all three.
@@ -210,7 +211,7 @@ func (n *Node) startRuntime() error {
 		return fmt.Errorf("start the default agent: %w", err)
 	}
 	n.rt.StartScrub(n.cfg.ScrubInterval) // the runtime stops it when it halts
-	return nil
+	return n.startDueScan()
 }
 
 // serve listens on the control socket (and TCP), serves the control API
@@ -355,6 +356,7 @@ func (n *Node) stop() error {
 		errs = append(errs, n.srv.Close(ctx))
 		cancel()
 	}
+	n.stopDueScan()
 	if n.rt != nil {
 		errs = append(errs, n.rt.Close())
 	}

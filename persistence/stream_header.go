@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -18,6 +19,11 @@ import (
 type Header struct {
 	Seq  uint64
 	Data []byte
+	// Due is when the stream's writer must act again with nobody writing
+	// to it (its next timer), zero for never. A store that indexes it
+	// (PostgreSQL) lets a scanner wake writers that are active nowhere; the
+	// Badger store does not keep it.
+	Due time.Time
 }
 
 // HeaderStore is an optional ability of a Store (check it with a type

@@ -55,7 +55,7 @@ type cli struct {
 	Tools         toolsCmd         `cmd:"" help:"List the built-in tools the agents are offered, with their argument schemas."`
 	Debug         debugCmd         `cmd:"" help:"Inspect what the runtime gives an agent: debug prompt."`
 	Skills        skillsCmd        `cmd:"" help:"List an agent's skills, or install one into its home."`
-	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped): every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`
+	Doctor        doctorCmd        `cmd:"" help:"Check the data directory offline (the runtime must be stopped), or with --journal a PostgreSQL journal: every stream, its gaps, corrupt records and quarantine, and what can be repaired; exits 1 on damage."`
 	Completion    completionsCmd   `cmd:"" name:"install-completions" help:"Install shell completion files for bash, zsh and fish in your completion directories (idempotent; --uninstall removes them). The shell then runs this binary with COMP_LINE set."`
 	Version       versionCmd       `cmd:"" help:"Print the version, Go version and commit."`
 	Bench         benchCmd         `cmd:"" help:"Measure building blocks of the runtime under load."`

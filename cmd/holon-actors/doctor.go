@@ -17,11 +17,16 @@ var errDamageFound = errors.New("the data directory is damaged (see above)")
 // doctorCmd is `holon-actors doctor`: an offline integrity check of the
 // data directory. It takes the directory's lock, so it refuses while a
 // runtime runs, and repairs nothing.
-type doctorCmd struct{}
+type doctorCmd struct {
+	Journal string `help:"Check the journal in PostgreSQL at this URL (the one run --journal used) instead of the data directory; it only reads, so the runtime may keep running." env:"HOLON_JOURNAL" placeholder:"URL"`
+}
 
 // Run inspects $HOLON_HOME/data and prints what it found; it exits 1 when
 // anything is damaged.
-func (c *doctorCmd) Run(_ context.Context, e *env) error {
+func (c *doctorCmd) Run(ctx context.Context, e *env) error {
+	if c.Journal != "" {
+		return c.inspectPostgres(ctx, e)
+	}
 	home, err := persistence.ResolveHome(e.Home)
 	if err != nil {
 		return err
@@ -36,6 +41,12 @@ func (c *doctorCmd) Run(_ context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	return printReport(e, r)
+}
+
+// printReport prints what doctor found and exits 1 on damage.
+func printReport(e *env, r persistence.Report) error {
+	var err error
 	if e.JSON {
 		err = printJSON(e, r)
 	} else {

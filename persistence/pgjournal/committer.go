@@ -41,6 +41,10 @@ type committer struct {
 	// retry holds Appends that lost their fence to another process and go
 	// first into the next group.
 	retry []*appendReq
+	// lastGroup and lastCommit are the size and the round trip of the
+	// last commit: they decide whether, and how long, collect lingers.
+	lastGroup  int
+	lastCommit time.Duration
 }
 
 func newCommitter(s *Store) *committer {
@@ -82,10 +86,39 @@ func (c *committer) collect() (group []*appendReq, ok bool) {
 			group = append(group, req)
 			size += req.size
 		default:
-			return group, true
+			return c.linger(group, size), true
 		}
 	}
 	return group, true
+}
+
+// linger waits a little for more appends when the last commit carried
+// several (writers are many): the writers it just acknowledged are about to
+// append again, and without the wait they would miss this group and idle
+// through a whole commit. A commit costs about the same whatever it
+// carries (its sync), so a short wait buys a fuller group. It waits at most
+// Config.Linger and half the last commit's round trip, and not at all for
+// a lone writer, whose append would only be delayed.
+func (c *committer) linger(group []*appendReq, size int) []*appendReq {
+	wait := min(c.s.cfg.Linger, c.lastCommit/2)
+	if c.lastGroup < 2 || wait <= 0 {
+		return group
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for len(group) < c.s.cfg.MaxGroup && size < groupBytes {
+		select {
+		case req, ok := <-c.in:
+			if !ok {
+				return group
+			}
+			group = append(group, req)
+			size += req.size
+		case <-timer.C:
+			return group
+		}
+	}
+	return group
 }
 
 // planned is one append of a group with the seq it is written after.
@@ -115,7 +148,9 @@ func (c *committer) commit(group []*appendReq) {
 	}
 	plan, deferred := c.plan(group)
 	defer func() { c.retry = append(c.retry, deferred...) }() // after this commit's retries: a stream's order holds
+	began := time.Now()
 	wrote, err := c.send(ctx, plan)
+	c.lastGroup, c.lastCommit = len(plan), time.Since(began)
 	if err != nil {
 		c.forget(group)
 		var refused *pgconn.PgError

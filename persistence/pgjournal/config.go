@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -17,6 +18,10 @@ type Config struct {
 	Committers int
 	// MaxGroup bounds how many appends one commit carries.
 	MaxGroup int
+	// Linger bounds how long a committer waits for more appends before a
+	// commit, when the last commit carried several (see committer.linger);
+	// 0 never waits.
+	Linger time.Duration
 	// MaxBatchBytes bounds one Append (and one snapshot): larger ones fail
 	// with persistence.ErrBatchTooLarge.
 	MaxBatchBytes int
@@ -34,7 +39,7 @@ type Config struct {
 
 // DefaultConfig is the configuration for the database at url.
 func DefaultConfig(url string) Config {
-	return Config{URL: url, Committers: 1, MaxGroup: 512, MaxBatchBytes: 64 << 20, MaxConns: 8, Log: zerolog.Nop()}
+	return Config{URL: url, Committers: 1, MaxGroup: 512, Linger: 2 * time.Millisecond, MaxBatchBytes: 64 << 20, MaxConns: 8, Log: zerolog.Nop()}
 }
 
 // IsURL reports whether s names a PostgreSQL database rather than a
@@ -52,6 +57,8 @@ func (c Config) Validate() error {
 		return errors.New("pgjournal: Committers must be at least 1")
 	case c.MaxGroup < 1:
 		return errors.New("pgjournal: MaxGroup must be at least 1")
+	case c.Linger < 0:
+		return fmt.Errorf("pgjournal: Linger %v is negative (0 never waits)", c.Linger)
 	case c.MaxBatchBytes < 1:
 		return errors.New("pgjournal: MaxBatchBytes must be at least 1")
 	case c.MaxConns < c.Committers+1:

@@ -31,6 +31,21 @@ var migrations = []string{
 		record bytea NOT NULL,
 		PRIMARY KEY (stream, seq)
 	);`,
+	// 2: stream headers with their due time, indexed for the due scanner,
+	// and the scanner's claims: who wakes a due stream, until when.
+	`CREATE TABLE holon_headers (
+		stream text COLLATE "C" PRIMARY KEY,
+		seq    bigint NOT NULL,
+		due    timestamptz,
+		data   bytea NOT NULL
+	);
+	CREATE INDEX holon_headers_due ON holon_headers (due) WHERE due IS NOT NULL;
+	CREATE TABLE holon_due_claims (
+		stream  text COLLATE "C" PRIMARY KEY,
+		seq     bigint NOT NULL,
+		claimer text NOT NULL,
+		expires timestamptz NOT NULL
+	);`,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.

@@ -29,6 +29,7 @@ type Store struct {
 	closed atomic.Bool
 
 	committers []*committer
+	headers    *headers
 	wg         sync.WaitGroup // the committers and the listener
 	stopListen context.CancelFunc
 
@@ -64,7 +65,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{cfg: cfg, pool: pool, log: cfg.Log}
+	s := &Store{cfg: cfg, pool: pool, log: cfg.Log, headers: newHeaders()}
 	if from != SchemaVersion {
 		s.log.Info().Int("from", from).Int("to", SchemaVersion).Msg("journal schema migrated")
 	}
@@ -77,6 +78,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		s.committers = append(s.committers, c)
 		s.wg.Go(c.run)
 	}
+	s.wg.Go(s.runHeaders)
 	return s, nil
 }
 
@@ -102,6 +104,7 @@ func (s *Store) Close() error {
 		close(c.in)
 	}
 	s.stopListen()
+	close(s.headers.stop)
 	s.wg.Wait()
 	s.pool.Close()
 	return nil
@@ -139,3 +142,7 @@ func (s *Store) wrap(op string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }
+
+// Pool is the store's connection pool, for the due scanner (package due)
+// working on the same database. Close the store only after its users.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }

@@ -322,6 +322,7 @@ func TestConfigValidate(t *testing.T) {
 		{"the password is not echoed", func(c *pgjournal.Config) { c.URL = "mysql://u:secret@h/db" }, "u:***@h/db"},
 		{"no committer", func(c *pgjournal.Config) { c.Committers = 0 }, "Committers must be at least 1"},
 		{"no room for reads", func(c *pgjournal.Config) { c.MaxConns = c.Committers }, "must exceed Committers"},
+		{"a negative linger", func(c *pgjournal.Config) { c.Linger = -time.Millisecond }, "Linger -1ms is negative"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
