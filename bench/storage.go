@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
@@ -47,10 +48,10 @@ type StorageConfig struct {
 }
 
 // DefaultStorageConfig returns the default workload: 100,000 turns, the
-// newest 10,000 events kept, and 1 GiB of journal over 100 agents.
+// newest 10,000 events kept, and 1 GiB of journal over 1,000 agents.
 func DefaultStorageConfig(dir string) StorageConfig {
 	return StorageConfig{Dir: dir, Turns: 100_000, KeepEvents: 10_000, SnapshotEvery: 1000, RetainEvery: 10_000,
-		JournalBytes: 1 << 30, Agents: 100, Calls: 20}
+		JournalBytes: 1 << 30, Agents: 1000, Calls: 20}
 }
 
 // Validate reports the first setting that cannot run.
@@ -330,6 +331,10 @@ func storageRun(ctx context.Context, cfg StorageConfig, dir string, tpl turnTemp
 	})
 }
 
+// fillRound is how many turns listingRun writes to each agent between two
+// measures of the journal's size.
+const fillRound = 50
+
 // listingRun fills a journal of about cfg.JournalBytes over cfg.Agents
 // agents in dir, then times the listing and the runtime status on a
 // runtime over it.
@@ -339,9 +344,9 @@ func listingRun(ctx context.Context, cfg StorageConfig, dir string, tpl turnTemp
 	o := persistence.DefaultOptions(data)
 	o.Logger, o.NoSync = cfg.Logger, true
 	err := inFreshStore(ctx, o, dir, true, func(st *persistence.BadgerStore) error {
-		for k := 0; ; k += 500 {
+		for k := 0; ; k += fillRound {
 			for i := range cfg.Agents {
-				if err := writeTurns(ctx, st, cfg, tpl, nil, agentName(i), k, k+500, nil); err != nil {
+				if err := writeTurns(ctx, st, cfg, tpl, nil, agentName(i), k, k+fillRound, nil); err != nil {
 					return err
 				}
 			}
@@ -374,10 +379,15 @@ func inStore(o persistence.Options, root string, keep bool, f func(st *persisten
 	return errors.Join(f(st), closeStore(st, o.Dir))
 }
 
+// activationTimeout bounds an agent's first activation in timeListing:
+// it replays a journal of JournalBytes/Agents with no snapshot, which a
+// loaded machine takes longer than a request's default bound to do.
+const activationTimeout = 5 * time.Minute
+
 // timeListing starts a runtime and the control API over st and times
 // GET /agents and GET /status.
 func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerStore, sock string, res *StorageResult) (err error) {
-	rt, err := newBenchRuntime(st, cfg.Logger)
+	rt, err := newBenchRuntimeOpts(st, actors.RuntimeOptions{Logger: cfg.Logger, RequestTimeout: activationTimeout})
 	if err != nil {
 		return err
 	}

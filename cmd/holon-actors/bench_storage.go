@@ -14,7 +14,7 @@ type benchStorageCmd struct {
 	Turns        int    `help:"Turns written to one agent, with retention and without." default:"100000"`
 	KeepEvents   uint64 `name:"keep-events" help:"Retention window of the run with retention: the newest N events stay in the journal." default:"10000"`
 	JournalBytes int64  `name:"journal-bytes" help:"Size of the journal the agent listing and runtime status are timed on." default:"1073741824"`
-	Agents       int    `help:"Agents sharing that journal." default:"100"`
+	Agents       int    `help:"Agents sharing that journal." default:"1000"`
 }
 
 // Run measures storage and prints the result.
