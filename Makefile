@@ -2,7 +2,7 @@
 GO       ?= go
 FUZZTIME ?= 10s
 
-.PHONY: build test fuzz-smoke bench proto
+.PHONY: build test fuzz-smoke bench bench-peers proto
 
 ## build: the holon-actors binary in the repository root
 build:
@@ -50,3 +50,11 @@ bench:
 	$(GO) run ./cmd/holon-actors bench transport
 	$(GO) run ./cmd/holon-actors bench exec
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# The LangGraph.js peer harness lives outside the repository (npm ci runs there once).
+LANGGRAPH_HARNESS ?= ../shared/peers/langgraph
+
+## bench-peers: the same workload (1,000 agents x 5 turns, one tool call each, durable) on the
+## LangGraph.js harness and on bench turns, back to back; prints both and their ratio as JSON
+bench-peers:
+	LANGGRAPH_HARNESS="$(LANGGRAPH_HARNESS)" scripts/bench-peers.sh

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -132,23 +131,6 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 		res.MemoryTurnOverheadRatio = &r
 	}
 	return res, nil
-}
-
-// dirBytes is the total size of the files under dir.
-func dirBytes(dir string) (int64, error) {
-	var total int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		total += info.Size()
-		return nil
-	})
-	return total, err
 }
 
 // memoryCorpus generates the bench's records and queries deterministically.

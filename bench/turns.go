@@ -294,11 +294,7 @@ func newBenchRuntimeWith(st persistence.Store, logger *slog.Logger, tel *telemet
 	}
 	deps := actors.AgentDeps{Store: st, Provider: benchProvider{}, Tools: reg, Log: zerolog.Nop(),
 		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer.", Telemetry: tel}
-	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: logger})
-	if err != nil {
-		return nil, fmt.Errorf("start runtime: %w", err)
-	}
-	return rt, nil
+	return startBenchRuntime(deps, actors.RuntimeOptions{Logger: logger})
 }
 
 func closeRuntime(rt *actors.Runtime) error {

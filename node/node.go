@@ -94,6 +94,8 @@ type Node struct {
 	served chan error
 	// shutdownRequested is closed by the control API's shutdown route.
 	shutdownRequested chan struct{}
+	// retention runs journal retention (retention.go).
+	retention retentionRun
 }
 
 // Start opens the store (taking the data-directory lock), recovers the
@@ -211,6 +213,7 @@ func (n *Node) startRuntime() error {
 		return fmt.Errorf("start the default agent: %w", err)
 	}
 	n.rt.StartScrub(n.cfg.ScrubInterval) // the runtime stops it when it halts
+	n.startRetention()
 	return n.startDueScan()
 }
 
@@ -362,6 +365,7 @@ func (n *Node) stop() error {
 	}
 	errs = append(errs, n.stopTelemetry())
 	errs = append(errs, n.closeMCP())
+	n.stopRetention()
 	if n.store != nil {
 		errs = append(errs, n.store.Close())
 	}

@@ -138,6 +138,12 @@ type BadgerStore struct {
 
 	skippedSnapshots atomic.Int64
 
+	// moveMu serializes archive moves and purges (badger_archive.go).
+	moveMu sync.Mutex
+	// archived holds the streams with archive segments; guarded by archMu.
+	archMu   sync.Mutex
+	archived map[string]struct{}
+
 	stopGC chan struct{} // closed by Close to end the GC loop
 	wg     sync.WaitGroup
 }
@@ -190,6 +196,7 @@ func Open(o Options) (*BadgerStore, error) {
 		torn:        torn,
 		quarantines: make(map[string]Quarantine),
 		stopGC:      make(chan struct{}),
+		archived:    make(map[string]struct{}),
 	}
 	s.sync = db.Sync
 	s.freeBytes = func() (int64, error) { return freeSpace(o.Dir) }
@@ -200,6 +207,10 @@ func Open(o Options) (*BadgerStore, error) {
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
 	if err := s.checkIntegrity(marks); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	if err := s.openArchive(context.Background()); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
@@ -335,6 +346,9 @@ func (s *BadgerStore) Read(ctx context.Context, stream string, from, to uint64, 
 
 // ReadPage implements Journal. The size of a record is read from Badger's
 // index before its value is, so a page never loads the record past its bound.
+//
+// Events at or below the stream's retention mark come from its archive
+// segments, when it has any (badger_archive.go); the rest from the journal.
 func (s *BadgerStore) ReadPage(ctx context.Context, stream string, from, to uint64, limit, maxBytes int) ([]messages.Event, error) {
 	if err := s.readable(stream); err != nil {
 		return nil, err
@@ -342,19 +356,40 @@ func (s *BadgerStore) ReadPage(ctx context.Context, stream string, from, to uint
 	if from > to {
 		return nil, nil
 	}
-	var out []messages.Event
+	for {
+		out, again, err := s.readPage(ctx, stream, from, to, limit, maxBytes)
+		if !again {
+			return out, err
+		}
+	}
+}
+
+// readPage is one attempt of ReadPage; again is set when an archive move
+// raised the retention mark between the archive's part of the page and the
+// journal's, so the page must be read again.
+func (s *BadgerStore) readPage(ctx context.Context, stream string, from, to uint64, limit, maxBytes int) (out []messages.Event, again bool, err error) {
 	var bad error
 	var badSeq uint64
 	var size int64
-	err := s.db.View(func(txn *badger.Txn) error {
+	archived, archLow := s.hasArchive(stream), uint64(0)
+	if archived {
+		if out, size, archLow, err = s.readArchived(stream, from, to, limit, maxBytes); err != nil {
+			return nil, false, err
+		}
+	}
+	err = s.db.View(func(txn *badger.Txn) error {
 		bounds, err := readBounds(txn, stream)
 		if err != nil {
 			return err
 		}
+		if bounds.low != archLow && from <= bounds.low && (archived || s.hasArchive(stream)) {
+			again = true
+			return nil
+		}
 		next := max(from, bounds.low+1) // the next seq that must be present
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: streamPrefix(kindEvent, stream)})
 		defer it.Close()
-		for it.Seek(eventKey(stream, from)); it.Valid(); it.Next() {
+		for it.Seek(eventKey(stream, next)); it.Valid(); it.Next() {
 			seq := seqOf(it.Item().Key())
 			size += it.Item().ValueSize()
 			if limit > 0 && len(out) >= limit || maxBytes > 0 && size > int64(maxBytes) && len(out) > 0 {
@@ -386,12 +421,12 @@ func (s *BadgerStore) ReadPage(ctx context.Context, stream string, from, to uint
 		return ctx.Err()
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", stream, err)
+		return nil, false, fmt.Errorf("read %s: %w", stream, err)
 	}
 	if bad != nil {
-		return nil, s.onCorruptRead(ctx, stream, badSeq, bad)
+		return nil, false, s.onCorruptRead(ctx, stream, badSeq, bad)
 	}
-	return out, nil
+	return out, again, nil
 }
 
 // streamBounds are the marks that say which of a stream's seqs must exist:
@@ -546,6 +581,9 @@ func (s *BadgerStore) DeleteUpTo(ctx context.Context, stream string, upTo uint64
 		return err
 	}
 	if err := s.usable(); err != nil {
+		return err
+	}
+	if err := s.purgeArchive(ctx, stream, upTo); err != nil {
 		return err
 	}
 	keys, err := s.keysInRange(kindEvent, stream, 1, upTo)

@@ -32,6 +32,7 @@ type benchCmd struct {
 	MCP             benchMCPCmd             `cmd:"" name:"mcp" help:"Overhead of a no-op MCP tool call through the runtime against the same call with the SDK client directly, same stdio server, same run."`
 	MCPServer       benchMCPServerCmd       `cmd:"" name:"mcp-server" hidden:"" help:"The no-op MCP server bench mcp starts (stdio)."`
 	TUI             benchTUICmd             `cmd:"" name:"tui" help:"The operator console against an agent of 100,000 events with 20 agents busy: first paint after connecting, keystroke to repaint."`
+	Storage         benchStorageCmd         `cmd:"" help:"Disk used by 100,000 turns on one agent with journal retention and without, and the agent listing and runtime status at 1 GB of journal."`
 	Observability   benchObservabilityCmd   `cmd:"" help:"Cost of traces (OTLP to a loopback receiver) and metrics: the bench turns workload with them off and on, alternating; prints observability_overhead_ratio."`
 }
 

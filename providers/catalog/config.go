@@ -39,6 +39,11 @@ type Config struct {
 	// agent and per-agent entries (see messages.CommandPolicy). Absent,
 	// commands are not limited.
 	CommandPolicy messages.CommandPolicies `json:"command_policy,omitzero"`
+	// Retention bounds the agents' journals: a default for every agent and
+	// per-agent entries (see messages.RetentionPolicy). Absent, events a
+	// week old, covered by a snapshot and behind the newest 10,000 are
+	// archived.
+	Retention messages.RetentionPolicies `json:"retention,omitzero"`
 	// ToolApproval decides, by tool name pattern, which tool calls run
 	// (auto), wait for the operator's yes (ask) or are refused (deny).
 	ToolApproval messages.ToolApprovals `json:"tool_approval,omitzero"`
@@ -82,6 +87,9 @@ func LoadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	if err := c.ToolApproval.Validate(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := c.Retention.Validate(); err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	return c, nil

@@ -77,3 +77,16 @@ func TestConfigKeyEnvsAndBaseURLs(t *testing.T) {
 		t.Errorf("BaseURLs = %q", got)
 	}
 }
+
+func TestLoadConfigRetention(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	_ = os.WriteFile(path, []byte(`{"retention": {"default": {"mode": "archive", "keep_events": 5000, "max_age": "72h"}, "agents": {"audit": {"mode": "keep"}}}}`), 0o600)
+	c, err := catalog.LoadConfig(path)
+	if err != nil || c.Retention.For("audit").Mode != "keep" || c.Retention.For("x").KeepEvents != 5000 || c.Retention.For("x").MaxAge.Hours() != 72 {
+		t.Fatalf("LoadConfig retention = %+v, %v", c.Retention, err)
+	}
+	_ = os.WriteFile(path, []byte(`{"retention": {"agents": {"audit": {"mode": "forever"}}}}`), 0o600)
+	if _, err := catalog.LoadConfig(path); err == nil || !strings.Contains(err.Error(), `retention.agents.audit: invalid retention policy: mode "forever" must be archive, drop or keep`) {
+		t.Fatalf("a bad retention mode: %v", err)
+	}
+}
