@@ -62,6 +62,8 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkspaceUsed:     decodeAs[WorkspaceUsed],
 	EventWorkspaceDetached: decodeAs[WorkspaceDetached],
 	EventSkillActivated:    decodeAs[SkillActivated],
+
+	EventAgentActivated: decodeAs[AgentActivated],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

@@ -84,8 +84,8 @@ func TestPayloadRegistryMatchesEventVersions(t *testing.T) {
 
 func TestEventTypes(t *testing.T) {
 	ts := messages.EventTypes()
-	if len(ts) != 46 || !slices.IsSorted(ts) {
-		t.Errorf("EventTypes() = %v, want the 46 types sorted", ts)
+	if len(ts) != 47 || !slices.IsSorted(ts) {
+		t.Errorf("EventTypes() = %v, want the 47 types sorted", ts)
 	}
 	for _, typ := range ts {
 		if !typ.Valid() || typ.Version() == 0 {

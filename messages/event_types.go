@@ -58,6 +58,8 @@ const (
 	EventWorkspaceUsed     EventType = "workspace_used"
 	EventWorkspaceDetached EventType = "workspace_detached"
 	EventSkillActivated    EventType = "skill_activated"
+
+	EventAgentActivated EventType = "agent_activated"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -112,6 +114,8 @@ var eventVersions = map[EventType]uint32{
 	EventWorkspaceUsed:     1,
 	EventWorkspaceDetached: 1,
 	EventSkillActivated:    1,
+
+	EventAgentActivated: 1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -232,6 +232,7 @@ func samplePayloads() []messages.Payload {
 		messages.WorkspaceDetached{WorkspaceID: "shop-1a2b3c4d"},
 		messages.SkillActivated{TurnID: "turn_3", Skill: "deploy", Scope: "agent", LoadReason: messages.SkillRunScript,
 			Path: "/h/agents/main/skills/deploy/scripts/ship.sh", EntrypointPath: "/h/agents/main/skills/deploy/SKILL.md"},
+		messages.AgentActivated{Node: "node-b", Activation: "act_01JPB5Z0000000000000000001"},
 	}
 }
 

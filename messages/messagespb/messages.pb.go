@@ -5926,6 +5926,58 @@ func (x *SkillActivated) GetEntrypointPath() string {
 	return ""
 }
 
+type AgentActivated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Node          string                 `protobuf:"bytes,1,opt,name=node,proto3" json:"node,omitempty"`             // the cluster node the activation runs on
+	Activation    string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"` // this activation's id, new at each start
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentActivated) Reset() {
+	*x = AgentActivated{}
+	mi := &file_messages_messages_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentActivated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentActivated) ProtoMessage() {}
+
+func (x *AgentActivated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentActivated.ProtoReflect.Descriptor instead.
+func (*AgentActivated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *AgentActivated) GetNode() string {
+	if x != nil {
+		return x.Node
+	}
+	return ""
+}
+
+func (x *AgentActivated) GetActivation() string {
+	if x != nil {
+		return x.Activation
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -6449,7 +6501,12 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\vload_reason\x18\x04 \x01(\tR\n" +
 	"loadReason\x12\x12\n" +
 	"\x04path\x18\x05 \x01(\tR\x04path\x12'\n" +
-	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPathB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\x0fentrypoint_path\x18\x06 \x01(\tR\x0eentrypointPath\"D\n" +
+	"\x0eAgentActivated\x12\x12\n" +
+	"\x04node\x18\x01 \x01(\tR\x04node\x12\x1e\n" +
+	"\n" +
+	"activation\x18\x02 \x01(\tR\n" +
+	"activationB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -6463,7 +6520,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 81)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 82)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -6545,13 +6602,14 @@ var file_messages_messages_proto_goTypes = []any{
 	(*WorkspaceUsed)(nil),                 // 77: holon.messages.v1.WorkspaceUsed
 	(*WorkspaceDetached)(nil),             // 78: holon.messages.v1.WorkspaceDetached
 	(*SkillActivated)(nil),                // 79: holon.messages.v1.SkillActivated
-	nil,                                   // 80: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 81: google.protobuf.Timestamp
+	(*AgentActivated)(nil),                // 80: holon.messages.v1.AgentActivated
+	nil,                                   // 81: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 82: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	81, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	82, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	80, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	81, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -6565,9 +6623,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	81, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	82, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	81, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	82, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -6577,49 +6635,49 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	81, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	81, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	81, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
-	81, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	82, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	82, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	82, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	82, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
 	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	81, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	81, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	82, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	82, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	81, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	81, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	82, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	82, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	81, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	81, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	81, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	82, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	82, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	82, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	81, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	82, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	81, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	81, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	81, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	81, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	81, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	82, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	82, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	82, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	82, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	82, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	81, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	81, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	81, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
-	81, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
-	81, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
-	81, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	82, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	82, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	82, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	82, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	82, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	82, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
 	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
-	81, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
-	81, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	82, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	82, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
 	71, // [71:71] is the sub-list for method output_type
 	71, // [71:71] is the sub-list for method input_type
 	71, // [71:71] is the sub-list for extension type_name
@@ -6652,7 +6710,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   81,
+			NumMessages:   82,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
