@@ -20,6 +20,9 @@ import (
 // agent) still gets the record, unfenced. Then the operator is told.
 func (r *Runtime) recordQuarantine(m *agentGaveUp) {
 	log := r.deps.Log.With().Str("agent_id", m.id).Logger()
+	if m.fencedOut {
+		return // another node runs it: this one writes nothing more
+	}
 	for range 2 {
 		st, _, err := loadState(r.deps.Store, m.id, r.deps.Log)
 		fenced := err == nil

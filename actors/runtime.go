@@ -108,7 +108,8 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		delete(r.pids, id)
 		r.terminating[id] = true
 		r.mu.Unlock()
-		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: id, reason: fmt.Sprint(reason), failures: failures})
+		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: id, reason: fmt.Sprint(reason), failures: failures,
+			fencedOut: isFencedOut(reason)})
 	}
 	strategy, err := supervision.NewStrategy(o.Restart, supervision.WithGiveUp(quarantine),
 		supervision.WithScheduler(o.Scheduler), supervision.WithClock(deps.Clock.Now))
@@ -635,6 +636,9 @@ type agentGaveUp struct {
 	id       string
 	reason   string
 	failures int
+	// fencedOut: the activation was superseded on another node
+	// (activation.go), which is no fault of the agent's.
+	fencedOut bool
 }
 
 // retireAgent is how a passivated agent asks its supervisor to stop its

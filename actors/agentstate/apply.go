@@ -151,7 +151,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.SystemNotificationQueued:
 		s.queueSystemNotification(p.Notification)
 	default:
-		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) {
+		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) && !s.applyActivation(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 		}
 	}
