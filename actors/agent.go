@@ -616,6 +616,9 @@ func loadState(store persistence.Store, id string, log zerolog.Logger) (st *agen
 // The append is fenced at the last applied seq: if another writer moved
 // the stream, the append fails and nothing is applied.
 func (a *agent) persist(payloads ...messages.Payload) error {
+	if a.fenced != nil {
+		return a.fenced
+	}
 	now := a.deps.Clock.Now()
 	payloads = a.observe(now, payloads)
 	evs := make([]messages.Event, len(payloads))
@@ -629,9 +632,6 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 			return fmt.Errorf("event %s: %w", p.EventType(), err)
 		}
 		evs[i], decoded[i] = ev, d
-	}
-	if a.fenced != nil {
-		return a.fenced
 	}
 	t0 := time.Now()
 	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
