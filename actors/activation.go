@@ -79,6 +79,9 @@ func (a *agent) fenceOut(cause error) {
 		return
 	}
 	a.fenced = &fencedOutError{id: a.id, cause: cause}
+	if h, ok := a.wire.host.(runtimeHost); ok {
+		h.r.fenced.mark(a.id) // before the actor stops: nothing activates it here again unclaimed
+	}
 	a.deps.Log.Warn().Str("agent_id", a.id).Str("node", a.deps.Node).Err(cause).
 		Msg("agent activation fenced out: another node runs this agent; stopping this activation")
 	a.stop()

@@ -58,6 +58,7 @@ type Runtime struct {
 	children map[string]string
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
+	fenced   fencedAgents  // agents another node took over (runtime_fencing.go)
 	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
@@ -814,6 +815,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 	}
 	if s.r.deleted.has(context.Background(), s.r, id) {
 		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
+	}
+	if err := s.r.fencedErr(id); err != nil {
+		return nil, err
 	}
 	pid, err := c.SpawnNamed(agentProps(id, s.r.deps, s.r.wire), id)
 	if err != nil {

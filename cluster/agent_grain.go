@@ -31,7 +31,7 @@ func (g *agentGrain) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *pacluster.ClusterInit:
 		g.id = m.Identity.GetIdentity()
-		if err := g.rt.Activate(context.Background(), g.id); err != nil {
+		if err := g.rt.Claim(context.Background(), g.id); err != nil {
 			g.log.Warn().Err(err).Str("agent_id", g.id).Msg("agent not activated on its node")
 		}
 	case *remotepb.PromptRequest:

@@ -36,6 +36,7 @@ type nodeOut struct {
 	Duplicate bool     `json:"duplicate"`
 	Error     string   `json:"error"`
 	Members   []string `json:"members"`
+	Text      string   `json:"text"`
 }
 
 type procNode struct {
@@ -310,5 +311,78 @@ func TestThreeNodesSurviveAKilledOwner(t *testing.T) {
 				t.Errorf("%s: still last activated on the killed node %s", agent, victim)
 			}
 		}
+	}
+}
+
+// TestFrozenOwnerRunsNothingAfterResuming is the zombie case: the owner of
+// an agent is frozen (SIGSTOP) past its membership lease, with a prompt for
+// the agent waiting in its input; a survivor takes the agent over; resumed
+// (SIGCONT), the old owner must call no model for the agent and write
+// nothing to its journal, and it leaves (its lease is lost).
+func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
+	db := pg.NewDatabase(t)
+	names := []string{"n1", "n2", "n3"}
+	certs := memberCerts(t, names...)
+	nodes := map[string]*procNode{}
+	for _, name := range names {
+		nodes[name] = startProcNode(t, name, db, certs[name])
+	}
+	for _, n := range nodes {
+		n.awaitMembers(t, 3)
+	}
+	store, err := pgjournal.Open(context.Background(), pgjournal.DefaultConfig(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+
+	nodes["n1"].prompt(t, "z", "z-1", time.Now().Add(60*time.Second))
+	owner := nodes[lastActivation(t, waitJournal(t, store, "z", settled(1)))]
+	var survivor *procNode
+	for _, name := range names {
+		if name != owner.name {
+			survivor = nodes[name]
+			break
+		}
+	}
+
+	if err := owner.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	owner.send(t, "prompt z zombie-1") // read once it resumes
+	survivor.prompt(t, "z", "z-2", time.Now().Add(60*time.Second))
+	before := waitJournal(t, store, "z", settled(2))
+	if got := lastActivation(t, before); got != survivor.name {
+		t.Fatalf("z last activated on %s, want the survivor %s", got, survivor.name)
+	}
+
+	if err := owner.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	var after []nodeOut
+	for l := range owner.out { // until it exits
+		after = append(after, l)
+	}
+	lost := false
+	for _, l := range after {
+		switch {
+		case l.Event == "model" && l.Agent == "z" && l.Text != "hello z-1": // z-1's turn ran before the freeze
+			t.Errorf("the resumed old owner called the model for z: %+v", l)
+		case l.Event == "accepted" && l.MessageID == "zombie-1":
+			t.Errorf("the resumed old owner accepted a prompt for z: %+v", l)
+		case l.Event == "lost":
+			lost = true
+		}
+	}
+	if !lost {
+		t.Errorf("the resumed old owner did not report its membership lost; it printed %+v", after)
+	}
+	evs := journal(t, store, "z")
+	if len(evs) != len(before) {
+		t.Fatalf("the resumed old owner wrote %v to z's journal", eventTypes(evs[len(before):]))
+	}
+	linear(t, store, "z", evs)
+	if ids := admittedIDs(t, evs); ids["z-1"] != 1 || ids["z-2"] != 1 || ids["zombie-1"] != 0 {
+		t.Fatalf("admitted %v, want z-1 and z-2 once each", ids)
 	}
 }

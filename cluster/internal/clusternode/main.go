@@ -39,6 +39,7 @@ type line struct {
 	Duplicate bool     `json:"duplicate,omitempty"`
 	Error     string   `json:"error,omitempty"`
 	Members   []string `json:"members,omitempty"`
+	Text      string   `json:"text,omitempty"`
 }
 
 var outMu sync.Mutex
@@ -50,11 +51,18 @@ func emit(l line) {
 	fmt.Println(string(b))
 }
 
-// instant is a zero-latency model: every turn is one round answering "ok".
+// instant is a zero-latency model: every turn is one round answering "ok";
+// it prints a "model" line for each call, the side effect the zombie test
+// watches for.
 type instant struct{}
 
 func (instant) Name() string { return "instant" }
-func (instant) Complete(context.Context, providers.Request) (providers.Response, error) {
+func (instant) Complete(_ context.Context, req providers.Request) (providers.Response, error) {
+	l := line{Event: "model", Agent: req.AgentID}
+	if n := len(req.Conversation); n > 0 {
+		l.Text = req.Conversation[n-1].Text // "hello MESSAGE_ID": the turn's prompt
+	}
+	emit(l)
 	return providers.Response{Text: "ok", StopReason: "end_turn", Model: "instant-1"}, nil
 }
 
