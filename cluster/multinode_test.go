@@ -46,8 +46,6 @@ type procNode struct {
 	in   io.WriteCloser
 	out  chan nodeOut
 	log  string
-	mu   sync.Mutex
-	dead bool
 }
 
 var nodeBuild struct {
