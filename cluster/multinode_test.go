@@ -350,8 +350,8 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 	owner.send(t, "prompt z zombie-1") // read once it resumes
 	survivor.prompt(t, "z", "z-2", time.Now().Add(60*time.Second))
 	before := waitJournal(t, store, "z", settled(2))
-	if got := lastActivation(t, before); got != survivor.name {
-		t.Fatalf("z last activated on %s, want the survivor %s", got, survivor.name)
+	if got := lastActivation(t, before); got == owner.name || got == "" {
+		t.Fatalf("z last activated on %q, want a survivor", got)
 	}
 
 	if err := owner.cmd.Process.Signal(syscall.SIGCONT); err != nil {
