@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -22,7 +23,13 @@ import (
 // pg is the package's PostgreSQL server; each test takes a database of it.
 var pg *pgtest.Server
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &pg)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m, &pg)
+	if nodeBuild.path != "" {
+		_ = os.RemoveAll(filepath.Dir(nodeBuild.path)) // the node binary the multi-node tests built
+	}
+	os.Exit(code)
+}
 
 // stores are the two engines a cluster's journal can be: every fencing
 // test runs on both (Badger is the single-node store, but its fence is the

@@ -3,6 +3,7 @@ package pgmembers_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -13,7 +14,13 @@ import (
 // pg is the package's PostgreSQL server; each test takes a database of it.
 var pg *pgtest.Server
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &pg)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m, &pg)
+	if buildOnce.path != "" {
+		_ = os.RemoveAll(filepath.Dir(buildOnce.path)) // the member binary the process tests built
+	}
+	os.Exit(code)
+}
 
 func newPool(t *testing.T, url string) *pgxpool.Pool {
 	t.Helper()
