@@ -111,6 +111,10 @@ type AgentDeps struct {
 	// Telemetry turns the agents' events into traces, metrics and log
 	// lines (package telemetry); nil records none.
 	Telemetry *telemetry.Telemetry
+	// Node is the cluster node's name; set, each activation journals
+	// agent_activated first and stops for good when fenced out
+	// (activation.go). Empty on a single node.
+	Node string
 }
 
 // DefaultQueueLimit and DefaultSnapshotEvery are used when AgentDeps leaves
@@ -210,6 +214,10 @@ type agent struct {
 	// damaged is set when the store quarantined this agent's journal: the
 	// agent has no state and refuses every request (journal_damage.go).
 	damaged error
+	// fenced is set once another activation superseded this one
+	// (activation.go); fencedStopping once its actor was told to stop.
+	fenced         *fencedOutError
+	fencedStopping bool
 }
 
 // AgentProps returns the Props of the actor of agent id, with its band
@@ -245,6 +253,11 @@ func (a *agent) Receive(c actor.Context) {
 		a.refuseDamaged(c)
 		return
 	}
+	if a.fenced != nil {
+		a.refuseFenced(c)
+		return
+	}
+	defer a.stopFenced(c)
 	switch c.Message().(type) {
 	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting, *actor.Terminated, *passivate, *retire, *GetInfo, *releasePID:
 	default:
@@ -252,6 +265,10 @@ func (a *agent) Receive(c actor.Context) {
 			a.deps.Fault(a.id, fmt.Sprintf("%T", c.Message()))
 		}
 		a.ensureState()
+		if a.fenced != nil {
+			a.refuseFenced(c)
+			return
+		}
 		defer a.armIdle(c)
 		defer a.startChildren(c)
 	}
@@ -497,6 +514,9 @@ func (a *agent) ensureState() {
 	if err != nil {
 		panic(fmt.Errorf("reactivate agent %s: %w", a.id, err))
 	}
+	if a.reloadedElsewhere(st.LastSeq) {
+		return
+	}
 	a.state = st
 }
 
@@ -528,6 +548,7 @@ func (a *agent) start(c actor.Context) {
 			a.statusChange(messages.StatusAwakeIdle, "created"),
 		)
 	}
+	a.activate()
 	a.repairConversation()
 	if a.startChild(c) {
 		return
@@ -598,6 +619,9 @@ func loadState(store persistence.Store, id string, log zerolog.Logger) (st *agen
 // The append is fenced at the last applied seq: if another writer moved
 // the stream, the append fails and nothing is applied.
 func (a *agent) persist(payloads ...messages.Payload) error {
+	if a.fenced != nil {
+		return a.fenced
+	}
 	now := a.deps.Clock.Now()
 	payloads = a.observe(now, payloads)
 	evs := make([]messages.Event, len(payloads))
@@ -615,7 +639,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	t0 := time.Now()
 	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
 	if err != nil {
-		return err
+		return a.appendFailed(err)
 	}
 	a.appended(time.Since(t0), evs)
 	for i := range evs {

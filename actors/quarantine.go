@@ -21,6 +21,9 @@ import (
 // agent) still gets the record, unfenced. Then the operator is told.
 func (r *Runtime) recordQuarantine(m *agentGaveUp) {
 	log := r.deps.Log.With().Str("agent_id", m.id).Logger()
+	if m.fencedOut {
+		return // another node runs it: this one writes nothing more
+	}
 	// Counted before its record is durable, so a reader of the record finds
 	// it counted; forgotten again if the record is not written.
 	r.deps.Telemetry.AgentQuarantined(m.id, true)

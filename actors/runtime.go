@@ -58,6 +58,7 @@ type Runtime struct {
 	children map[string]string
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
+	fenced   fencedAgents  // agents another node took over (runtime_fencing.go)
 	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
@@ -108,7 +109,8 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		delete(r.pids, id)
 		r.terminating[id] = true
 		r.mu.Unlock()
-		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: id, reason: fmt.Sprint(reason), failures: failures})
+		r.sys.Root.Send(r.supervisor, &agentGaveUp{id: id, reason: fmt.Sprint(reason), failures: failures,
+			fencedOut: isFencedOut(reason)})
 	}
 	strategy, err := supervision.NewStrategy(o.Restart, supervision.WithGiveUp(quarantine),
 		supervision.WithScheduler(o.Scheduler), supervision.WithClock(deps.Clock.Now))
@@ -637,6 +639,9 @@ type agentGaveUp struct {
 	id       string
 	reason   string
 	failures int
+	// fencedOut: the activation was superseded on another node
+	// (activation.go), which is no fault of the agent's.
+	fencedOut bool
 }
 
 // retireAgent is how a passivated agent asks its supervisor to stop its
@@ -812,6 +817,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 	}
 	if s.r.deleted.has(context.Background(), s.r, id) {
 		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
+	}
+	if err := s.r.fencedErr(id); err != nil {
+		return nil, err
 	}
 	pid, err := c.SpawnNamed(agentProps(id, s.r.deps, s.r.wire), id)
 	if err != nil {

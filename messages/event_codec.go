@@ -66,6 +66,7 @@ var payloadDecoders = map[EventType]func(version uint32, raw []byte) (Payload, e
 	EventWorkingMemoryUpdated: decodeAs[WorkingMemoryUpdated],
 	EventEpisodeFinalized:     decodeAs[EpisodeFinalized],
 	EventMCPSelectionSet:      decodeAs[MCPSelectionSet],
+	EventAgentActivated:       decodeAs[AgentActivated],
 }
 
 // NewEvent returns the event recording p for agentID at time at: a fresh id

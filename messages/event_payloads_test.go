@@ -84,8 +84,8 @@ func TestPayloadRegistryMatchesEventVersions(t *testing.T) {
 
 func TestEventTypes(t *testing.T) {
 	ts := messages.EventTypes()
-	if len(ts) != 49 || !slices.IsSorted(ts) {
-		t.Errorf("EventTypes() = %v, want the 49 types sorted", ts)
+	if len(ts) != 50 || !slices.IsSorted(ts) {
+		t.Errorf("EventTypes() = %v, want the 50 types sorted", ts)
 	}
 	for _, typ := range ts {
 		if !typ.Valid() || typ.Version() == 0 {

@@ -62,6 +62,7 @@ const (
 	EventWorkingMemoryUpdated EventType = "working_memory_updated"
 	EventEpisodeFinalized     EventType = "episode_finalized"
 	EventMCPSelectionSet      EventType = "mcp_selection_set"
+	EventAgentActivated       EventType = "agent_activated"
 )
 
 // eventVersions is the closed set and the single source of truth for it:
@@ -120,6 +121,7 @@ var eventVersions = map[EventType]uint32{
 	EventWorkingMemoryUpdated: 1,
 	EventEpisodeFinalized:     1,
 	EventMCPSelectionSet:      1,
+	EventAgentActivated:       1,
 }
 
 // String returns the EventType as spelled in JSON.

@@ -244,6 +244,7 @@ func samplePayloads() []messages.Payload {
 			CarryForward: []string{"[in_progress] Issue the refund"}, Waiting: "awaiting_task_result",
 			Boundary: "waiting", Summary: "Handle the refund of order #12345: refunded; tests pass.", CreatedAt: until}},
 		messages.MCPSelectionSet{Selection: messages.MCPSelection{Servers: []string{"github", "files"}}, Reason: "set at creation"},
+		messages.AgentActivated{Node: "node-b", Activation: "act_01JPB5Z0000000000000000001"},
 	}
 }
 

@@ -159,7 +159,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.EpisodeFinalized:
 		s.applyEpisodeFinalized()
 	default:
-		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) {
+		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) && !s.applyActivation(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)
 		}
 	}

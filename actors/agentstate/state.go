@@ -28,6 +28,9 @@ type State struct {
 	// ExecutionRoot overrides where its tools run (a worktree-mode
 	// child's worktree); "" is the runtime's workspace or its home.
 	ExecutionRoot string `json:"execution_root,omitempty"`
+	// Activation is the agent's latest activation in a cluster, where it
+	// runs (activation.go); nil on a single node.
+	Activation *messages.AgentActivated `json:"activation,omitempty"`
 	// Workspaces is the agent's attached workspace set, in the order
 	// attached; ActiveWorkspace its active entry, nil for its home
 	// (workspaces.go).

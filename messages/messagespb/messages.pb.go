@@ -6456,6 +6456,58 @@ func (x *MCPSelectionSet) GetReason() string {
 	return ""
 }
 
+type AgentActivated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Node          string                 `protobuf:"bytes,1,opt,name=node,proto3" json:"node,omitempty"`             // the cluster node the activation runs on
+	Activation    string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"` // this activation's id, new at each start
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AgentActivated) Reset() {
+	*x = AgentActivated{}
+	mi := &file_messages_messages_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AgentActivated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AgentActivated) ProtoMessage() {}
+
+func (x *AgentActivated) ProtoReflect() protoreflect.Message {
+	mi := &file_messages_messages_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AgentActivated.ProtoReflect.Descriptor instead.
+func (*AgentActivated) Descriptor() ([]byte, []int) {
+	return file_messages_messages_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *AgentActivated) GetNode() string {
+	if x != nil {
+		return x.Node
+	}
+	return ""
+}
+
+func (x *AgentActivated) GetActivation() string {
+	if x != nil {
+		return x.Activation
+	}
+	return ""
+}
+
 var File_messages_messages_proto protoreflect.FileDescriptor
 
 const file_messages_messages_proto_rawDesc = "" +
@@ -7035,7 +7087,12 @@ const file_messages_messages_proto_rawDesc = "" +
 	"\aservers\x18\x02 \x03(\tR\aservers\"h\n" +
 	"\x0fMCPSelectionSet\x12=\n" +
 	"\tselection\x18\x01 \x01(\v2\x1f.holon.messages.v1.MCPSelectionR\tselection\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reasonB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"D\n" +
+	"\x0eAgentActivated\x12\x12\n" +
+	"\x04node\x18\x01 \x01(\tR\x04node\x12\x1e\n" +
+	"\n" +
+	"activation\x18\x02 \x01(\tR\n" +
+	"activationB:Z8github.com/holon-actors/holon-actors/messages/messagespbb\x06proto3"
 
 var (
 	file_messages_messages_proto_rawDescOnce sync.Once
@@ -7049,7 +7106,7 @@ func file_messages_messages_proto_rawDescGZIP() []byte {
 	return file_messages_messages_proto_rawDescData
 }
 
-var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
+var file_messages_messages_proto_msgTypes = make([]protoimpl.MessageInfo, 88)
 var file_messages_messages_proto_goTypes = []any{
 	(*MessageEnvelope)(nil),               // 0: holon.messages.v1.MessageEnvelope
 	(*Origin)(nil),                        // 1: holon.messages.v1.Origin
@@ -7137,13 +7194,14 @@ var file_messages_messages_proto_goTypes = []any{
 	(*EpisodeFinalized)(nil),              // 83: holon.messages.v1.EpisodeFinalized
 	(*MCPSelection)(nil),                  // 84: holon.messages.v1.MCPSelection
 	(*MCPSelectionSet)(nil),               // 85: holon.messages.v1.MCPSelectionSet
-	nil,                                   // 86: holon.messages.v1.MessageEnvelope.SourceRefsEntry
-	(*timestamppb.Timestamp)(nil),         // 87: google.protobuf.Timestamp
+	(*AgentActivated)(nil),                // 86: holon.messages.v1.AgentActivated
+	nil,                                   // 87: holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	(*timestamppb.Timestamp)(nil),         // 88: google.protobuf.Timestamp
 }
 var file_messages_messages_proto_depIdxs = []int32{
-	87, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
+	88, // 0: holon.messages.v1.MessageEnvelope.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 1: holon.messages.v1.MessageEnvelope.origin:type_name -> holon.messages.v1.Origin
-	86, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
+	87, // 2: holon.messages.v1.MessageEnvelope.source_refs:type_name -> holon.messages.v1.MessageEnvelope.SourceRefsEntry
 	9,  // 3: holon.messages.v1.MessageEnvelope.body:type_name -> holon.messages.v1.Body
 	2,  // 4: holon.messages.v1.Origin.operator:type_name -> holon.messages.v1.OperatorOrigin
 	3,  // 5: holon.messages.v1.Origin.channel:type_name -> holon.messages.v1.ChannelOrigin
@@ -7157,9 +7215,9 @@ var file_messages_messages_proto_depIdxs = []int32{
 	12, // 13: holon.messages.v1.Body.brief:type_name -> holon.messages.v1.BriefBody
 	13, // 14: holon.messages.v1.BriefBody.attachments:type_name -> holon.messages.v1.BriefAttachment
 	13, // 15: holon.messages.v1.Brief.attachments:type_name -> holon.messages.v1.BriefAttachment
-	87, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
+	88, // 16: holon.messages.v1.Brief.created_at:type_name -> google.protobuf.Timestamp
 	16, // 17: holon.messages.v1.Closure.work_signal:type_name -> holon.messages.v1.WorkSignal
-	87, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
+	88, // 18: holon.messages.v1.Event.at:type_name -> google.protobuf.Timestamp
 	0,  // 19: holon.messages.v1.MessageAdmitted.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	17, // 20: holon.messages.v1.MessageProcessingStarted.continuation:type_name -> holon.messages.v1.Continuation
 	54, // 21: holon.messages.v1.MessageProcessingStarted.notifications:type_name -> holon.messages.v1.SystemNotification
@@ -7169,51 +7227,51 @@ var file_messages_messages_proto_depIdxs = []int32{
 	15, // 25: holon.messages.v1.TurnTerminal.closure:type_name -> holon.messages.v1.Closure
 	14, // 26: holon.messages.v1.BriefRecorded.brief:type_name -> holon.messages.v1.Brief
 	20, // 27: holon.messages.v1.RuntimeError.failure:type_name -> holon.messages.v1.Failure
-	87, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
-	87, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
-	87, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
-	87, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
+	88, // 28: holon.messages.v1.AgentSlept.until:type_name -> google.protobuf.Timestamp
+	88, // 29: holon.messages.v1.TimerScheduled.due_at:type_name -> google.protobuf.Timestamp
+	88, // 30: holon.messages.v1.TimerFired.due_at:type_name -> google.protobuf.Timestamp
+	88, // 31: holon.messages.v1.TimerFired.next_due_at:type_name -> google.protobuf.Timestamp
 	42, // 32: holon.messages.v1.CommandPolicySet.policy:type_name -> holon.messages.v1.CommandPolicy
-	87, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
-	87, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
+	88, // 33: holon.messages.v1.ModelRetryScheduled.due_at:type_name -> google.protobuf.Timestamp
+	88, // 34: holon.messages.v1.ModelRetryScheduled.first_failed_at:type_name -> google.protobuf.Timestamp
 	20, // 35: holon.messages.v1.ModelRetryScheduled.failure:type_name -> holon.messages.v1.Failure
 	18, // 36: holon.messages.v1.ChildUsageRecorded.token_usage:type_name -> holon.messages.v1.TokenUsage
 	48, // 37: holon.messages.v1.SuspensionRecord.choices:type_name -> holon.messages.v1.SuspensionChoice
-	87, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
-	87, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
+	88, // 38: holon.messages.v1.SuspensionRecord.suspended_at:type_name -> google.protobuf.Timestamp
+	88, // 39: holon.messages.v1.SuspensionRecord.expires_at:type_name -> google.protobuf.Timestamp
 	49, // 40: holon.messages.v1.SuspensionRecord.retry_policy:type_name -> holon.messages.v1.HumanRetryPolicy
 	50, // 41: holon.messages.v1.SuspensionRecord.decision_record:type_name -> holon.messages.v1.EngagementDecision
-	87, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
-	87, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
-	87, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
+	88, // 42: holon.messages.v1.SuspensionRecord.responded_at:type_name -> google.protobuf.Timestamp
+	88, // 43: holon.messages.v1.InputResponse.responded_at:type_name -> google.protobuf.Timestamp
+	88, // 44: holon.messages.v1.OperatorNotification.created_at:type_name -> google.protobuf.Timestamp
 	51, // 45: holon.messages.v1.SuspensionRequested.suspension:type_name -> holon.messages.v1.SuspensionRecord
 	52, // 46: holon.messages.v1.SuspensionResumed.response:type_name -> holon.messages.v1.InputResponse
 	52, // 47: holon.messages.v1.SuspensionExpired.response:type_name -> holon.messages.v1.InputResponse
 	50, // 48: holon.messages.v1.EngagementDecisionRecorded.decision:type_name -> holon.messages.v1.EngagementDecision
 	53, // 49: holon.messages.v1.OperatorNotificationRequested.notification:type_name -> holon.messages.v1.OperatorNotification
-	87, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
+	88, // 50: holon.messages.v1.OperatorNotificationDelivery.at:type_name -> google.protobuf.Timestamp
 	54, // 51: holon.messages.v1.SystemNotificationQueued.notification:type_name -> holon.messages.v1.SystemNotification
 	62, // 52: holon.messages.v1.WorkItemRecord.todo_list:type_name -> holon.messages.v1.TodoItem
-	87, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
-	87, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
-	87, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
-	87, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
-	87, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
+	88, // 53: holon.messages.v1.WorkItemRecord.recheck_at:type_name -> google.protobuf.Timestamp
+	88, // 54: holon.messages.v1.WorkItemRecord.recheck_consumed_at:type_name -> google.protobuf.Timestamp
+	88, // 55: holon.messages.v1.WorkItemRecord.created_at:type_name -> google.protobuf.Timestamp
+	88, // 56: holon.messages.v1.WorkItemRecord.updated_at:type_name -> google.protobuf.Timestamp
+	88, // 57: holon.messages.v1.DeliverySummaryRecord.created_at:type_name -> google.protobuf.Timestamp
 	63, // 58: holon.messages.v1.WorkItemCreated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 59: holon.messages.v1.WorkItemUpdated.record:type_name -> holon.messages.v1.WorkItemRecord
 	63, // 60: holon.messages.v1.WorkItemCompleted.record:type_name -> holon.messages.v1.WorkItemRecord
 	64, // 61: holon.messages.v1.WorkItemCompleted.delivery_summary:type_name -> holon.messages.v1.DeliverySummaryRecord
-	87, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
-	87, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
-	87, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
-	87, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
-	87, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
-	87, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
+	88, // 62: holon.messages.v1.WorkItemRecheckConsumed.recheck_at:type_name -> google.protobuf.Timestamp
+	88, // 63: holon.messages.v1.WorkItemRecheckConsumed.consumed_at:type_name -> google.protobuf.Timestamp
+	88, // 64: holon.messages.v1.TimerRecord.at:type_name -> google.protobuf.Timestamp
+	88, // 65: holon.messages.v1.TimerRecord.start:type_name -> google.protobuf.Timestamp
+	88, // 66: holon.messages.v1.TimerRecord.until:type_name -> google.protobuf.Timestamp
+	88, // 67: holon.messages.v1.TimerRecord.created_at:type_name -> google.protobuf.Timestamp
 	71, // 68: holon.messages.v1.TimerCreated.record:type_name -> holon.messages.v1.TimerRecord
-	87, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
-	87, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
+	88, // 69: holon.messages.v1.TimerCreated.due_at:type_name -> google.protobuf.Timestamp
+	88, // 70: holon.messages.v1.TimerResumed.due_at:type_name -> google.protobuf.Timestamp
 	80, // 71: holon.messages.v1.WorkingMemoryUpdated.memory:type_name -> holon.messages.v1.WorkingMemory
-	87, // 72: holon.messages.v1.Episode.created_at:type_name -> google.protobuf.Timestamp
+	88, // 72: holon.messages.v1.Episode.created_at:type_name -> google.protobuf.Timestamp
 	82, // 73: holon.messages.v1.EpisodeFinalized.episode:type_name -> holon.messages.v1.Episode
 	84, // 74: holon.messages.v1.MCPSelectionSet.selection:type_name -> holon.messages.v1.MCPSelection
 	75, // [75:75] is the sub-list for method output_type
@@ -7248,7 +7306,7 @@ func file_messages_messages_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_messages_messages_proto_rawDesc), len(file_messages_messages_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   87,
+			NumMessages:   88,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
