@@ -129,7 +129,7 @@ func observedRun(ctx context.Context, cfg ObservabilityConfig, dir string, on bo
 		}
 		defer func() { err = errors.Join(err, closeRuntime(rt)) }()
 		cpu0, cerr := processCPU(os.Getpid())
-		elapsed, _, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns)
+		elapsed, _, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns, nil)
 		cpu1, cerr1 := processCPU(os.Getpid())
 		secs, cpu = elapsed.Seconds(), (cpu1 - cpu0).Seconds()
 		return errors.Join(err, cerr, cerr1)

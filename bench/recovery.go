@@ -161,7 +161,7 @@ func populateRun(ctx context.Context, cfg RecoveryConfig, st persistence.Store) 
 			err = errors.Join(err, closeRuntime(rt))
 		}
 	}()
-	_, _, err = driveAll(ctx, rt, st, cfg.Agents, cfg.turns())
+	_, _, err = driveAll(ctx, rt, st, cfg.Agents, cfg.turns(), nil)
 	return err
 }
 

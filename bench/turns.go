@@ -87,6 +87,12 @@ type TurnsResult struct {
 	// wrote. Flat lists mean an agent costs the same however long it lived.
 	TurnsPerSecByDecile  []float64 `json:"turns_per_sec_by_decile"`
 	BytesPerTurnByDecile []float64 `json:"bytes_per_turn_by_decile"`
+	// RSSByDecileBytes is the process's resident set at the end of each
+	// tenth of the first agent's run (turns_deciles.go), read after a GC
+	// that returns freed memory to the OS; with --agents 1 its first and
+	// last entries are the resident set after 10 % of the turns and after
+	// all of them: whether a long-lived agent's memory stays flat.
+	RSSByDecileBytes []int64 `json:"rss_by_decile_bytes"`
 
 	// IdleAgentRSSBytes is what an idle agent costs the runtime, per
 	// agent, measured apart from the run. After the run the runtime and
@@ -185,11 +191,13 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 	res = TurnsResult{Agents: cfg.Agents, Turns: cfg.Turns, TotalTurns: cfg.Agents * cfg.Turns}
 	before := settledMemory()
 
-	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns)
+	rss := newDecileRSS(cfg.Turns)
+	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns, rss.turnDone)
 	if err != nil {
 		return TurnsResult{}, err
 	}
 	res.TurnsPerSecByDecile = turnsPerSecByDecile(latencies, cfg.Agents, cfg.Turns) // before the sort below
+	res.RSSByDecileBytes = rss.bytes
 	if res.BytesPerTurnByDecile, err = bytesPerTurnByDecile(ctx, st, cfg.Agents, cfg.Turns); err != nil {
 		return TurnsResult{}, err
 	}
@@ -308,8 +316,10 @@ func closeRuntime(rt *actors.Runtime) error {
 func agentName(i int) string { return fmt.Sprintf("bench-%06d", i) }
 
 // driveAll starts one driver per agent, releases them together and waits
-// for the last. It returns the wall time and every turn's latency.
-func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, agents, turns int) (time.Duration, []time.Duration, error) {
+// for the last. It returns the wall time and every turn's latency. The
+// first agent's driver calls first, when not nil, after each of its turns
+// (n from 0), outside the turn's latency.
+func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, agents, turns int, first func(n int)) (time.Duration, []time.Duration, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	start := make(chan struct{}) // closed by driveAll to release every driver at once
@@ -320,7 +330,11 @@ func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, age
 		wg.Go(func() {
 			<-start
 			var err error
-			if latencies[i], err = driveAgent(ctx, rt, st, agentName(i), turns, latencies[i]); err != nil {
+			after := first
+			if i > 0 {
+				after = nil
+			}
+			if latencies[i], err = driveAgent(ctx, rt, st, agentName(i), turns, latencies[i], after); err != nil {
 				cancel(err) // the first failure stops every driver
 			}
 		})
@@ -340,8 +354,9 @@ func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, age
 }
 
 // driveAgent sends agent id turns prompts, each once the previous turn's
-// brief is durable, and adds each turn's latency to lat.
-func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, id string, turns int, lat []time.Duration) ([]time.Duration, error) {
+// brief is durable, and adds each turn's latency to lat; after, when not
+// nil, is called after each turn.
+func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, id string, turns int, lat []time.Duration, after func(n int)) ([]time.Duration, error) {
 	sub := st.Subscribe(id) // before the first Admit, so no append goes unsignalled
 	defer sub.Close()
 	next := uint64(1)
@@ -356,6 +371,9 @@ func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, i
 			return lat, err
 		}
 		lat = append(lat, time.Since(t))
+		if after != nil {
+			after(n)
+		}
 	}
 	return lat, nil
 }

@@ -42,11 +42,21 @@ func turnsRows(r bench.TurnsResult) [][2]string {
 		{"bytes per turn", fmt.Sprintf("%.0f", r.BytesPerTurn)},
 		{"turns/s by tenth of the run", decileRow(r.TurnsPerSecByDecile)},
 		{"journal bytes per turn by tenth", decileRow(r.BytesPerTurnByDecile)},
+		{"RSS by tenth of the first agent's run", mibRow(r.RSSByDecileBytes)},
 		{"RSS per idle agent", fmt.Sprintf("%.0f B (reopened store: all activated, then passivated)", r.IdleAgentRSSBytes)},
 		{"heap per idle agent", fmt.Sprintf("%.0f B", r.IdleAgentHeapBytes)},
 		{"RSS per active idle agent", fmt.Sprintf("%.0f B", r.ActiveAgentRSSBytes)},
 		{"RSS growth per agent after the run", fmt.Sprintf("%.0f B (store write buffers included)", r.RSSGrowthPerAgentAfterRunBytes)},
 	}
+}
+
+// mibRow prints byte counts in MiB, one decimal.
+func mibRow(v []int64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = fmt.Sprintf("%.1f", float64(x)/(1<<20))
+	}
+	return strings.Join(parts, " ") + " MiB"
 }
 
 // decileRow prints a by-decile list as whole numbers.
