@@ -162,7 +162,7 @@ func recordTurn(ctx context.Context, dir string, cfg StorageConfig) (turnTemplat
 			return err
 		}
 		defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-		if _, _, err := driveAll(ctx, rt, st, 1, 3); err != nil {
+		if _, _, err := driveAll(ctx, rt, st, 1, 3, nil); err != nil {
 			return err
 		}
 		evs, err := st.Read(ctx, agentName(0), 1, ^uint64(0), 0)
