@@ -86,6 +86,9 @@ func (r *Runtime) Delete(ctx context.Context, id string, o DeleteOptions) (Delet
 	if err := r.deleted.end(home, members, ts); err != nil {
 		return DeleteResult{}, fmt.Errorf("delete agent %s: %w (its archive is %s; nothing was removed)", id, err, res.Archive)
 	}
+	for _, m := range members {
+		r.wire.memory.forget(m) // its home goes: its index must not stay open
+	}
 	if left := r.purge(ctx, ts); left != "" {
 		res.Leftover = left
 	}

@@ -45,10 +45,26 @@ type memoryService struct {
 	lost    map[string]bool // agents whose records were dropped; guarded by mu
 	stopped bool            // guarded by mu
 
-	// ixMu guards indexes; it is held while an index is opened or rebuilt.
+	// ixMu guards indexes and clock; it is held while an index is opened
+	// or rebuilt.
 	ixMu    sync.Mutex
-	indexes map[string]*memory.Index
+	indexes map[string]*openIndex
+	clock   uint64 // counts index uses, for the least recently used
 }
+
+// openIndex is an open index, with its users and its last use: at most
+// maxOpenIndexes stay open, the least recently used idle ones closed
+// first, so a runtime of thousands of agents does not hold thousands of
+// databases (and three descriptors each) open.
+type openIndex struct {
+	ix    *memory.Index
+	users int    // index uses not yet released; guarded by ixMu
+	used  uint64 // the clock at its last use; guarded by ixMu
+	gone  bool   // forgotten while in use: closed at its last release; guarded by ixMu
+}
+
+// maxOpenIndexes bounds the indexes kept open when idle.
+const maxOpenIndexes = 64
 
 // memoryWrite is one durable batch's records for agent id.
 type memoryWrite struct {
@@ -60,7 +76,7 @@ type memoryWrite struct {
 const memoryQueue = 4096
 
 func newMemoryService(home string, journal persistence.Journal) *memoryService {
-	s := &memoryService{home: home, journal: journal, indexes: map[string]*memory.Index{}, lost: map[string]bool{}}
+	s := &memoryService{home: home, journal: journal, indexes: map[string]*openIndex{}, lost: map[string]bool{}}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -140,10 +156,11 @@ func byAgent(ws []memoryWrite) []memoryWrite {
 // apply runs one write: the records upserted, the episodes appended to
 // the ledger. A failure marks the index dirty so its next use rebuilds it.
 func (s *memoryService) apply(w memoryWrite) {
-	ix, err := s.index(context.Background(), w.id)
+	ix, release, err := s.index(context.Background(), w.id)
 	if err != nil {
 		return // the next use opens (and rebuilds) it again
 	}
+	defer release()
 	if err := ix.Upsert(w.docs...); err != nil {
 		_ = ix.MarkDirty()
 	}
@@ -172,72 +189,130 @@ func (s *memoryService) agentHome(id string) string {
 
 // index is agent id's open index, opened (and rebuilt when needed) on
 // first use; an agent whose records were dropped has its index rebuilt.
-func (s *memoryService) index(ctx context.Context, id string) (*memory.Index, error) {
+// The caller releases it when done; until then it stays open.
+func (s *memoryService) index(ctx context.Context, id string) (*memory.Index, func(), error) {
 	if !s.enabled() {
-		return nil, ErrMemoryUnavailable
+		return nil, nil, ErrMemoryUnavailable
 	}
 	s.mu.Lock()
 	stopped, lost := s.stopped, s.lost[id]
 	delete(s.lost, id)
 	s.mu.Unlock()
 	if stopped {
-		return nil, ErrRuntimeClosed
+		return nil, nil, ErrRuntimeClosed
 	}
 	home := s.agentHome(id)
 	if home == "" {
-		return nil, fmt.Errorf("memory of %s: %w", id, ErrInvalidAgentID)
+		return nil, nil, fmt.Errorf("memory of %s: %w", id, ErrInvalidAgentID)
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
 	src := memorySource(s.journal, id, home)
-	ix, ok := s.indexes[id]
+	o, ok := s.indexes[id]
 	if !ok {
-		var err error
-		if ix, err = memory.Open(filepath.Join(home, ".holon", "indexes"), memory.Options{AgentID: id, Source: src}); err != nil {
-			return nil, fmt.Errorf("open memory index of %s: %w", id, err)
+		ix, err := memory.Open(filepath.Join(home, ".holon", "indexes"), memory.Options{AgentID: id, Source: src})
+		if err != nil {
+			return nil, nil, fmt.Errorf("open memory index of %s: %w", id, err)
 		}
-		s.indexes[id] = ix
+		o = &openIndex{ix: ix}
+		s.indexes[id] = o
 	}
-	if lost || ix.Dirty() {
-		if err := ix.Rebuild(ctx, src); err != nil {
-			return nil, fmt.Errorf("rebuild memory index of %s: %w", id, err)
+	if lost || o.ix.Dirty() {
+		if err := o.ix.Rebuild(ctx, src); err != nil {
+			return nil, nil, fmt.Errorf("rebuild memory index of %s: %w", id, err)
 		}
 	}
-	return ix, nil
+	s.clock++
+	o.users, o.used = o.users+1, s.clock
+	s.closeIdle()
+	var once sync.Once
+	return o.ix, func() {
+		once.Do(func() {
+			s.ixMu.Lock()
+			o.users--
+			if o.gone && o.users == 0 {
+				_ = o.ix.Close()
+			}
+			s.closeIdle()
+			s.ixMu.Unlock()
+		})
+	}, nil
+}
+
+// closeIdle closes the least recently used idle indexes beyond
+// maxOpenIndexes; s.ixMu is held.
+func (s *memoryService) closeIdle() {
+	for len(s.indexes) > maxOpenIndexes {
+		var oldest string
+		for id, o := range s.indexes {
+			if o.users == 0 && (oldest == "" || o.used < s.indexes[oldest].used) {
+				oldest = id
+			}
+		}
+		if oldest == "" {
+			return // all in use: closed as they are released
+		}
+		_ = s.indexes[oldest].ix.Close()
+		delete(s.indexes, oldest)
+	}
+}
+
+// forget drops agent id's open index, so a deleted agent's database is
+// not held open (nor reused by an agent created again under its id): it
+// is closed now, or at its last release when in use.
+func (s *memoryService) forget(id string) {
+	if !s.enabled() {
+		return
+	}
+	s.ixMu.Lock()
+	defer s.ixMu.Unlock()
+	o, ok := s.indexes[id]
+	if !ok {
+		return
+	}
+	delete(s.indexes, id)
+	if o.users == 0 {
+		_ = o.ix.Close()
+		return
+	}
+	o.gone = true
 }
 
 // search runs q over agent id's memory, after the records handed over
 // before it and a check of its memory files.
 func (s *memoryService) search(ctx context.Context, id string, q memory.Query) ([]memory.Hit, error) {
-	ix, err := s.ready(ctx, id)
+	ix, release, err := s.ready(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	return ix.Search(ctx, q)
 }
 
 // get expands ref of agent id's memory.
 func (s *memoryService) get(ctx context.Context, id, ref string, maxChars int) (memory.Got, error) {
-	ix, err := s.ready(ctx, id)
+	ix, release, err := s.ready(ctx, id)
 	if err != nil {
 		return memory.Got{}, err
 	}
+	defer release()
 	return ix.Get(ref, maxChars)
 }
 
-func (s *memoryService) ready(ctx context.Context, id string) (*memory.Index, error) {
+func (s *memoryService) ready(ctx context.Context, id string) (*memory.Index, func(), error) {
 	if !s.enabled() {
-		return nil, ErrMemoryUnavailable
+		return nil, nil, ErrMemoryUnavailable
 	}
 	s.flush()
-	ix, err := s.index(ctx, id)
+	ix, release, err := s.index(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := ix.CheckFiles(s.agentHome(id)); err != nil {
-		return nil, fmt.Errorf("check memory files of %s: %w", id, err)
+		release()
+		return nil, nil, fmt.Errorf("check memory files of %s: %w", id, err)
 	}
-	return ix, nil
+	return ix, release, nil
 }
 
 // stop drops the writes not yet run, waits for the worker and closes
@@ -251,8 +326,8 @@ func (s *memoryService) stop() {
 	s.mu.Unlock()
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
-	for id, ix := range s.indexes {
-		_ = ix.Close()
+	for id, o := range s.indexes {
+		_ = o.ix.Close()
 		delete(s.indexes, id)
 	}
 }
