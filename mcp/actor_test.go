@@ -26,9 +26,12 @@ type actorHook struct {
 	mu       sync.Mutex
 	requests int // session requests (the agents' calls go through the actor)
 	events   chan any
+	asked    chan struct{} // a session request arrived (dropped when full)
 }
 
-func newActorHook() *actorHook { return &actorHook{events: make(chan any, 64)} }
+func newActorHook() *actorHook {
+	return &actorHook{events: make(chan any, 64), asked: make(chan struct{}, 64)}
+}
 
 func (h *actorHook) see(msg any) {
 	switch msg.(type) {
@@ -41,6 +44,10 @@ func (h *actorHook) see(msg any) {
 			h.mu.Lock()
 			h.requests++
 			h.mu.Unlock()
+			select {
+			case h.asked <- struct{}{}:
+			default:
+			}
 		}
 	}
 }
@@ -183,5 +190,36 @@ func TestServerActorPanickingTooOftenIsQuarantined(t *testing.T) {
 	srv, _ := m.Server("t")
 	if _, err := srv.Tools(ctx); !errors.Is(err, mcp.ErrQuarantined) {
 		t.Fatalf("Tools of the quarantined server = %v", err)
+	}
+}
+
+func TestSlowCallDoesNotBlockTheServerActor(t *testing.T) {
+	m := manager(t, stdio(`,"timeout_seconds":60`), mcp.Options{})
+	h := newActorHook()
+	spawned(t, m, restartPolicy(3), h)
+	hang := toolNamed(t, m, "mcp__t__hang")
+	for len(h.asked) > 0 { // the listing's requests
+		<-h.asked
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); hang.Call(ctx, nil) }()
+	defer func() { cancel(); <-done }()
+	select { // the hanging call has asked for its session
+	case <-h.asked:
+	case <-done:
+		t.Fatal("the hanging call ended")
+	case <-time.After(15 * time.Second):
+		t.Fatal("the hanging call asked no session")
+	}
+	start := time.Now()
+	res := toolNamed(t, m, "mcp__t__echo").Call(context.Background(), json.RawMessage(`{"text":"meanwhile"}`))
+	if res.Status != messages.ToolOK || res.Receipt != "meanwhile" || time.Since(start) > 10*time.Second {
+		t.Fatalf("echo during a hanging call = %s %q after %s", res.Status, res.Receipt, time.Since(start))
+	}
+	select {
+	case <-done:
+		t.Fatal("the hanging call ended before it was cancelled")
+	default:
 	}
 }
