@@ -36,6 +36,7 @@ type Runtime struct {
 	// wire is what each agent's actor gets besides deps (agent_host.go).
 	wire       wiring
 	transports *actor.PID // the transports supervisor (see actors/transport)
+	mcp        *actor.PID // the MCP servers' supervisor, nil without servers (runtime_mcp.go)
 	deliveries *deliveries
 	tailsOnce  sync.Once // reportDroppedTails
 	damage     damageReports
@@ -130,6 +131,9 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}
 	if err := r.startTasks(); err != nil {
+		return nil, err
+	}
+	if err := r.startMCP(o); err != nil {
 		return nil, err
 	}
 	props := actor.PropsFromProducer(func() actor.Actor {
@@ -599,6 +603,9 @@ func (r *Runtime) halt() error {
 		return fmt.Errorf("stop agents: %w", err)
 	}
 	if err := r.stopTasks(); err != nil {
+		return err
+	}
+	if err := r.stopMCP(); err != nil {
 		return err
 	}
 	if err := r.sys.Root.StopFuture(r.timers).Wait(); err != nil {

@@ -2,10 +2,40 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/holon-actors/holon-actors/mcp"
+	"github.com/holon-actors/holon-actors/supervision"
 )
+
+// startMCP makes each MCP server an actor under the runtime, supervised
+// with the runtime's restart policy: a panicking server actor restarts
+// after its backoff; one that spends the budget is quarantined.
+func (r *Runtime) startMCP(o RuntimeOptions) error {
+	if r.deps.MCP == nil {
+		return nil
+	}
+	pid, err := r.deps.MCP.Spawn(r.sys.Root, o.Restart,
+		supervision.WithScheduler(o.Scheduler), supervision.WithClock(r.deps.Clock.Now))
+	if err != nil {
+		return err
+	}
+	r.mcp = pid
+	return nil
+}
+
+// stopMCP stops the MCP server actors, which close their servers (a
+// stdio server's process group with it).
+func (r *Runtime) stopMCP() error {
+	if r.mcp == nil {
+		return nil
+	}
+	if err := r.sys.Root.StopFuture(r.mcp).Wait(); err != nil {
+		return fmt.Errorf("stop mcp servers: %w", err)
+	}
+	return nil
+}
 
 // MCPServers reports the runtime's MCP servers: state, tools and last
 // error; with agent set, only the servers that agent uses (its own

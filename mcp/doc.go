@@ -25,7 +25,15 @@
 // text receipt; isError, timeouts, cancellation and an unreachable server
 // are error results.
 //
-// mcp imports messages, tools and tools/exec; never actors, persistence or
-// providers. Its goroutines are owned by the Server that starts them and
-// end with its Close.
+// Manager.Spawn makes each Server a protoactor-go actor (mcp/<server>
+// under a supervisor mcp, with a supervision.Strategy): agents ask the
+// actor for the session and call the tool off the actor; a panic in the
+// actor restarts it with the strategy's backoff (the Server, its
+// connection and crash count, outlive the restart); a spent budget
+// quarantines the server; stopping the actor closes the server. Without
+// Spawn (tests of the package) agents use the Server directly.
+//
+// mcp imports messages, supervision, tools and tools/exec; never actors,
+// persistence or providers. Its goroutines are owned by the Server that
+// starts them (the actor's connects included) and end with its Close.
 package mcp

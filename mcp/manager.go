@@ -21,6 +21,8 @@ type Manager struct {
 
 	mu    sync.Mutex
 	users map[string]map[string]bool // server → the agents that asked for its tools; guarded by mu
+
+	testHook func(any) // see serverActor
 }
 
 // NewManager builds the supervisors of cfg's servers; none starts until

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 )
@@ -104,7 +105,9 @@ type Server struct {
 	restarts int
 	retry    *time.Timer    // the pending restart, or nil
 	dialing  chan struct{}  // closed when the connect in flight ends; nil when none
-	wg       sync.WaitGroup // watchers, refreshes, restarts
+	wg       sync.WaitGroup // watchers, refreshes, restarts, the actor's connects
+	pid      *actor.PID     // the server's actor once spawned (Manager.Spawn), else nil
+	root     *actor.RootContext
 }
 
 // NewServer returns the supervisor of server name; nothing starts until
@@ -151,7 +154,7 @@ func (s *Server) Status() Status {
 // applied), connecting first when it is idle. A crashed or quarantined
 // server has none.
 func (s *Server) Tools(ctx context.Context) ([]*sdk.Tool, error) {
-	if _, err := s.Session(ctx); err != nil {
+	if _, err := s.acquire(ctx); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -214,7 +217,7 @@ func (s *Server) dial() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.dialing = nil
-	if s.state == StateClosed {
+	if s.state == StateClosed || s.state == StateQuarantined {
 		if cs != nil && err == nil {
 			go func() { _ = cs.Close() }()
 		}
@@ -356,13 +359,7 @@ func (s *Server) crashedLocked(msg string) {
 	s.lastErr = msg
 	s.log.Warn().Int("crashes", s.crashes).Str("error", msg).Msg("mcp server crashed")
 	if s.crashes >= s.opts.MaxCrashes {
-		s.state = StateQuarantined
-		if f := s.opts.OnQuarantine; f != nil {
-			text := fmt.Sprintf("MCP server %s crashed %d times in a row and is quarantined; its tools are gone until the runtime restarts (last error: %s).",
-				s.name, s.crashes, msg)
-			s.wg.Add(1)
-			go func() { defer s.wg.Done(); f(s.name, text) }()
-		}
+		s.quarantineLocked(fmt.Sprintf("crashed %d times in a row", s.crashes), msg)
 		return
 	}
 	s.state = StateRestarting
@@ -385,6 +382,37 @@ func (s *Server) crashedLocked(msg string) {
 	})
 }
 
+// quarantineLocked stops restarting the server and tells its agents
+// (through OnQuarantine) why.
+func (s *Server) quarantineLocked(why, lastErr string) {
+	s.state = StateQuarantined
+	if f := s.opts.OnQuarantine; f != nil {
+		text := fmt.Sprintf("MCP server %s %s and is quarantined; its tools are gone until the runtime restarts (last error: %s).",
+			s.name, why, lastErr)
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); f(s.name, text) }()
+	}
+}
+
+// quarantine quarantines the server after its actor panicked too often,
+// ending its session (a stdio server's process group with it).
+func (s *Server) quarantine(reason string) {
+	s.mu.Lock()
+	s.lastErr = reason
+	s.log.Error().Str("error", reason).Msg("mcp server actor gave up")
+	cs := s.session
+	s.session, s.tools = nil, nil
+	if s.retry != nil && s.retry.Stop() {
+		s.wg.Done() // the stopped restart never runs
+	}
+	s.retry = nil
+	s.quarantineLocked("stopped after its actor panicked repeatedly", reason)
+	s.mu.Unlock()
+	if cs != nil {
+		_ = cs.Close()
+	}
+}
+
 // succeeded notes a successful call: the crash count starts again.
 func (s *Server) succeeded() {
 	s.mu.Lock()
@@ -396,7 +424,9 @@ func (s *Server) succeeded() {
 // and waits for the server's goroutines.
 func (s *Server) Close() error {
 	s.mu.Lock()
-	s.state = StateClosed
+	if s.state != StateQuarantined { // a quarantine stays visible
+		s.state = StateClosed
+	}
 	cs := s.session
 	s.session = nil
 	if s.retry != nil && s.retry.Stop() {
@@ -418,7 +448,7 @@ func (s *Server) Close() error {
 
 // CallTool calls tool with args within the server's timeout.
 func (s *Server) CallTool(ctx context.Context, tool string, args map[string]any) (*sdk.CallToolResult, error) {
-	cs, err := s.Session(ctx)
+	cs, err := s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
