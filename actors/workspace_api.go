@@ -87,7 +87,11 @@ func (r *Runtime) UseWorkspace(ctx context.Context, id string, req WorkspaceRequ
 	if err != nil {
 		return cur, err
 	}
-	return r.askWorkspace(ctx, id, &useWorkspace{use: use})
+	v, err := r.askWorkspace(ctx, id, &useWorkspace{use: use})
+	if err == nil {
+		v.Guidance = agentstate.AdoptionGuidance(use)
+	}
+	return v, err
 }
 
 func (r *Runtime) askWorkspace(ctx context.Context, id string, msg any) (agentstate.WorkspaceView, error) {
@@ -127,11 +131,11 @@ func (e ToolEnv) resolveWorkspace(ctx context.Context, agentID string, req Works
 		}
 		dir = att.Path
 	default:
-		att, err := attachPath(ctx, req.Path, cur)
+		att, adopted, err := attachPath(ctx, req.Path, cur)
 		if err != nil {
 			return u, err
 		}
-		u.Attach, u.Use.WorkspaceID, dir = &att, att.WorkspaceID, att.Path
+		u.Attach, u.Use.WorkspaceID, u.AdoptedWorktree, dir = &att, att.WorkspaceID, adopted, att.Path
 	}
 	if req.Mode == messages.WorkspaceDirect {
 		u.Use.ExecutionRoot, u.Use.Cwd = dir, dir
@@ -159,48 +163,24 @@ func attachedIn(v agentstate.WorkspaceView, id string) (messages.WorkspaceAttach
 
 // attachPath resolves path (absolute, symlinks resolved, a directory) to
 // its workspace: the git root holding it, or the directory. A worktree of
-// a repository already attached keeps that repository's id and anchor.
-func attachPath(ctx context.Context, path string, cur agentstate.WorkspaceView) (messages.WorkspaceAttached, error) {
+// a repository already attached keeps that repository's id and anchor;
+// adopted is then that worktree's root.
+func attachPath(ctx context.Context, path string, cur agentstate.WorkspaceView) (_ messages.WorkspaceAttached, adopted string, _ error) {
 	if !filepath.IsAbs(path) {
-		return messages.WorkspaceAttached{}, fmt.Errorf("%w: %s is not absolute", ErrWorkspacePath, path)
+		return messages.WorkspaceAttached{}, "", fmt.Errorf("%w: %s is not absolute", ErrWorkspacePath, path)
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return messages.WorkspaceAttached{}, fmt.Errorf("%w: %s: %v", ErrWorkspacePath, path, err)
+		return messages.WorkspaceAttached{}, "", fmt.Errorf("%w: %s: %v", ErrWorkspacePath, path, err)
 	}
 	if st, err := os.Stat(real); err != nil || !st.IsDir() {
-		return messages.WorkspaceAttached{}, fmt.Errorf("%w: %s", ErrWorkspacePath, path)
+		return messages.WorkspaceAttached{}, "", fmt.Errorf("%w: %s", ErrWorkspacePath, path)
 	}
 	anchor := agenthome.Anchor(real)
-	if main := mainRepository(ctx, anchor); main != "" && main != anchor {
-		for _, w := range cur.Attached {
-			if w.Anchor == main {
-				return messages.WorkspaceAttached{WorkspaceID: w.WorkspaceID, Anchor: main, Path: real}, nil
-			}
-		}
+	if att, ok := adoptWorktree(ctx, anchor, cur.Attached); ok {
+		return messages.WorkspaceAttached{WorkspaceID: att.WorkspaceID, Anchor: att.Anchor, Path: real}, anchor, nil
 	}
-	return messages.WorkspaceAttached{WorkspaceID: workspaceID(anchor), Anchor: anchor, Path: real}, nil
-}
-
-// mainRepository is the working tree of the repository whose linked
-// worktree anchor is; "" when anchor is no linked worktree.
-func mainRepository(ctx context.Context, anchor string) string {
-	if st, err := os.Lstat(filepath.Join(anchor, ".git")); err != nil || st.IsDir() {
-		return "" // a main working tree (or none) has a .git directory
-	}
-	out, err := exec.CommandContext(ctx, "git", "-C", anchor, "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
-	if err != nil {
-		return ""
-	}
-	common := strings.TrimSpace(string(out))
-	if filepath.Base(common) != ".git" {
-		return ""
-	}
-	main, err := filepath.EvalSymlinks(filepath.Dir(common))
-	if err != nil {
-		return ""
-	}
-	return main
+	return messages.WorkspaceAttached{WorkspaceID: workspaceID(anchor), Anchor: anchor, Path: real}, "", nil
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

@@ -7,6 +7,9 @@ import "github.com/holon-actors/holon-actors/messages"
 type WorkspaceView struct {
 	Active   ActiveWorkspaceView          `json:"active"`
 	Attached []messages.WorkspaceAttached `json:"attached"`
+	// Guidance, in the answer to a switch, says what to know about the
+	// workspace switched to (AdoptionGuidance); it is not kept.
+	Guidance string `json:"guidance,omitempty"`
 }
 
 // ActiveWorkspaceView is the active workspace entry: its id and anchor,

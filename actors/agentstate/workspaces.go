@@ -77,6 +77,10 @@ type WorkspaceUse struct {
 	Attach *messages.WorkspaceAttached
 	// Use is the entry to make active.
 	Use messages.WorkspaceUsed
+	// AdoptedWorktree, when set, is the existing git worktree (not made
+	// by the runtime) of an attached repository the path lies in; Attach
+	// is then that repository's entry (AdoptedWorktree).
+	AdoptedWorktree string
 }
 
 // UseWorkspace decides a workspace switch: attach (when new) and use. It

@@ -49,7 +49,10 @@ func UseWorkspace(st *agentstate.State, _ agentstate.Env, args UseWorkspaceArgs)
 				}
 			}
 			v := agentstate.Workspaces(cur, home)
-			return tools.Success(UseWorkspaceToolName,
-				fmt.Sprintf("Working in %s (%s) at %s from your next tool call.", v.Active.WorkspaceID, v.Active.Mode, v.Active.ExecutionRoot), v.Active), b
+			msg := fmt.Sprintf("Working in %s (%s) at %s from your next tool call.", v.Active.WorkspaceID, v.Active.Mode, v.Active.ExecutionRoot)
+			if g := agentstate.AdoptionGuidance(use); g != "" {
+				msg += " " + g
+			}
+			return tools.Success(UseWorkspaceToolName, msg, v.Active), b
 		}}}
 }

@@ -116,6 +116,9 @@ func printWorkspaces(e *env, id string, v agentstate.WorkspaceView) error {
 	if a.WorktreePath != "" {
 		fmt.Fprintf(e.stdout, "worktree: %s on branch %s\n", a.WorktreePath, a.WorktreeBranch)
 	}
+	if v.Guidance != "" {
+		fmt.Fprintln(e.stdout, v.Guidance)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKSPACE\tANCHOR\tPATH\tACTIVE")
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%t\n", "agent_home", "-", "-", a.WorkspaceID == "agent_home")
