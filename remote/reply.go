@@ -112,6 +112,12 @@ func answersRead(req proto.Message, m any) bool {
 	case *remotepb.CreateAgent:
 		_, ok := m.(*remotepb.AgentCreated)
 		return ok
+	case *remotepb.GetWorkspaces, *remotepb.UseWorkspace, *remotepb.DetachWorkspace:
+		w, ok := m.(*remotepb.Workspaces)
+		return ok && w.GetAgentId() == r.(interface{ GetAgentId() string }).GetAgentId()
+	case *remotepb.GetPromptDebug:
+		d, ok := m.(*remotepb.PromptDebug)
+		return ok && d.GetAgentId() == r.GetAgentId()
 	}
 	return false
 }

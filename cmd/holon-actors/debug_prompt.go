@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/control"
 )
 
 // debugCmd groups the inspection commands.
@@ -22,6 +23,11 @@ type promptDebugClient interface {
 	DebugPrompt(ctx context.Context, id string) (actors.PromptDebug, error)
 }
 
+var (
+	_ promptDebugClient = (*control.Client)(nil)
+	_ promptDebugClient = remoteRuntime{}
+)
+
 // Run prints the prompt's makings.
 func (d *debugPromptCmd) Run(ctx context.Context, e *env) error {
 	c, id, err := agentSession(ctx, e, d.ID)
@@ -31,7 +37,7 @@ func (d *debugPromptCmd) Run(ctx context.Context, e *env) error {
 	defer c.Close()
 	pc, ok := c.(promptDebugClient)
 	if !ok {
-		return errors.New("debug prompt is served over the control API: use the control socket or --url, not --remote")
+		return errors.New("debug prompt is not served over this connection: use the control socket, --url or --remote")
 	}
 	p, err := pc.DebugPrompt(ctx, id)
 	if err != nil {

@@ -294,6 +294,67 @@ func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
 	}
 }
 
+// TestSocketAndRemoteAnswerWorkspacesTheSame: agents workspace
+// use|list|detach and debug prompt give the same exit code, output and
+// error over the socket and over --remote. Each row's before commands run
+// over the socket ahead of each surface, so both start from the same
+// state. The runtime is built without -race (plainBinary).
+func TestSocketAndRemoteAnswerWorkspacesTheSame(t *testing.T) {
+	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
+	dir := t.TempDir()
+	if code, out, errOut := client(t, r.home, "--agent", "main", "agents", "workspace", "use", dir); code != 0 {
+		t.Fatalf("workspace use over the socket = %d %q %q", code, out, errOut)
+	}
+	_, out, _ := client(t, r.home, "--agent", "main", "--json", "agents", "workspace", "list")
+	var v struct {
+		Active struct {
+			WorkspaceID string `json:"workspace_id"`
+		} `json:"active"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.Active.WorkspaceID == "" || v.Active.WorkspaceID == "agent_home" {
+		t.Fatalf("workspace list --json = %q (%v), want %s active", out, err, dir)
+	}
+	ws := v.Active.WorkspaceID
+	useDir, useHome := []string{"agents", "workspace", "use", dir}, []string{"agents", "workspace", "use", "--id", "agent_home"}
+	for _, tc := range []struct {
+		before [][]string
+		args   []string
+	}{
+		{args: useDir},
+		{args: []string{"agents", "workspace", "list"}},
+		{args: []string{"--json", "agents", "workspace", "list"}},
+		{args: []string{"debug", "prompt"}},
+		{args: []string{"--json", "debug", "prompt"}},
+		{args: []string{"agents", "workspace", "detach", ws}},                    // 409: the active one
+		{args: []string{"agents", "workspace", "use", filepath.Join(dir, "no")}}, // not a directory
+		{args: []string{"agents", "workspace", "use", "--id", "ws-nope"}},        // not attached
+		{args: []string{"--agent", "nobody", "agents", "workspace", "list"}},     // 404
+		{args: []string{"--agent", "nobody", "debug", "prompt"}},                 // 404
+		{args: useHome},
+		{before: [][]string{useDir, useHome}, args: []string{"agents", "workspace", "detach", ws}},
+	} {
+		args := append([]string{"--agent", "main"}, tc.args...)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var res [2][3]string
+			for i, run := range []func(t *testing.T, args ...string) (int, string, string){
+				func(t *testing.T, args ...string) (int, string, string) { return client(t, r.home, args...) },
+				r.remote,
+			} {
+				for _, b := range tc.before {
+					if code, out, errOut := client(t, r.home, append([]string{"--agent", "main"}, b...)...); code != 0 {
+						t.Fatalf("%v = %d %q %q", b, code, out, errOut)
+					}
+				}
+				code, out, errOut := run(t, args...)
+				res[i] = [3]string{fmt.Sprint(code), out, errOut}
+			}
+			if res[0] != res[1] {
+				t.Fatalf("%v\nover the socket: %s\n%s%s\nover --remote: %s\n%s%s", args, res[0][0], res[0][1], res[0][2], res[1][0], res[1][1], res[1][2])
+			}
+		})
+	}
+}
+
 // TestRemoteClientRefusals: connection flags that cannot work are usage
 // errors that reach nothing; a certificate of another CA gets no answer
 // and admits nothing; what the cluster protocol does not serve says so.

@@ -9,10 +9,11 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/control"
 )
 
 // workspaceClient is what the workspace commands call; the control API's
-// clients (socket, --url) have it.
+// clients (socket, --url) and the remote one (--remote) have it.
 type workspaceClient interface {
 	Workspaces(ctx context.Context, id string) (agentstate.WorkspaceView, error)
 	UseWorkspace(ctx context.Context, id string, req actors.WorkspaceRequest) (agentstate.WorkspaceView, error)
@@ -40,6 +41,11 @@ type workspaceDetachCmd struct {
 	ID string `arg:"" help:"The workspace id (agents workspace list shows them)."`
 }
 
+var (
+	_ workspaceClient = (*control.Client)(nil)
+	_ workspaceClient = remoteRuntime{}
+)
+
 // workspaceSession dials the runtime for a workspace command on agent id.
 func workspaceSession(ctx context.Context, e *env, id string) (workspaceClient, func(), string, error) {
 	c, id, err := agentSession(ctx, e, id)
@@ -49,7 +55,7 @@ func workspaceSession(ctx context.Context, e *env, id string) (workspaceClient, 
 	wc, ok := c.(workspaceClient)
 	if !ok {
 		c.Close()
-		return nil, nil, "", errors.New("workspaces are managed over the control API: use the control socket or --url, not --remote")
+		return nil, nil, "", errors.New("workspaces are not served over this connection: use the control socket, --url or --remote")
 	}
 	return wc, c.Close, id, nil
 }

@@ -184,6 +184,10 @@ func TestRefusedRequestsAnswerTheHTTPErrorAndChangeNothing(t *testing.T) {
 		{"no envelope", &remotepb.PromptRequest{AgentId: "main"}, control.KindInvalid, 422, "envelope"},
 		{"unknown op", &remotepb.Lifecycle{AgentId: "main", Op: "explode"}, control.KindBadRequest, 400, "explode"},
 		{"answer not JSON", &remotepb.RespondSuspension{AgentId: "main", SuspensionId: "s", Value: []byte("yes")}, control.KindBadRequest, 400, "not JSON"},
+		{"workspace request not JSON", &remotepb.UseWorkspace{AgentId: "main", RequestJson: []byte("/src/shop")}, control.KindBadRequest, 400, "not JSON"},
+		{"workspaces of no agent", &remotepb.GetWorkspaces{}, control.KindInvalid, 422, "agent_id is empty"},
+		{"detach for no agent", &remotepb.DetachWorkspace{WorkspaceId: "shop"}, control.KindInvalid, 422, "agent_id is empty"},
+		{"prompt debug of no agent", &remotepb.GetPromptDebug{}, control.KindInvalid, 422, "agent_id is empty"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,6 +39,11 @@ var handlers = map[string]handler{
 	name(&remotepb.ListWorkItems{}):    workItems,
 	name(&remotepb.ListTasks{}):        tasks,
 	name(&remotepb.CreateAgent{}):      createAgent,
+	// workspaces.go
+	name(&remotepb.GetWorkspaces{}):   getWorkspaces,
+	name(&remotepb.UseWorkspace{}):    useWorkspace,
+	name(&remotepb.DetachWorkspace{}): detachWorkspace,
+	name(&remotepb.GetPromptDebug{}):  promptDebug,
 }
 
 func name(m proto.Message) string { return string(proto.MessageName(m)) }

@@ -2216,6 +2216,314 @@ func (x *AgentCreated) GetBodyJson() []byte {
 	return nil
 }
 
+// GetWorkspaces asks for an agent's active and attached workspaces: GET
+// /control/agents/{id}/workspaces.
+type GetWorkspaces struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWorkspaces) Reset() {
+	*x = GetWorkspaces{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWorkspaces) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWorkspaces) ProtoMessage() {}
+
+func (x *GetWorkspaces) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWorkspaces.ProtoReflect.Descriptor instead.
+func (*GetWorkspaces) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *GetWorkspaces) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+// UseWorkspace makes a workspace the agent's active one: request_json is
+// the body of POST /control/agents/{id}/workspaces/use ({"path"} or
+// {"workspace_id"}, with "mode").
+type UseWorkspace struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	RequestJson   []byte                 `protobuf:"bytes,2,opt,name=request_json,json=requestJson,proto3" json:"request_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UseWorkspace) Reset() {
+	*x = UseWorkspace{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UseWorkspace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UseWorkspace) ProtoMessage() {}
+
+func (x *UseWorkspace) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UseWorkspace.ProtoReflect.Descriptor instead.
+func (*UseWorkspace) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *UseWorkspace) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *UseWorkspace) GetRequestJson() []byte {
+	if x != nil {
+		return x.RequestJson
+	}
+	return nil
+}
+
+// DetachWorkspace removes a workspace from the agent's attached set: POST
+// /control/agents/{id}/workspaces/detach.
+type DetachWorkspace struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	WorkspaceId   string                 `protobuf:"bytes,2,opt,name=workspace_id,json=workspaceId,proto3" json:"workspace_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DetachWorkspace) Reset() {
+	*x = DetachWorkspace{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DetachWorkspace) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DetachWorkspace) ProtoMessage() {}
+
+func (x *DetachWorkspace) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DetachWorkspace.ProtoReflect.Descriptor instead.
+func (*DetachWorkspace) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *DetachWorkspace) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *DetachWorkspace) GetWorkspaceId() string {
+	if x != nil {
+		return x.WorkspaceId
+	}
+	return ""
+}
+
+// Workspaces answers GetWorkspaces, UseWorkspace and DetachWorkspace:
+// body_json is the agent's workspace view after the request.
+type Workspaces struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Workspaces) Reset() {
+	*x = Workspaces{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Workspaces) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Workspaces) ProtoMessage() {}
+
+func (x *Workspaces) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Workspaces.ProtoReflect.Descriptor instead.
+func (*Workspaces) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *Workspaces) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *Workspaces) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
+// GetPromptDebug asks what an agent's next prompt is made of: GET
+// /control/agents/{id}/debug/prompt.
+type GetPromptDebug struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPromptDebug) Reset() {
+	*x = GetPromptDebug{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPromptDebug) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPromptDebug) ProtoMessage() {}
+
+func (x *GetPromptDebug) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPromptDebug.ProtoReflect.Descriptor instead.
+func (*GetPromptDebug) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *GetPromptDebug) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+// PromptDebug answers GetPromptDebug.
+type PromptDebug struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	BodyJson      []byte                 `protobuf:"bytes,2,opt,name=body_json,json=bodyJson,proto3" json:"body_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PromptDebug) Reset() {
+	*x = PromptDebug{}
+	mi := &file_remote_remotepb_remote_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PromptDebug) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PromptDebug) ProtoMessage() {}
+
+func (x *PromptDebug) ProtoReflect() protoreflect.Message {
+	mi := &file_remote_remotepb_remote_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PromptDebug.ProtoReflect.Descriptor instead.
+func (*PromptDebug) Descriptor() ([]byte, []int) {
+	return file_remote_remotepb_remote_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *PromptDebug) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *PromptDebug) GetBodyJson() []byte {
+	if x != nil {
+		return x.BodyJson
+	}
+	return nil
+}
+
 var File_remote_remotepb_remote_proto protoreflect.FileDescriptor
 
 const file_remote_remotepb_remote_proto_rawDesc = "" +
@@ -2379,6 +2687,23 @@ const file_remote_remotepb_remote_proto_rawDesc = "" +
 	"\frequest_json\x18\x01 \x01(\fR\vrequestJson\"F\n" +
 	"\fAgentCreated\x12\x19\n" +
 	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\"*\n" +
+	"\rGetWorkspaces\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\"L\n" +
+	"\fUseWorkspace\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12!\n" +
+	"\frequest_json\x18\x02 \x01(\fR\vrequestJson\"O\n" +
+	"\x0fDetachWorkspace\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12!\n" +
+	"\fworkspace_id\x18\x02 \x01(\tR\vworkspaceId\"D\n" +
+	"\n" +
+	"Workspaces\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
+	"\tbody_json\x18\x02 \x01(\fR\bbodyJson\"+\n" +
+	"\x0eGetPromptDebug\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\"E\n" +
+	"\vPromptDebug\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1b\n" +
 	"\tbody_json\x18\x02 \x01(\fR\bbodyJsonB6Z4github.com/holon-actors/holon-actors/remote/remotepbb\x06proto3"
 
 var (
@@ -2393,7 +2718,7 @@ func file_remote_remotepb_remote_proto_rawDescGZIP() []byte {
 	return file_remote_remotepb_remote_proto_rawDescData
 }
 
-var file_remote_remotepb_remote_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_remote_remotepb_remote_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_remote_remotepb_remote_proto_goTypes = []any{
 	(*Error)(nil),                      // 0: holon.remote.v1.Error
 	(*PromptRequest)(nil),              // 1: holon.remote.v1.PromptRequest
@@ -2431,17 +2756,23 @@ var file_remote_remotepb_remote_proto_goTypes = []any{
 	(*TaskList)(nil),                   // 33: holon.remote.v1.TaskList
 	(*CreateAgent)(nil),                // 34: holon.remote.v1.CreateAgent
 	(*AgentCreated)(nil),               // 35: holon.remote.v1.AgentCreated
-	(*messagespb.MessageEnvelope)(nil), // 36: holon.messages.v1.MessageEnvelope
-	(*timestamppb.Timestamp)(nil),      // 37: google.protobuf.Timestamp
-	(*messagespb.Origin)(nil),          // 38: holon.messages.v1.Origin
+	(*GetWorkspaces)(nil),              // 36: holon.remote.v1.GetWorkspaces
+	(*UseWorkspace)(nil),               // 37: holon.remote.v1.UseWorkspace
+	(*DetachWorkspace)(nil),            // 38: holon.remote.v1.DetachWorkspace
+	(*Workspaces)(nil),                 // 39: holon.remote.v1.Workspaces
+	(*GetPromptDebug)(nil),             // 40: holon.remote.v1.GetPromptDebug
+	(*PromptDebug)(nil),                // 41: holon.remote.v1.PromptDebug
+	(*messagespb.MessageEnvelope)(nil), // 42: holon.messages.v1.MessageEnvelope
+	(*timestamppb.Timestamp)(nil),      // 43: google.protobuf.Timestamp
+	(*messagespb.Origin)(nil),          // 44: holon.messages.v1.Origin
 }
 var file_remote_remotepb_remote_proto_depIdxs = []int32{
-	36, // 0: holon.remote.v1.PromptRequest.envelope:type_name -> holon.messages.v1.MessageEnvelope
+	42, // 0: holon.remote.v1.PromptRequest.envelope:type_name -> holon.messages.v1.MessageEnvelope
 	5,  // 1: holon.remote.v1.EventsPage.events:type_name -> holon.remote.v1.StreamEvent
 	6,  // 2: holon.remote.v1.StreamEvent.provenance:type_name -> holon.remote.v1.Provenance
 	7,  // 3: holon.remote.v1.StreamEvent.presentation:type_name -> holon.remote.v1.Presentation
-	37, // 4: holon.remote.v1.Provenance.at:type_name -> google.protobuf.Timestamp
-	38, // 5: holon.remote.v1.Provenance.origin:type_name -> holon.messages.v1.Origin
+	43, // 4: holon.remote.v1.Provenance.at:type_name -> google.protobuf.Timestamp
+	44, // 5: holon.remote.v1.Provenance.origin:type_name -> holon.messages.v1.Origin
 	9,  // 6: holon.remote.v1.AgentList.agents:type_name -> holon.remote.v1.AgentStatus
 	16, // 7: holon.remote.v1.SuspensionList.suspensions:type_name -> holon.remote.v1.Suspension
 	8,  // [8:8] is the sub-list for method output_type
@@ -2462,7 +2793,7 @@ func file_remote_remotepb_remote_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_remote_remotepb_remote_proto_rawDesc), len(file_remote_remotepb_remote_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   36,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
