@@ -98,21 +98,6 @@ func (a *agent) reloadedElsewhere(lastSeq uint64) bool {
 	return true
 }
 
-// refuseFenced answers every request of a fenced-out activation with its
-// error and stops the actor once.
-func (a *agent) refuseFenced(c actor.Context) {
-	switch c.Message().(type) {
-	case *actor.Stopping, *actor.Restarting:
-		a.stop()
-	case *actor.Started, *actor.Stopped, *actor.Terminated:
-	default:
-		if c.Sender() != nil {
-			c.Respond(&activationFailed{err: a.fenced})
-		}
-	}
-	a.stopFenced(c)
-}
-
 // stopFenced stops a fenced-out activation's actor (once).
 func (a *agent) stopFenced(c actor.Context) {
 	if a.fenced == nil || a.fencedStopping {

@@ -250,11 +250,11 @@ func (a *agent) Receive(c actor.Context) {
 		return
 	}
 	if a.damaged != nil {
-		a.refuseDamaged(c)
+		a.refuse(c, a.damaged)
 		return
 	}
 	if a.fenced != nil {
-		a.refuseFenced(c)
+		a.refuse(c, a.fenced)
 		return
 	}
 	defer a.stopFenced(c)
@@ -266,7 +266,7 @@ func (a *agent) Receive(c actor.Context) {
 		}
 		a.ensureState()
 		if a.fenced != nil {
-			a.refuseFenced(c)
+			a.refuse(c, a.fenced)
 			return
 		}
 		defer a.armIdle(c)

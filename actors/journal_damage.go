@@ -150,15 +150,16 @@ func (a *agent) startDamaged(err error) {
 	}
 }
 
-// refuseDamaged answers every request to a damaged agent with its error.
-func (a *agent) refuseDamaged(c actor.Context) {
+// refuse answers every request with err: to an agent whose journal is
+// damaged, or to an activation fenced out by another node.
+func (a *agent) refuse(c actor.Context, err error) {
 	switch c.Message().(type) {
 	case *actor.Stopping, *actor.Restarting:
 		a.stop()
 	case *actor.Started, *actor.Stopped, *actor.Terminated:
 	default:
 		if c.Sender() != nil {
-			c.Respond(&activationFailed{err: a.damaged})
+			c.Respond(&activationFailed{err: err})
 		}
 	}
 }
