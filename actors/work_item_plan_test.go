@@ -71,11 +71,13 @@ func TestPlanIOLeavesTheAgentFree(t *testing.T) {
 // out once the read ends.
 func TestPromptPlanReadLeavesTheAgentFree(t *testing.T) {
 	var fifo string
+	known := make(chan struct{}) // closed once fifo names the plan's path
 	pick := reply("", call("c1", actors.PickWorkItemToolName, `{"work_item_id":"%s"}`))
 	other := reply("", call("c2", "no_such_tool", `{}`))
 	p := &dynProvider{steps: []dynStep{
 		pick,
 		func(req providers.Request) testkit.Step {
+			<-known
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Error(err)
 			}
@@ -95,6 +97,7 @@ func TestPromptPlanReadLeavesTheAgentFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	fifo = filepath.Join(dir, "plan.md")
+	close(known)
 
 	h.WaitEvent("main", func(ev messages.Event) bool {
 		return ev.Type == messages.EventToolExecuted && decode[messages.ToolExecuted](t, ev).CallID == "c2"
