@@ -38,8 +38,11 @@ func (r *Runtime) Release(id string) {
 	delete(r.placed.placed, id)
 }
 
-// place records that the cluster placed agent id here.
-func (r *Runtime) place(id string) {
+// Place records that the cluster placed agent id here, without
+// activating it (its first request does): even an agent whose activation
+// here was fenced out before is activated here again.
+func (r *Runtime) Place(id string) {
+	r.fenced.clear(id)
 	r.placed.mu.Lock()
 	defer r.placed.mu.Unlock()
 	if r.placed.required {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/cluster/clusterpb"
+	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
 )
 
@@ -128,4 +130,37 @@ func refusal(err error) *remotepb.Error {
 func deadlineOf(ctx context.Context) time.Time {
 	dl, _ := ctx.Deadline()
 	return dl
+}
+
+// admit answers Admit: the envelope is admitted at the agent, here.
+func (g *agentGrain) admit(m *clusterpb.Admit) any {
+	var env messages.MessageEnvelope
+	if err := json.Unmarshal(m.GetEnvelopeJson(), &env); err != nil || env.AgentID != g.id || m.GetAgentId() != g.id {
+		return &remotepb.Error{Code: "invalid", Message: "a cluster admission carries an envelope for the agent it is sent to"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	res, err := g.rt.Admit(ctx, env)
+	if err != nil {
+		return refusal(err)
+	}
+	return &clusterpb.Admitted{AgentId: g.id, MessageId: res.MessageID, Seq: res.Seq, Duplicate: res.Duplicate, Node: g.node}
+}
+
+// Admit admits env at its agent's activation, keyed by key (the agent,
+// or its family's root), wherever the cluster places it.
+func (n *Node) Admit(ctx context.Context, key string, env messages.MessageEnvelope) (*actors.Admitted, error) {
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: admit to %s: %w", env.AgentID, err)
+	}
+	res, err := n.request(ctx, key, &clusterpb.Admit{AgentId: key, EnvelopeJson: b})
+	if err != nil {
+		return nil, err
+	}
+	a, ok := res.(*clusterpb.Admitted)
+	if !ok {
+		return nil, fmt.Errorf("cluster: admit to %s: unexpected answer %T", env.AgentID, res)
+	}
+	return &actors.Admitted{MessageID: a.GetMessageId(), Seq: a.GetSeq(), Duplicate: a.GetDuplicate()}, nil
 }

@@ -34,15 +34,20 @@ func (g *agentGrain) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *pacluster.ClusterInit:
 		g.id = m.Identity.GetIdentity()
-		if err := g.rt.Claim(context.Background(), g.id); err != nil {
-			g.log.Warn().Err(err).Str("agent_id", g.id).Msg("agent not activated on its node")
-		}
+		// Placed here; its first request activates it (a request that
+		// creates the agent must find it absent).
+		g.rt.Place(g.id)
 	case *remotepb.PromptRequest:
 		c.Respond(g.prompt(m))
 	case *clusterpb.Activate:
 		c.Respond(g.activate(m))
 	case *clusterpb.AgentCall:
 		c.Respond(g.call(m))
+	case *clusterpb.Admit:
+		c.Respond(g.admit(m))
+	case *actor.Stopping:
+		g.rt.Release(g.id) // moved off this node: not activated here unplaced
+
 	}
 }
 

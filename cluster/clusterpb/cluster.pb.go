@@ -266,6 +266,139 @@ func (x *AgentCallResult) GetNode() string {
 	return ""
 }
 
+// Admit admits a message at its agent's node: envelope_json is the
+// messages.MessageEnvelope as the journal encodes it, made and checked by
+// the surface that received it (the remote gateway of another node).
+type Admit struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	EnvelopeJson  []byte                 `protobuf:"bytes,2,opt,name=envelope_json,json=envelopeJson,proto3" json:"envelope_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Admit) Reset() {
+	*x = Admit{}
+	mi := &file_cluster_clusterpb_cluster_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Admit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Admit) ProtoMessage() {}
+
+func (x *Admit) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_cluster_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Admit.ProtoReflect.Descriptor instead.
+func (*Admit) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_cluster_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Admit) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *Admit) GetEnvelopeJson() []byte {
+	if x != nil {
+		return x.EnvelopeJson
+	}
+	return nil
+}
+
+// Admitted answers Admit: the message is durable at seq (the first
+// admission's for a duplicate).
+type Admitted struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	MessageId     string                 `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	Seq           uint64                 `protobuf:"varint,3,opt,name=seq,proto3" json:"seq,omitempty"`
+	Duplicate     bool                   `protobuf:"varint,4,opt,name=duplicate,proto3" json:"duplicate,omitempty"`
+	Node          string                 `protobuf:"bytes,5,opt,name=node,proto3" json:"node,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Admitted) Reset() {
+	*x = Admitted{}
+	mi := &file_cluster_clusterpb_cluster_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Admitted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Admitted) ProtoMessage() {}
+
+func (x *Admitted) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_cluster_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Admitted.ProtoReflect.Descriptor instead.
+func (*Admitted) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_cluster_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Admitted) GetAgentId() string {
+	if x != nil {
+		return x.AgentId
+	}
+	return ""
+}
+
+func (x *Admitted) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *Admitted) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *Admitted) GetDuplicate() bool {
+	if x != nil {
+		return x.Duplicate
+	}
+	return false
+}
+
+func (x *Admitted) GetNode() string {
+	if x != nil {
+		return x.Node
+	}
+	return ""
+}
+
 var File_cluster_clusterpb_cluster_proto protoreflect.FileDescriptor
 
 const file_cluster_clusterpb_cluster_proto_rawDesc = "" +
@@ -285,7 +418,17 @@ const file_cluster_clusterpb_cluster_proto_rawDesc = "" +
 	"\x06status\x18\x01 \x01(\rR\x06status\x12!\n" +
 	"\fcontent_type\x18\x02 \x01(\tR\vcontentType\x12\x12\n" +
 	"\x04body\x18\x03 \x01(\fR\x04body\x12\x12\n" +
-	"\x04node\x18\x04 \x01(\tR\x04nodeB8Z6github.com/holon-actors/holon-actors/cluster/clusterpbb\x06proto3"
+	"\x04node\x18\x04 \x01(\tR\x04node\"G\n" +
+	"\x05Admit\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12#\n" +
+	"\renvelope_json\x18\x02 \x01(\fR\fenvelopeJson\"\x88\x01\n" +
+	"\bAdmitted\x12\x19\n" +
+	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x02 \x01(\tR\tmessageId\x12\x10\n" +
+	"\x03seq\x18\x03 \x01(\x04R\x03seq\x12\x1c\n" +
+	"\tduplicate\x18\x04 \x01(\bR\tduplicate\x12\x12\n" +
+	"\x04node\x18\x05 \x01(\tR\x04nodeB8Z6github.com/holon-actors/holon-actors/cluster/clusterpbb\x06proto3"
 
 var (
 	file_cluster_clusterpb_cluster_proto_rawDescOnce sync.Once
@@ -299,12 +442,14 @@ func file_cluster_clusterpb_cluster_proto_rawDescGZIP() []byte {
 	return file_cluster_clusterpb_cluster_proto_rawDescData
 }
 
-var file_cluster_clusterpb_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_cluster_clusterpb_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_cluster_clusterpb_cluster_proto_goTypes = []any{
 	(*Activate)(nil),        // 0: holon.cluster.v1.Activate
 	(*Activated)(nil),       // 1: holon.cluster.v1.Activated
 	(*AgentCall)(nil),       // 2: holon.cluster.v1.AgentCall
 	(*AgentCallResult)(nil), // 3: holon.cluster.v1.AgentCallResult
+	(*Admit)(nil),           // 4: holon.cluster.v1.Admit
+	(*Admitted)(nil),        // 5: holon.cluster.v1.Admitted
 }
 var file_cluster_clusterpb_cluster_proto_depIdxs = []int32{
 	0, // [0:0] is the sub-list for method output_type
@@ -325,7 +470,7 @@ func file_cluster_clusterpb_cluster_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cluster_clusterpb_cluster_proto_rawDesc), len(file_cluster_clusterpb_cluster_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   6,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1,0 +1,422 @@
+package clustere2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/holon-actors/holon-actors/internal/pgtest"
+	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence/pgjournal"
+	"github.com/holon-actors/holon-actors/remote/tlsca"
+)
+
+// The nodes are the holon-actors binary built WITHOUT -race: Proto.Actor's
+// remote has data races when several members talk (upstream
+// protoactor-go); this test process keeps the race detector.
+
+// wait bounds every wait on another process.
+const wait = 60 * time.Second
+
+var build struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// binary builds cmd/holon-actors once, without -race (see above).
+func binary(t *testing.T) string {
+	t.Helper()
+	build.Do(func() {
+		dir, err := os.MkdirTemp("", "holon-cluster-e2e")
+		if err != nil {
+			build.err = err
+			return
+		}
+		build.path = filepath.Join(dir, "holon-actors")
+		if out, err := exec.Command("go", "build", "-o", build.path, "../../cmd/holon-actors").CombinedOutput(); err != nil {
+			build.err = errors.New(string(out))
+		}
+	})
+	if build.err != nil {
+		t.Fatalf("build holon-actors: %v", build.err)
+	}
+	return build.path
+}
+
+// certs makes a CA and a member certificate per node name.
+func certs(t *testing.T, names ...string) map[string]string {
+	t.Helper()
+	ca := t.TempDir()
+	now := time.Now()
+	if err := tlsca.Init(ca, now); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{}
+	for _, n := range names {
+		out := filepath.Join(t.TempDir(), n)
+		if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: tlsca.RoleMember, Name: n, Hosts: []string{"127.0.0.1"}, Out: out, Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		dirs[n] = out
+	}
+	return dirs
+}
+
+// runNode is one `holon-actors run --cluster-listen` process.
+type runNode struct {
+	name   string
+	home   string
+	cmd    *exec.Cmd
+	log    string
+	http   *http.Client
+	exited chan struct{}
+	err    error
+}
+
+// cluster is the nodes of one test and what they share.
+type cluster struct {
+	t      *testing.T
+	db     string
+	certs  map[string]string
+	script string
+	nodes  map[string]*runNode
+}
+
+func newCluster(t *testing.T, names ...string) *cluster {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(script, []byte(`{"then": "echo"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return &cluster{t: t, db: pgtest.StartT(t).NewDatabase(t), certs: certs(t, names...), script: script,
+		nodes: map[string]*runNode{}}
+}
+
+// start starts node name (again, on the same home, after a stop) and
+// waits until its control socket answers.
+func (c *cluster) start(name string) *runNode {
+	t := c.t
+	t.Helper()
+	var home string
+	if old := c.nodes[name]; old != nil {
+		home = old.home
+	} else {
+		// Short: the control socket's path must fit a sockaddr_un.
+		dir, err := os.MkdirTemp("", "hce2e-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.RemoveAll(dir) })
+		home = filepath.Join(dir, name)
+	}
+	logf, err := os.CreateTemp(t.TempDir(), name+"-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(binary(t), "--home", home, "run", "--model", "scripted", "--script", c.script,
+		"--journal", c.db, "--cluster-listen", "127.0.0.1:0", "--node-name", name, "--cluster-certs", c.certs[name],
+		"--cluster-lease", "2s", "--shutdown-timeout", "5s")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(home, "run", "control.sock")
+	n := &runNode{name: name, home: home, cmd: cmd, log: logf.Name(), exited: make(chan struct{}),
+		http: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		}}}}
+	go func() { n.err = cmd.Wait(); close(n.exited) }()
+	c.nodes[name] = n
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-n.exited
+		if t.Failed() {
+			b, _ := os.ReadFile(n.log)
+			if len(b) > 6000 {
+				b = b[len(b)-6000:]
+			}
+			t.Logf("node %s logged:\n%s", name, b)
+		}
+	})
+	deadline := time.Now().Add(wait)
+	for {
+		if status, _ := n.call(http.MethodGet, "/control/runtime/status", nil, nil); status == http.StatusOK && n.joined() {
+			return n
+		}
+		select {
+		case <-n.exited:
+			b, _ := os.ReadFile(n.log)
+			t.Fatalf("node %s exited early (%v):\n%s", name, n.err, b)
+		case <-time.After(50 * time.Millisecond): // polling another process
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node %s not ready within %s", name, wait)
+		}
+	}
+}
+
+// joined reports whether the node logged that it joined its cluster.
+func (n *runNode) joined() bool {
+	b, _ := os.ReadFile(n.log)
+	return bytes.Contains(b, []byte("joined the cluster"))
+}
+
+// call sends a control API request; it answers the status and decodes a
+// JSON body into out (when not nil). The status is 0 when the node did
+// not answer.
+func (n *runNode) call(method, path string, body, out any) (int, http.Header) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, method, "http://holon"+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := n.http.Do(req)
+	if err != nil {
+		return 0, nil
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil {
+		_ = json.Unmarshal(b, out)
+	}
+	if res.StatusCode >= 300 {
+		if e, ok := out.(*apiError); ok {
+			e.raw = string(b)
+		}
+	}
+	return res.StatusCode, res.Header
+}
+
+type apiError struct{ raw string }
+
+type accepted struct {
+	AgentID   string `json:"agent_id"`
+	MessageID string `json:"message_id"`
+	EventSeq  uint64 `json:"event_seq"`
+	Duplicate bool   `json:"duplicate"`
+}
+
+// prompt sends prompt msgID to agent through n until it is accepted (the
+// same id each time: admission is idempotent by it) and returns the node
+// that admitted it.
+func (c *cluster) prompt(n *runNode, agent, msgID string) string {
+	c.t.Helper()
+	deadline := time.Now().Add(wait)
+	var last string
+	for time.Now().Before(deadline) {
+		var a accepted
+		status, h := n.call(http.MethodPost, "/control/agents/"+agent+"/prompt",
+			map[string]string{"text": "hello " + msgID, "message_id": msgID}, &a)
+		if status == http.StatusAccepted && a.MessageID == msgID {
+			return h.Get("X-Holon-Node")
+		}
+		last = fmt.Sprintf("status %d %+v", status, a)
+		time.Sleep(100 * time.Millisecond) // retry period while the cluster moves the agent
+	}
+	c.t.Fatalf("prompt %s to %s through %s not accepted within %s: %s", msgID, agent, n.name, wait, last)
+	return ""
+}
+
+// create makes agent through n; it answers the node the agent is on.
+func (c *cluster) create(n *runNode, agent string) string {
+	c.t.Helper()
+	var e apiError
+	status, h := n.call(http.MethodPost, "/control/agents", map[string]string{"agent_id": agent}, &e)
+	if status != http.StatusCreated && status != http.StatusOK {
+		c.t.Fatalf("create %s through %s = %d %s", agent, n.name, status, e.raw)
+	}
+	return h.Get("X-Holon-Node")
+}
+
+// journal reads agent's events from the shared journal.
+func (c *cluster) journal(agent string) []messages.Event {
+	c.t.Helper()
+	ctx := context.Background()
+	store, err := pgjournal.Open(ctx, pgjournal.DefaultConfig(c.db))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer store.Close()
+	evs, err := store.Read(ctx, agent, 1, ^uint64(0), 0)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return evs
+}
+
+// facts counts, in an agent's events, each admitted message id and each
+// answered prompt ("echo: hello ID" briefs), and lists the nodes it was
+// activated on.
+type facts struct {
+	admitted map[string]int
+	answered map[string]int
+	fired    []time.Time
+	nodes    []string
+}
+
+func (c *cluster) facts(agent string) facts {
+	f := facts{admitted: map[string]int{}, answered: map[string]int{}}
+	for _, ev := range c.journal(agent) {
+		p, err := ev.Decode()
+		if err != nil {
+			c.t.Fatalf("%s event %d: %v", agent, ev.Seq, err)
+		}
+		switch p := p.(type) {
+		case messages.MessageAdmitted:
+			f.admitted[p.Envelope.ID]++
+		case messages.BriefRecorded:
+			if rest, ok := strings.CutPrefix(p.Brief.Text, "echo: hello "); ok {
+				f.answered[rest]++
+			}
+		case messages.TimerFired:
+			f.fired = append(f.fired, ev.At)
+		case messages.AgentActivated:
+			f.nodes = append(f.nodes, p.Node)
+		}
+	}
+	return f
+}
+
+// awaitAnswered waits until agent answered every prompt of ids.
+func (c *cluster) awaitAnswered(agent string, ids ...string) facts {
+	c.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		f := c.facts(agent)
+		missing := ""
+		for _, id := range ids {
+			if f.answered[id] == 0 {
+				missing = id
+			}
+		}
+		if missing == "" {
+			return f
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("agent %s did not answer %s within %s (answered %v, activated on %v)", agent, missing, wait, f.answered, f.nodes)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the journal other processes write
+	}
+}
+
+// TestRunClusterKillOwner runs three `holon-actors run` nodes: twenty
+// agents prompted through different nodes' control sockets; kill -9 the
+// owner of some; every acknowledged prompt is answered exactly once on
+// the survivors, nothing admitted twice; a sleeping agent (a timer) of
+// the killed node wakes on time on a survivor.
+func TestRunClusterKillOwner(t *testing.T) {
+	names := []string{"n1", "n2", "n3"}
+	c := newCluster(t, names...)
+	for _, name := range names {
+		c.start(name)
+	}
+	order := []*runNode{c.nodes["n1"], c.nodes["n2"], c.nodes["n3"]}
+
+	const agents = 20
+	owner := map[string]string{}
+	for i := range agents {
+		agent := fmt.Sprintf("a%02d", i)
+		c.create(order[i%3], agent)
+		owner[agent] = c.prompt(order[(i+1)%3], agent, agent+"-1")
+	}
+	// The sleeper's timer comes due after its owner is killed.
+	c.create(order[0], "sleeper")
+	victim := c.nodes[c.prompt(order[1], "sleeper", "sleeper-1")]
+	if victim == nil {
+		t.Fatalf("the prompt to sleeper came back from no known node")
+	}
+	c.awaitAnswered("sleeper", "sleeper-1")
+	due := time.Now().Add(6 * time.Second)
+	var e apiError
+	if status, _ := victim.call(http.MethodPost, "/control/agents/sleeper/timers",
+		map[string]string{"message": "wake up", "at": due.UTC().Format(time.RFC3339Nano)}, &e); status >= 300 {
+		t.Fatalf("create the sleeper's timer = %d %s", status, e.raw)
+	}
+	onVictim := 0
+	for i := range agents {
+		agent := fmt.Sprintf("a%02d", i)
+		c.awaitAnswered(agent, agent+"-1")
+		if owner[agent] == victim.name {
+			onVictim++
+		}
+	}
+	if onVictim == 0 {
+		t.Fatalf("no agent is placed on %s (owners %v): nothing to fail over", victim.name, owner)
+	}
+	// Settled agents publish their header, which the due index reads;
+	// kill the sleeper's node well before its timer is due.
+	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-victim.exited
+	killed := time.Now()
+	var survivors []*runNode
+	for _, n := range order {
+		if n != victim {
+			survivors = append(survivors, n)
+		}
+	}
+
+	for i := range agents {
+		agent := fmt.Sprintf("a%02d", i)
+		got := c.prompt(survivors[i%2], agent, agent+"-2")
+		if got == victim.name || got == "" {
+			t.Errorf("%s's second prompt was admitted on %q", agent, got)
+		}
+	}
+	for i := range agents {
+		agent := fmt.Sprintf("a%02d", i)
+		f := c.awaitAnswered(agent, agent+"-1", agent+"-2")
+		for _, id := range []string{agent + "-1", agent + "-2"} {
+			if f.admitted[id] != 1 || f.answered[id] != 1 {
+				t.Errorf("%s: prompt %s admitted %d times, answered %d times; want once each", agent, id, f.admitted[id], f.answered[id])
+			}
+		}
+		if owner[agent] == victim.name && f.nodes[len(f.nodes)-1] == victim.name {
+			t.Errorf("%s still last activated on the killed node: %v", agent, f.nodes)
+		}
+	}
+
+	deadline := due.Add(wait)
+	for {
+		f := c.facts("sleeper")
+		if len(f.fired) > 0 {
+			late := f.fired[0].Sub(due)
+			t.Logf("sleeper: killed %s before due, fired %s after due on %v", due.Sub(killed).Round(time.Millisecond), late.Round(time.Millisecond), f.nodes)
+			if len(f.fired) != 1 {
+				t.Errorf("the sleeper's timer fired %d times, want once", len(f.fired))
+			}
+			if late < 0 || late > 10*time.Second {
+				t.Errorf("the sleeper's timer fired %s after its due time; want within 10s", late)
+			}
+			if f.nodes[len(f.nodes)-1] == victim.name {
+				t.Errorf("the sleeper woke on the killed node: %v", f.nodes)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sleeper's timer did not fire within %s of its due time (activated on %v)", wait, f.nodes)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the journal other processes write
+	}
+}
