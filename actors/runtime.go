@@ -336,6 +336,9 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 			return in, nil
 		}
+		if r.placedErr(id) != nil { // active on another node (runtime_placement.go)
+			return r.elsewhereInfo(ctx, id), nil
+		}
 	}
 	return r.Info(ctx, id)
 }

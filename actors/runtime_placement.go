@@ -1,9 +1,13 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/persistence"
 )
 
 // ErrNotPlaced refuses activating an agent on a cluster node the cluster
@@ -81,4 +85,26 @@ func (r *Runtime) PlacementKey(id string) string {
 		seen[parent] = true
 		id = parent
 	}
+}
+
+// elsewhereInfo describes, for a listing, an agent active on another
+// cluster node without activating it here: from its last published header
+// or snapshot even when the journal moved past them (the agent's node
+// knows the rest), or by its id alone.
+func (r *Runtime) elsewhereInfo(ctx context.Context, id string) agentstate.AgentInfo {
+	if hs, ok := r.deps.Store.(persistence.HeaderStore); ok {
+		if h, found, err := hs.LoadHeader(ctx, id); err == nil && found {
+			if _, in, err := agentstate.ReadStreamHeader(h.Data); err == nil {
+				agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+				return in
+			}
+		}
+	}
+	if snap, ok, err := r.deps.Store.LoadSnapshot(ctx, id, persistence.LatestSnapshot()); err == nil && ok {
+		if in, ok, err := agentstate.SnapshotInfo(snap.Data); err == nil && ok {
+			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
+			return in
+		}
+	}
+	return agentstate.AgentInfo{ID: id}
 }

@@ -49,3 +49,43 @@ func TestPlacementRefusesUnplacedActivation(t *testing.T) {
 		t.Errorf("PlacementKey of a plain agent = %q", key)
 	}
 }
+
+// TestPlacementListsAgentsActiveElsewhere: a cluster node lists every
+// agent of the shared journal; one active on another node (its journal
+// past any header or snapshot) is described without activating it here.
+func TestPlacementListsAgentsActiveElsewhere(t *testing.T) {
+	h := testkit.NewWith(t, testkit.Options{Steps: []testkit.Step{testkit.Reply("done")},
+		Deps: func(_ string, d *actors.AgentDeps) { d.Node = "n1" }})
+	rt := h.Runtime
+	ctx := context.Background()
+	rt.RequirePlacement()
+	var evs []messages.Event
+	for _, p := range []messages.Payload{
+		messages.AgentCreated{AgentID: "ghost", Kind: messages.AgentNamed, Visibility: messages.VisibilityPublic,
+			Ownership: messages.OwnershipSelfOwned, ProfilePreset: "public_named"},
+		messages.AgentActivated{Node: "n2", Activation: "act_1"},
+	} {
+		ev, err := messages.NewEvent("ghost", h.Clock.Now(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	if _, err := h.Store().Append(ctx, "ghost", evs); err != nil {
+		t.Fatal(err)
+	}
+	all, err := rt.List(ctx)
+	if err != nil {
+		t.Fatalf("list with an agent active on another node: %v", err)
+	}
+	var ids []string
+	for _, in := range all {
+		ids = append(ids, in.ID)
+	}
+	if len(ids) != 1 || ids[0] != "ghost" {
+		t.Fatalf("listed %v, want [ghost]", ids)
+	}
+	if active := rt.Active(); len(active) != 0 {
+		t.Fatalf("listing activated %v here", active)
+	}
+}

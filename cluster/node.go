@@ -178,7 +178,9 @@ func (n *Node) Prompt(ctx context.Context, req *remotepb.PromptRequest) (*remote
 // stops the node's actor system; the runtime is the caller's.
 func (n *Node) Close() {
 	n.c.Shutdown(true)
-	n.sys.Shutdown()
+	if !n.sys.IsStopped() { // Cluster.Shutdown stops it (a second stop panics)
+		n.sys.Shutdown()
+	}
 }
 
 // Members returns the addresses of the cluster's members as this node

@@ -50,6 +50,8 @@ type Config struct {
 	// Forward, when set, serves at another node the requests about agents
 	// placed there (forward.go); LocalHandler never forwards.
 	Forward Forwarder
+	// Cluster, when set, is the node's cluster status (cluster_status.go).
+	Cluster func() *ClusterStatus
 	// Homes makes a new agent's home from a template or instructions;
 	// nil refuses both.
 	Homes AgentHomes

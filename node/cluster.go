@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/holon-actors/holon-actors/cluster"
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
@@ -155,4 +156,19 @@ func (n *Node) wakeDueInCluster(ctx context.Context, id string) error {
 	}
 	_, err := node.Activate(ctx, n.rt.PlacementKey(id))
 	return err
+}
+
+// clusterStatus is the control API's cluster status of a cluster node
+// (nil for a single node): before it joined, its name alone.
+func (n *Node) clusterStatus() func() *control.ClusterStatus {
+	if !n.clustered() {
+		return nil
+	}
+	return func() *control.ClusterStatus {
+		st := &control.ClusterStatus{Node: n.cfg.Cluster.Name, Members: []string{}}
+		if node := n.cl.node.Load(); node != nil {
+			st.Address, st.Members = node.Addr(), node.Members()
+		}
+		return st
+	}
 }

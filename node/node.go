@@ -263,7 +263,7 @@ func (n *Node) serve() error {
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
 		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler(),
-		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}, Forward: n.forwarder()})
+		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}, Forward: n.forwarder(), Cluster: n.clusterStatus()})
 	n.registerStreams()
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {

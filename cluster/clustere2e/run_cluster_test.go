@@ -319,6 +319,29 @@ func (c *cluster) awaitAnswered(agent string, ids ...string) facts {
 	}
 }
 
+// awaitMembers waits until n's runtime status names itself and sees want
+// members.
+func (c *cluster) awaitMembers(n *runNode, want int) {
+	c.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		var st struct {
+			Cluster *struct {
+				Node    string   `json:"node"`
+				Members []string `json:"members"`
+			} `json:"cluster"`
+		}
+		status, _ := n.call(http.MethodGet, "/control/runtime/status", nil, &st)
+		if status == http.StatusOK && st.Cluster != nil && st.Cluster.Node == n.name && len(st.Cluster.Members) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("node %s: runtime status %d cluster %+v; want itself and %d members", n.name, status, st.Cluster, want)
+		}
+		time.Sleep(100 * time.Millisecond) // polling another process
+	}
+}
+
 // TestRunClusterKillOwner runs three `holon-actors run` nodes: twenty
 // agents prompted through different nodes' control sockets; kill -9 the
 // owner of some; every acknowledged prompt is answered exactly once on
@@ -331,6 +354,9 @@ func TestRunClusterKillOwner(t *testing.T) {
 		c.start(name)
 	}
 	order := []*runNode{c.nodes["n1"], c.nodes["n2"], c.nodes["n3"]}
+	for _, n := range order {
+		c.awaitMembers(n, 3)
+	}
 
 	const agents = 20
 	owner := map[string]string{}
@@ -363,6 +389,24 @@ func TestRunClusterKillOwner(t *testing.T) {
 	if onVictim == 0 {
 		t.Fatalf("no agent is placed on %s (owners %v): nothing to fail over", victim.name, owner)
 	}
+	// Operations: any node lists every agent of the shared journal, and an
+	// agent's status, asked anywhere, names the node it is active on.
+	var list struct {
+		Agents []struct {
+			ID string `json:"agent_id"`
+		} `json:"agents"`
+	}
+	if status, _ := order[2].call(http.MethodGet, "/agents/list", nil, &list); status != http.StatusOK || len(list.Agents) != agents+2 {
+		t.Errorf("agents list on n3 = %d, %d agents; want %d (the twenty, sleeper and main)", status, len(list.Agents), agents+2)
+	}
+	for _, n := range order {
+		var sum struct {
+			Node string `json:"node"`
+		}
+		if status, _ := n.call(http.MethodGet, "/agents/sleeper/status", nil, &sum); status != http.StatusOK || sum.Node != victim.name {
+			t.Errorf("sleeper's status through %s = %d, node %q; want %s", n.name, status, sum.Node, victim.name)
+		}
+	}
 	// Settled agents publish their header, which the due index reads;
 	// kill the sleeper's node well before its timer is due.
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -377,6 +421,9 @@ func TestRunClusterKillOwner(t *testing.T) {
 		}
 	}
 
+	for _, n := range survivors {
+		c.awaitMembers(n, 2)
+	}
 	for i := range agents {
 		agent := fmt.Sprintf("a%02d", i)
 		got := c.prompt(survivors[i%2], agent, agent+"-2")
@@ -418,5 +465,79 @@ func TestRunClusterKillOwner(t *testing.T) {
 			t.Fatalf("the sleeper's timer did not fire within %s of its due time (activated on %v)", wait, f.nodes)
 		}
 		time.Sleep(100 * time.Millisecond) // polling the journal other processes write
+	}
+}
+
+// TestRunClusterRollingRestart stops each of three nodes gracefully
+// (SIGTERM) in turn, prompts every agent through the others while it is
+// down, and starts it again on its home: the stopped node exits 0, and
+// every acknowledged prompt is admitted and answered exactly once.
+func TestRunClusterRollingRestart(t *testing.T) {
+	names := []string{"n1", "n2", "n3"}
+	c := newCluster(t, names...)
+	for _, name := range names {
+		c.start(name)
+	}
+	for _, name := range names {
+		c.awaitMembers(c.nodes[name], 3)
+	}
+	const agents = 6
+	var sent []string
+	promptAll := func(round int, through []*runNode) {
+		for i := range agents {
+			agent := fmt.Sprintf("r%02d", i)
+			id := fmt.Sprintf("%s-%d", agent, round)
+			if round == 0 {
+				c.create(through[i%len(through)], agent)
+			}
+			c.prompt(through[(i+1)%len(through)], agent, id)
+			sent = append(sent, id)
+		}
+	}
+	promptAll(0, []*runNode{c.nodes["n1"], c.nodes["n2"], c.nodes["n3"]})
+	for round, name := range names {
+		n := c.nodes[name]
+		if err := n.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-n.exited:
+		case <-time.After(wait):
+			t.Fatalf("node %s did not stop within %s of SIGTERM", name, wait)
+		}
+		if n.err != nil {
+			b, _ := os.ReadFile(n.log)
+			t.Fatalf("node %s stopped with %v:\n%s", name, n.err, b)
+		}
+		var others []*runNode
+		for _, o := range names {
+			if o != name {
+				others = append(others, c.nodes[o])
+			}
+		}
+		for _, o := range others {
+			c.awaitMembers(o, 2)
+		}
+		promptAll(round+1, others)
+		c.start(name)
+		for _, o := range names {
+			c.awaitMembers(c.nodes[o], 3)
+		}
+	}
+	promptAll(len(names)+1, []*runNode{c.nodes["n3"], c.nodes["n1"], c.nodes["n2"]})
+	for i := range agents {
+		agent := fmt.Sprintf("r%02d", i)
+		var ids []string
+		for _, id := range sent {
+			if strings.HasPrefix(id, agent+"-") {
+				ids = append(ids, id)
+			}
+		}
+		f := c.awaitAnswered(agent, ids...)
+		for _, id := range ids {
+			if f.admitted[id] != 1 || f.answered[id] != 1 {
+				t.Errorf("%s: prompt %s admitted %d times, answered %d times; want once each", agent, id, f.admitted[id], f.answered[id])
+			}
+		}
 	}
 }

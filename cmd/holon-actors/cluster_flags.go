@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/node"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
@@ -63,4 +65,13 @@ func (f clusterFlags) unused(command string) error {
 		return usage(fmt.Errorf("%s runs no cluster node: drop --cluster-listen, --node-name, --cluster-certs and --cluster-advertise", command))
 	}
 	return nil
+}
+
+// clusterRows are daemon status's rows of a cluster node.
+func clusterRows(c *control.ClusterStatus) [][2]string {
+	if c == nil {
+		return nil
+	}
+	return [][2]string{{"cluster node", c.Node + " at " + c.Address},
+		{"cluster members", fmt.Sprintf("%d: %s", len(c.Members), strings.Join(c.Members, ", "))}}
 }
