@@ -135,8 +135,11 @@ func deadlineOf(ctx context.Context) time.Time {
 // admit answers Admit: the envelope is admitted at the agent, here.
 func (g *agentGrain) admit(m *clusterpb.Admit) any {
 	var env messages.MessageEnvelope
-	if err := json.Unmarshal(m.GetEnvelopeJson(), &env); err != nil || env.AgentID != g.id || m.GetAgentId() != g.id {
-		return &remotepb.Error{Code: "invalid", Message: "a cluster admission carries an envelope for the agent it is sent to"}
+	if err := json.Unmarshal(m.GetEnvelopeJson(), &env); err != nil {
+		return &remotepb.Error{Code: "invalid", Message: fmt.Sprintf("a cluster admission's envelope: %v", err)}
+	}
+	if m.GetAgentId() != g.id {
+		return &remotepb.Error{Code: "invalid", Message: "a cluster admission is sent to its agent's (or family root's) grain"}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
@@ -150,6 +153,10 @@ func (g *agentGrain) admit(m *clusterpb.Admit) any {
 // Admit admits env at its agent's activation, keyed by key (the agent,
 // or its family's root), wherever the cluster places it.
 func (n *Node) Admit(ctx context.Context, key string, env messages.MessageEnvelope) (*actors.Admitted, error) {
+	// The labels admission derives anyway, filled so the envelope decodes
+	// (an empty label is no value of its set).
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
 	b, err := json.Marshal(env)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: admit to %s: %w", env.AgentID, err)

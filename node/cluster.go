@@ -49,6 +49,8 @@ type clusterState struct {
 	// lost gets the membership's loss (once; buffered).
 	lost    chan error
 	lostErr error
+	// takeover goes on with agents dead nodes left (cluster_takeover.go).
+	takeover *takeover
 }
 
 // clustered reports whether the node runs as a cluster member.
@@ -105,6 +107,7 @@ func (n *Node) startCluster() error {
 		n.cfg.Log.Info().Str("agent_id", n.cfg.Agents.DefaultAgent).Str("on", where).Msg("default agent active")
 	}
 	n.cfg.Log.Info().Str("node", c.Name).Str("addr", node.Addr()).Strs("members", node.Members()).Msg("joined the cluster")
+	n.startTakeover(hs.Store)
 	return nil
 }
 
@@ -124,6 +127,7 @@ func (n *Node) ClusterLost() error {
 // leaveCluster leaves the cluster (gracefully unless the membership was
 // lost) and stops the node's cluster actor system; a no-op when off.
 func (n *Node) leaveCluster() {
+	n.stopTakeover()
 	node := n.cl.node.Swap(nil)
 	if node == nil {
 		return

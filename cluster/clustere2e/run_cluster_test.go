@@ -18,9 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/internal/pgtest"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence/pgjournal"
+	"github.com/holon-actors/holon-actors/remote"
 	"github.com/holon-actors/holon-actors/remote/tlsca"
 )
 
@@ -73,8 +75,16 @@ func certs(t *testing.T, names ...string) map[string]string {
 		}
 		dirs[n] = out
 	}
+	out := filepath.Join(t.TempDir(), "operator")
+	if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: tlsca.RoleClient, Name: "operator", Out: out, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	dirs[clientCerts] = out
 	return dirs
 }
+
+// clientCerts keys the remote client's certificate directory in certs.
+const clientCerts = "client"
 
 // runNode is one `holon-actors run --cluster-listen` process.
 type runNode struct {
@@ -129,7 +139,7 @@ func (c *cluster) start(name string) *runNode {
 	}
 	cmd := exec.Command(binary(t), "--home", home, "run", "--model", "scripted", "--script", c.script,
 		"--journal", c.db, "--cluster-listen", "127.0.0.1:0", "--node-name", name, "--cluster-certs", c.certs[name],
-		"--cluster-lease", "2s", "--shutdown-timeout", "5s")
+		"--cluster-lease", "2s", "--shutdown-timeout", "5s", "--remote-listen", "127.0.0.1:0", "--tls-dir", c.certs[name])
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -167,6 +177,22 @@ func (c *cluster) start(name string) *runNode {
 			t.Fatalf("node %s not ready within %s", name, wait)
 		}
 	}
+}
+
+// remoteAddr is the address the node serves remote clients at.
+func (n *runNode) remoteAddr(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(n.home, "run", "runtime.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rf struct {
+		RemoteAddr string `json:"remote_addr"`
+	}
+	if err := json.Unmarshal(b, &rf); err != nil || rf.RemoteAddr == "" {
+		t.Fatalf("node %s's runtime.json names no remote address: %s", n.name, b)
+	}
+	return rf.RemoteAddr
 }
 
 // joined reports whether the node logged that it joined its cluster.
@@ -342,11 +368,43 @@ func (c *cluster) awaitMembers(n *runNode, want int) {
 	}
 }
 
+// admitBehind journals an operator prompt of agent as its node would
+// have admitted it (fenced at the journal's highest seq), without the
+// node's activation knowing: what a node that dies right after
+// acknowledging a prompt leaves behind.
+func (c *cluster) admitBehind(agent, msgID string) {
+	c.t.Helper()
+	ctx := context.Background()
+	store, err := pgjournal.Open(ctx, pgjournal.DefaultConfig(c.db))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer store.Close()
+	env := messages.MessageEnvelope{
+		ID: msgID, AgentID: agent, CreatedAt: time.Now(), Kind: messages.KindOperatorPrompt,
+		Origin: messages.OperatorOrigin("control"), Priority: messages.PriorityNormal, Body: messages.TextBody("hello " + msgID),
+		DeliverySurface: messages.SurfaceHTTPControlPrompt, AdmissionContext: messages.AdmissionControlAuthenticated}
+	env.Normalize()
+	env.AuthorityClass = messages.DeriveAuthority(env.Origin.Kind, env.DeliverySurface, env.AdmissionContext)
+	ev, err := messages.NewEvent(agent, time.Now(), messages.MessageAdmitted{Envelope: env})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	high, err := store.HighestSeq(ctx, agent)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := store.AppendAfter(ctx, agent, high, []messages.Event{ev}); err != nil {
+		c.t.Fatalf("journal %s behind %s's back: %v", msgID, agent, err)
+	}
+}
+
 // TestRunClusterKillOwner runs three `holon-actors run` nodes: twenty
 // agents prompted through different nodes' control sockets; kill -9 the
 // owner of some; every acknowledged prompt is answered exactly once on
-// the survivors, nothing admitted twice; a sleeping agent (a timer) of
-// the killed node wakes on time on a survivor.
+// the survivors, nothing admitted twice, and a prompt the killed node
+// journaled but did not run is run by a survivor without any request; a
+// sleeping agent (a timer) of the killed node wakes on time on a survivor.
 func TestRunClusterKillOwner(t *testing.T) {
 	names := []string{"n1", "n2", "n3"}
 	c := newCluster(t, names...)
@@ -372,7 +430,7 @@ func TestRunClusterKillOwner(t *testing.T) {
 		t.Fatalf("the prompt to sleeper came back from no known node")
 	}
 	c.awaitAnswered("sleeper", "sleeper-1")
-	due := time.Now().Add(6 * time.Second)
+	due := time.Now().Add(12 * time.Second)
 	var e apiError
 	if status, _ := victim.call(http.MethodPost, "/control/agents/sleeper/timers",
 		map[string]string{"message": "wake up", "at": due.UTC().Format(time.RFC3339Nano)}, &e); status >= 300 {
@@ -407,6 +465,46 @@ func TestRunClusterKillOwner(t *testing.T) {
 			t.Errorf("sleeper's status through %s = %d, node %q; want %s", n.name, status, sum.Node, victim.name)
 		}
 	}
+	// A remote client of the victim, told of the others, follows an
+	// agent's events across the kill.
+	var fallback []string
+	for _, n := range order {
+		if n != victim {
+			fallback = append(fallback, n.remoteAddr(t))
+		}
+	}
+	rc, err := remote.Dial(context.Background(), remote.Options{Addr: victim.remoteAddr(t), Fallback: fallback,
+		TLSDir: c.certs[clientCerts], CallTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	followed := "a00"
+	var seen []uint64
+	seenMu := sync.Mutex{}
+	followCtx, stopFollow := context.WithCancel(context.Background())
+	followDone := make(chan error, 1)
+	go func() {
+		_, err := rc.Follow(followCtx, followed, 0, func(ev control.StreamEvent) error {
+			seenMu.Lock()
+			defer seenMu.Unlock()
+			seen = append(seen, ev.Provenance.EventSeq)
+			return nil
+		})
+		followDone <- err
+	}()
+	defer func() { stopFollow(); <-followDone }()
+
+	// A prompt the victim acknowledged and journaled but did not get to
+	// run before it died: the survivors go on with it by themselves.
+	var orphans []string
+	for i := range agents {
+		agent := fmt.Sprintf("a%02d", i)
+		if owner[agent] == victim.name {
+			c.admitBehind(agent, agent+"-orphan")
+			orphans = append(orphans, agent)
+		}
+	}
 	// Settled agents publish their header, which the due index reads;
 	// kill the sleeper's node well before its timer is due.
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -414,6 +512,9 @@ func TestRunClusterKillOwner(t *testing.T) {
 	}
 	<-victim.exited
 	killed := time.Now()
+	if !killed.Before(due) {
+		t.Fatalf("the setup outlasted the sleeper's timer (killed %s after it was due): nothing left to wake elsewhere", killed.Sub(due))
+	}
 	var survivors []*runNode
 	for _, n := range order {
 		if n != victim {
@@ -423,6 +524,19 @@ func TestRunClusterKillOwner(t *testing.T) {
 
 	for _, n := range survivors {
 		c.awaitMembers(n, 2)
+	}
+	for _, agent := range orphans { // no request reaches them meanwhile
+		c.awaitAnswered(agent, agent+"-orphan")
+	}
+	// The remote client moves to a survivor: a prompt through it is
+	// admitted where the agent now runs.
+	moved := orphans[0]
+	if res, err := rc.Prompt(context.Background(), moved, control.PromptRequest{Text: "hello " + moved + "-remote", MessageID: moved + "-remote"}); err != nil || res.MessageID != moved+"-remote" {
+		t.Fatalf("remote prompt to %s after the kill = %+v, %v", moved, res, err)
+	}
+	c.awaitAnswered(moved, moved+"-remote")
+	if rc.Node() == victim.remoteAddr(t) {
+		t.Errorf("the remote client still uses the killed node %s", rc.Node())
 	}
 	for i := range agents {
 		agent := fmt.Sprintf("a%02d", i)
@@ -434,7 +548,11 @@ func TestRunClusterKillOwner(t *testing.T) {
 	for i := range agents {
 		agent := fmt.Sprintf("a%02d", i)
 		f := c.awaitAnswered(agent, agent+"-1", agent+"-2")
-		for _, id := range []string{agent + "-1", agent + "-2"} {
+		ids := []string{agent + "-1", agent + "-2"}
+		if owner[agent] == victim.name {
+			ids = append(ids, agent+"-orphan")
+		}
+		for _, id := range ids {
 			if f.admitted[id] != 1 || f.answered[id] != 1 {
 				t.Errorf("%s: prompt %s admitted %d times, answered %d times; want once each", agent, id, f.admitted[id], f.answered[id])
 			}
@@ -443,6 +561,30 @@ func TestRunClusterKillOwner(t *testing.T) {
 			t.Errorf("%s still last activated on the killed node: %v", agent, f.nodes)
 		}
 	}
+
+	// The followed stream has every event of the agent once, in order,
+	// across the move to another node.
+	high := uint64(len(c.journal(followed)))
+	for deadline := time.Now().Add(wait); ; {
+		seenMu.Lock()
+		n := len(seen)
+		seenMu.Unlock()
+		if uint64(n) >= high {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the remote client saw %d of %s's %d events within %s", n, followed, high, wait)
+		}
+		time.Sleep(100 * time.Millisecond) // polling the follower
+	}
+	seenMu.Lock()
+	for i, seq := range seen {
+		if seq != uint64(i+1) {
+			t.Errorf("the remote client's event %d of %s has seq %d: the stream has a gap or a repeat", i+1, followed, seq)
+			break
+		}
+	}
+	seenMu.Unlock()
 
 	deadline := due.Add(wait)
 	for {
