@@ -60,6 +60,7 @@ type Runtime struct {
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
 	fenced   fencedAgents  // agents another node took over (runtime_fencing.go)
+	placed   placement     // the agents a cluster placed here (runtime_placement.go)
 	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
@@ -334,6 +335,9 @@ func (r *Runtime) listInfo(ctx context.Context, id string) (agentstate.AgentInfo
 		if _, in, ok := r.streamHeader(ctx, id); ok { // stream_header.go
 			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 			return in, nil
+		}
+		if r.placedErr(id) != nil { // active on another node (runtime_placement.go)
+			return r.elsewhereInfo(ctx, id), nil
 		}
 	}
 	return r.Info(ctx, id)
@@ -826,6 +830,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
 	}
 	if err := s.r.fencedErr(id); err != nil {
+		return nil, err
+	}
+	if err := s.r.placedErr(id); err != nil {
 		return nil, err
 	}
 	pid, err := c.SpawnNamed(agentProps(id, s.r.deps, s.r.wire), id)

@@ -51,6 +51,6 @@ func (r *Runtime) fencedErr(id string) error {
 // activation journals agent_activated, which fences out wherever it ran
 // since.
 func (r *Runtime) Claim(ctx context.Context, id string) error {
-	r.fenced.clear(id)
+	r.Place(id)
 	return r.Activate(ctx, id)
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -10,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/cluster/clusterpb"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/messages/messagespb"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
@@ -25,17 +27,27 @@ type agentGrain struct {
 	node string
 	log  zerolog.Logger
 	id   string
+	api  http.Handler // the node's control API, for forwarded calls
 }
 
 func (g *agentGrain) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *pacluster.ClusterInit:
 		g.id = m.Identity.GetIdentity()
-		if err := g.rt.Claim(context.Background(), g.id); err != nil {
-			g.log.Warn().Err(err).Str("agent_id", g.id).Msg("agent not activated on its node")
-		}
+		// Placed here; its first request activates it (a request that
+		// creates the agent must find it absent).
+		g.rt.Place(g.id)
 	case *remotepb.PromptRequest:
 		c.Respond(g.prompt(m))
+	case *clusterpb.Activate:
+		c.Respond(g.activate(m))
+	case *clusterpb.AgentCall:
+		c.Respond(g.call(m))
+	case *clusterpb.Admit:
+		c.Respond(g.admit(m))
+	case *actor.Stopping:
+		g.rt.Release(g.id) // moved off this node: not activated here unplaced
+
 	}
 }
 

@@ -29,6 +29,8 @@ type AgentSummary struct {
 	// Context is what the model sees of the conversation, and what was
 	// compacted out of its view.
 	Context agentstate.ContextInfo `json:"context"`
+	// Node is the cluster node the agent is active on (cluster nodes only).
+	Node string `json:"node,omitempty"`
 }
 
 // AgentStateSnapshot is the /state surface: the summary (the same as
@@ -135,7 +137,7 @@ func (s *Server) forDefault(h agentHandler) http.HandlerFunc {
 
 func (s *Server) writeStatus(w http.ResponseWriter, r *http.Request, id string) {
 	if v, ok := s.view(w, r.Context(), id); ok {
-		writeJSON(w, http.StatusOK, summarize(v))
+		writeJSON(w, http.StatusOK, s.withNode(summarize(v)))
 	}
 }
 
@@ -149,7 +151,7 @@ func (s *Server) writeState(w http.ResponseWriter, r *http.Request, id string) {
 		queue = append(queue, QueuedMessage{MessageID: env.ID, Kind: env.Kind, Priority: env.Priority,
 			Origin: env.Origin.Kind, Summary: oneLine(bodyText(env.Body))})
 	}
-	writeJSON(w, http.StatusOK, AgentStateSnapshot{Agent: summarize(v), Queue: queue, Turn: v.Turn,
+	writeJSON(w, http.StatusOK, AgentStateSnapshot{Agent: s.withNode(summarize(v)), Queue: queue, Turn: v.Turn,
 		Timers: v.Timers, LastEventSeq: v.LastSeq, Conversation: len(v.Conversation)})
 }
 

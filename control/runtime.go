@@ -34,6 +34,8 @@ type RuntimeStatus struct {
 	Activity    Activity    `json:"activity"`
 	Store       StoreHealth `json:"store"`
 	LastFailure *Failure    `json:"last_failure,omitempty"`
+	// Cluster is the node's cluster, when it is a cluster node.
+	Cluster *ClusterStatus `json:"cluster,omitempty"`
 }
 
 // StoreHealth is what the journal reported at open and since.
@@ -60,6 +62,7 @@ func (s *Server) runtimeStatus(w http.ResponseWriter, r *http.Request) {
 	st.Healthy = st.Store.Failed == "" && st.Store.DiskFull == ""
 	act, last := s.activity(r)
 	st.Activity, st.LastFailure = act, last
+	st.Cluster = s.clusterStatus()
 	if st.LastFailure == nil && s.cfg.LastFailure != nil {
 		st.LastFailure = s.cfg.LastFailure()
 	}

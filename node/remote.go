@@ -17,7 +17,7 @@ func (n *Node) startRemote() error {
 	}
 	cfg := *n.cfg.Remote
 	cfg.Log = n.cfg.Log
-	cfg.Operator = control.Operator{Runtime: n.rt, Store: n.store, Clock: clockwork.NewRealClock(), API: n.srv.Handler()}
+	cfg.Operator = control.Operator{Runtime: n.operatorRuntime(), Store: n.store, Clock: clockwork.NewRealClock(), API: n.srv.Handler()}
 	g, err := gateway.Start(cfg)
 	if err != nil {
 		return err

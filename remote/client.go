@@ -27,11 +27,14 @@ import (
 
 // Client talks to one node's gateway. It is safe for concurrent use.
 type Client struct {
-	opts    Options
-	sys     *actor.ActorSystem
-	rem     *parem.Remote
-	gateway *actor.PID
-	self    string // the address the node answers to
+	opts Options
+	sys  *actor.ActorSystem
+	rem  *parem.Remote
+	// gateways are the nodes' gateways (Addr, then Fallback), cur the
+	// index of the one in use (failover.go).
+	gateways []*actor.PID
+	cur      atomic.Int32
+	self     string // the address the node answers to
 	// dropped counts the messages that reached a request's reply PID
 	// without answering it.
 	dropped atomic.Int64
@@ -82,7 +85,7 @@ func Dial(ctx context.Context, o Options) (*Client, error) {
 		return nil, fmt.Errorf("remote: listen on %s: %w", o.Listen, err)
 	}
 	g.Bind(sys.Address())
-	return &Client{opts: o, sys: sys, rem: rem, gateway: actor.NewPID(o.Addr, remotepb.GatewayName), self: sys.Address()}, nil
+	return &Client{opts: o, sys: sys, rem: rem, gateways: nodes(o), self: sys.Address()}, nil
 }
 
 // clientTLS is the dialer's config: present the client certificate,
@@ -165,7 +168,8 @@ func ask[T proto.Message](ctx context.Context, c *Client, req proto.Message, wai
 		return zero, errors.New("remote: a reply name collided") // 128 random bits: never
 	}
 	defer c.sys.ProcessRegistry.Remove(pid)
-	c.sys.Root.RequestWithCustomSender(c.gateway, req, pid)
+	gw := c.current()
+	c.sys.Root.RequestWithCustomSender(gw, req, pid)
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	var msg any // nil: no answer in time
@@ -180,13 +184,15 @@ func ask[T proto.Message](ctx context.Context, c *Client, req proto.Message, wai
 		if ctx.Err() != nil {
 			return zero, ctx.Err()
 		}
-		return zero, &noAnswer{addr: c.opts.Addr, self: c.self, after: timeout}
+		c.failover(gw)
+		return zero, &noAnswer{addr: gw.Address, self: c.self, after: timeout}
 	case T:
 		return m, nil
 	case *remotepb.Error:
 		return zero, refusal(m)
 	case *actor.DeadLetterResponse:
-		return zero, &noAnswer{addr: c.opts.Addr, self: c.self, after: timeout}
+		c.failover(gw)
+		return zero, &noAnswer{addr: gw.Address, self: c.self, after: timeout}
 	default:
 		return zero, fmt.Errorf("remote: the node answered %T to %T", msg, req)
 	}

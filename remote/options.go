@@ -28,6 +28,10 @@ type Options struct {
 	// Retries is how many more times Prompt sends an admission the node did
 	// not answer, with the same message_id; default 3.
 	Retries int
+	// Fallback are other nodes of the same cluster (HOST:PORT each): when
+	// the node in use does not answer, the client moves to the next one
+	// (failover.go).
+	Fallback []string
 }
 
 // Defaults of Options.
@@ -71,6 +75,11 @@ func (o Options) Validate() error {
 		}
 		if host, _, _ := net.SplitHostPort(o.Advertise); unspecified(host) {
 			return fmt.Errorf("remote: advertised address %q: give the address the node reaches this client on, not every interface", o.Advertise)
+		}
+	}
+	for _, a := range o.Fallback {
+		if err := hostPort("fallback node address", a, false); err != nil {
+			return err
 		}
 	}
 	if o.Retries < 0 {

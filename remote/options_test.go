@@ -24,6 +24,8 @@ func TestOptionsValidate(t *testing.T) {
 		{"bad listen", func(o *remote.Options) { o.Listen = "localhost" }, "listen address"},
 		{"wildcard advertised", func(o *remote.Options) { o.Advertise = "0.0.0.0:7200" }, "not every interface"},
 		{"negative retries", func(o *remote.Options) { o.Retries = -1 }, "retries"},
+		{"fallback nodes", func(o *remote.Options) { o.Fallback = []string{"127.0.0.1:7101", "10.0.0.6:7100"} }, ""},
+		{"fallback without port", func(o *remote.Options) { o.Fallback = []string{"127.0.0.1:7101", "node-3"} }, "fallback node address"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := ok

@@ -216,6 +216,9 @@ func (s *statusCmd) Run(ctx context.Context, e *env) error {
 		{"context", describeContext(st.Context)},
 		{"memory", fmt.Sprintf("working memory revision %d, %d episodes", st.Context.WorkingMemoryRevision, st.Context.Episodes)},
 		{"last event", fmt.Sprint(st.LastSeq)}}
+	if st.Node != "" {
+		rows = append(rows, [2]string{"active on node", st.Node})
+	}
 	if st.Visibility == messages.VisibilityPrivate && st.ParentAgentID != "" {
 		rows = append(rows, [2]string{"supervised by", st.ParentAgentID})
 	}

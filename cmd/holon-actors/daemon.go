@@ -325,6 +325,8 @@ type daemonStatus struct {
 	// Store is what the journal store found damaged (quarantined agents,
 	// lost or dropped events, torn WAL tails), when anything.
 	Store *control.StoreHealth `json:"store,omitempty"`
+	// Cluster is the node's cluster, when it is a cluster node.
+	Cluster *control.ClusterStatus `json:"cluster,omitempty"`
 }
 
 // Run prints the status; it exits 4 when no runtime is running.
@@ -342,6 +344,7 @@ func (c *daemonStatusCmd) Run(ctx context.Context, e *env) error {
 		st.Running, st.PID, st.HTTPAddr, st.ControlHealthy = true, r.status.PID, r.status.HTTPAddr, r.status.Healthy
 		st.Activity, st.LastFailure = &r.status.Activity, r.status.LastFailure
 		st.StoreProblem = storeProblem(*r.status)
+		st.Cluster = r.status.Cluster
 		if storeDamaged(r.status.Store) {
 			st.Store = &r.status.Store
 		}
@@ -387,6 +390,7 @@ func printDaemonStatus(e *env, st daemonStatus) error {
 		rows = append(rows, [2]string{"last failure", fmt.Sprintf("[%s]%s %s (next: %s)", f.Phase, whenText(f.OccurredAt), f.Summary, f.DetailHint)})
 	}
 	rows = append(rows, storeRows(st.Store)...)
+	rows = append(rows, clusterRows(st.Cluster)...)
 	return printRows(e, rows)
 }
 
