@@ -392,3 +392,51 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 		t.Fatalf("admitted %v, want z-1 and z-2 once each", ids)
 	}
 }
+
+// TestKilledOwnerFailsOverBeforeItsLeaseLapses: with a membership lease
+// of 20 s, the owner of an agent is killed with SIGKILL and the agent is
+// prompted through a survivor, round after round (the killed node comes
+// back as a new member each time). The survivors see the dead node's
+// port refuse connections and end its lease, and a request that reached
+// the dead owner is abandoned when it leaves the topology: the prompt is
+// accepted long before the lease would have lapsed (it took 13-20 s when
+// only the lease dropped a dead node).
+func TestKilledOwnerFailsOverBeforeItsLeaseLapses(t *testing.T) {
+	c := startCluster(t, "-lease", "20s")
+	const rounds = 3
+	var took []time.Duration
+	for r := range rounds {
+		agent := fmt.Sprintf("f%d", r)
+		c.nodes["n1"].prompt(t, agent, agent+"-1", time.Now().Add(30*time.Second))
+		victim := lastActivation(t, waitJournal(t, c.store, agent, settled(1)))
+		var survivor *procNode
+		for _, name := range c.names {
+			if name != victim {
+				survivor = c.nodes[name]
+				break
+			}
+		}
+		killed := time.Now()
+		if err := c.nodes[victim].cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		survivor.prompt(t, agent, agent+"-2", killed.Add(30*time.Second))
+		d := time.Since(killed)
+		took = append(took, d)
+		if d > 10*time.Second {
+			t.Errorf("round %d: kill -9 of %s to %s's prompt accepted on %s took %s, want well within the 20s lease", r, victim, agent, survivor.name, d)
+		}
+		evs := waitJournal(t, c.store, agent, settled(2))
+		if now := lastActivation(t, evs); now == victim || now == "" {
+			t.Errorf("round %d: %s last activated on %q, want a survivor", r, agent, now)
+		}
+		if ids := admittedIDs(t, evs); ids[agent+"-1"] != 1 || ids[agent+"-2"] != 1 {
+			t.Errorf("round %d: admitted %v, want each prompt once", r, ids)
+		}
+		c.nodes[victim] = startProcNode(t, victim, c.db, c.certs[victim], c.args...)
+		for _, n := range c.nodes {
+			n.awaitMembers(t, 3)
+		}
+	}
+	t.Logf("failover (kill -9 to the next prompt accepted on a survivor), %d rounds: %v", rounds, took)
+}
