@@ -8,10 +8,10 @@ FUZZTIME ?= 10s
 build:
 	$(GO) build -o holon-actors ./cmd/holon-actors
 
-## proto: regenerate the committed protobuf code (remote/remotepb, messages/messagespb)
+## proto: regenerate the committed protobuf code (remote/remotepb, messages/messagespb, cluster/clusterpb)
 ## with protoc (Debian's protobuf-compiler) and protoc-gen-go at the version
 ## go.mod pins, then record its hashes for remotepb's staleness test
-PROTOS = messages/messages.proto remote/remotepb/remote.proto
+PROTOS = messages/messages.proto remote/remotepb/remote.proto cluster/clusterpb/cluster.proto cluster/clusterpb/cluster.proto
 proto:
 	@command -v protoc >/dev/null || { echo "protoc is missing: apt-get install -y protobuf-compiler"; exit 1; }
 	d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \

@@ -60,6 +60,7 @@ type Runtime struct {
 	identity sync.Map
 	deleted  deletedAgents // agents deleted, never activated again (agent_tombstones.go)
 	fenced   fencedAgents  // agents another node took over (runtime_fencing.go)
+	placed   placement     // the agents a cluster placed here (runtime_placement.go)
 	view     infoView      // what each running agent last published (info_view.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
@@ -826,6 +827,9 @@ func (s *agentsSupervisor) activate(c actor.Context, id string) (*actor.PID, err
 		return nil, fmt.Errorf("agent %s: %w", id, ErrAgentDeleted)
 	}
 	if err := s.r.fencedErr(id); err != nil {
+		return nil, err
+	}
+	if err := s.r.placedErr(id); err != nil {
 		return nil, err
 	}
 	pid, err := c.SpawnNamed(agentProps(id, s.r.deps, s.r.wire), id)

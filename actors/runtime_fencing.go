@@ -52,5 +52,6 @@ func (r *Runtime) fencedErr(id string) error {
 // since.
 func (r *Runtime) Claim(ctx context.Context, id string) error {
 	r.fenced.clear(id)
+	r.place(id)
 	return r.Activate(ctx, id)
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -10,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/cluster/clusterpb"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/messages/messagespb"
 	"github.com/holon-actors/holon-actors/remote/remotepb"
@@ -25,6 +27,7 @@ type agentGrain struct {
 	node string
 	log  zerolog.Logger
 	id   string
+	api  http.Handler // the node's control API, for forwarded calls
 }
 
 func (g *agentGrain) Receive(c actor.Context) {
@@ -36,6 +39,10 @@ func (g *agentGrain) Receive(c actor.Context) {
 		}
 	case *remotepb.PromptRequest:
 		c.Respond(g.prompt(m))
+	case *clusterpb.Activate:
+		c.Respond(g.activate(m))
+	case *clusterpb.AgentCall:
+		c.Respond(g.call(m))
 	}
 }
 

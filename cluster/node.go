@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -56,7 +57,10 @@ type Config struct {
 	Lease time.Duration
 	// Lost is called when the node lost its membership: it must stop.
 	Lost func(error)
-	Log  zerolog.Logger
+	// API, when set, is the node's control API, which serves the
+	// requests other nodes forward to the agents placed here (Call).
+	API http.Handler
+	Log zerolog.Logger
 }
 
 // Validate checks the addresses and the credentials.
@@ -122,7 +126,7 @@ func Start(cfg Config) (*Node, error) {
 	}))
 	prov := pgmembers.New(cfg.Pool, pgmembers.Config{Cluster: cfg.Cluster, Lease: cfg.Lease, Lost: cfg.Lost, Log: log})
 	kind := pacluster.NewKind(AgentKind, actor.PropsFromProducer(func() actor.Actor {
-		return &agentGrain{rt: cfg.Runtime, node: cfg.Name, log: log}
+		return &agentGrain{rt: cfg.Runtime, node: cfg.Name, log: log, api: cfg.API}
 	}))
 	pc := pacluster.New(sys, pacluster.Configure(cfg.Cluster, prov, disthash.New(),
 		remote.Configure(host, portN, opts...), pacluster.WithKinds(kind)))

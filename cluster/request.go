@@ -65,7 +65,7 @@ type answer struct {
 	err error
 }
 
-// request sends msg to identity's activation and returns its answer. Each
+// ask sends msg to identity's activation and returns its answer. Each
 // attempt looks the owner up and waits at most n.timeout; an attempt is
 // abandoned as soon as a member leaves the topology, and the next one
 // looks the owner up again in the new topology. Without that, a request
@@ -73,7 +73,7 @@ type answer struct {
 // whole timeout, and a lookup sent to the dead owner's activator waits out
 // the lookup's own fixed 5 s. Resending is safe: the agent admits a
 // message id once.
-func (n *Node) request(ctx context.Context, identity string, msg any) (any, error) {
+func (n *Node) ask(ctx context.Context, identity string, msg any) (any, error) {
 	var last error
 	for range maxAttempts {
 		timeout := n.timeout

@@ -47,6 +47,9 @@ const (
 // Config is what a Server serves.
 type Config struct {
 	Runtime Runtime
+	// Forward, when set, serves at another node the requests about agents
+	// placed there (forward.go); LocalHandler never forwards.
+	Forward Forwarder
 	// Homes makes a new agent's home from a template or instructions;
 	// nil refuses both.
 	Homes AgentHomes
@@ -158,6 +161,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// GET /agents/../status to the default agent's /status.
 		writeError(w, errorf(http.StatusBadRequest, KindBadRequest, "an agent id is "+messages.AgentIDRule,
 			"path %s has a %q segment: %q is not a valid agent id", r.URL.Path, seg, seg))
+		return
+	}
+	if s.forwarded(w, r) {
 		return
 	}
 	if h, pattern := s.mux.Handler(r); pattern == "" {

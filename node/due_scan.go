@@ -42,8 +42,12 @@ func (n *Node) startDueScan() error {
 	return nil
 }
 
-// wakeDue activates a due agent on this node's runtime.
+// wakeDue activates a due agent on this node's runtime (in a cluster,
+// where the cluster places it).
 func (n *Node) wakeDue(ctx context.Context, id string) error {
+	if n.clustered() {
+		return n.wakeDueInCluster(ctx, id)
+	}
 	err := n.rt.Activate(ctx, id)
 	if errors.Is(err, actors.ErrAgentDeleted) {
 		return fmt.Errorf("%w: %w", due.ErrNoAgent, err)

@@ -70,6 +70,8 @@ type Config struct {
 	Observability Observability
 	// Homes says where agents' home templates come from.
 	Homes agenthome.Config
+	// Cluster, when set, makes the node a cluster member (cluster.go).
+	Cluster *ClusterConfig
 }
 
 // Node is a started runtime: store, runtime and control server.
@@ -88,6 +90,7 @@ type Node struct {
 	metricsAddr string
 	mcp         *mcp.Manager // the agents' MCP servers, or nil
 	due         *dueScan     // the PostgreSQL journal's due scanner, or nil
+	cl          clusterState // the cluster membership (cluster.go)
 	// served gets the end of each control server (unix, TCP) and of the
 	// metrics server: sent by their goroutines, never closed, buffered
 	// for all three.
@@ -133,6 +136,9 @@ func (n *Node) start() error {
 	if n.cfg.TrashRetention < 0 {
 		return invalid(fmt.Errorf("--trash-retention %v is negative: give how long to keep deleted agents' archives (e.g. 168h), or 0 to keep them", n.cfg.TrashRetention))
 	}
+	if err := n.checkCluster(); err != nil {
+		return err
+	}
 	if err := n.openStore(); err != nil {
 		return err
 	}
@@ -148,7 +154,10 @@ func (n *Node) start() error {
 	if err := n.startRuntime(); err != nil {
 		return err
 	}
-	return n.serve()
+	if err := n.serve(); err != nil {
+		return err
+	}
+	return n.startCluster()
 }
 
 // openStore opens the journal (Badger under Home, or PostgreSQL with
@@ -186,6 +195,7 @@ func (n *Node) startRuntime() error {
 		return err
 	}
 	deps.Telemetry = n.tel
+	deps.Node = n.nodeName()
 	if err := n.startMCP(&deps); err != nil {
 		return err
 	}
@@ -195,6 +205,9 @@ func (n *Node) startRuntime() error {
 	n.cfg.Provider.UseTransports(n.rt)
 	n.sweepTrash()
 	n.seedHomes()
+	if n.clustered() {
+		return n.startClusterRuntime()
+	}
 	began := time.Now()
 	recovered, err := n.rt.Recover(context.Background())
 	if err != nil {
@@ -250,7 +263,7 @@ func (n *Node) serve() error {
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,
 		Shutdown: func() { close(n.shutdownRequested) }, LastFailure: n.lastFailure, Metrics: n.tel.Metrics().Handler(),
-		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}})
+		Homes: agentHomes{home: n.cfg.Home, cfg: n.cfg.Homes}, Forward: n.forwarder()})
 	n.registerStreams()
 	go func() { n.served <- n.srv.Serve(l) }()
 	if tl != nil {
@@ -286,6 +299,9 @@ func (n *Node) Wait(ctx context.Context) {
 		n.cfg.Log.Info().Msg("shutdown requested over the control API")
 	case err := <-n.served:
 		n.cfg.Log.Error().Err(err).Msg("control server stopped")
+	case err := <-n.lostCh():
+		n.cl.lostErr = err
+		n.cfg.Log.Error().Err(err).Msg("lost the cluster membership: stopping")
 	}
 }
 
@@ -310,6 +326,7 @@ func (n *Node) drainAndStop() error {
 		n.cfg.Log.Warn().Err(err).Msg("remote clients at shutdown")
 	}
 	n.waitTurns(ctx)
+	n.leaveCluster()
 	if err := n.stop(); err != nil {
 		return err
 	}
@@ -353,6 +370,7 @@ func (n *Node) waitTurns(ctx context.Context) {
 
 // stop closes what start opened, in reverse order.
 func (n *Node) stop() error {
+	n.leaveCluster()
 	errs := []error{n.stopRemote()}
 	if n.srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)

@@ -84,6 +84,9 @@ func (c *onceCmd) Run(ctx context.Context, e *env) error {
 	if err := c.Remote.unused("once"); err != nil {
 		return err
 	}
+	if err := c.Cluster.unused("once"); err != nil {
+		return err
+	}
 	if c.Journal != "" {
 		return usage(errors.New("once runs in a throwaway store: drop --journal (it is for run and daemon start)"))
 	}

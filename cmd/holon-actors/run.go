@@ -76,6 +76,7 @@ type runCmd struct {
 	TimerMinEvery   time.Duration      `name:"timer-min-interval" help:"Shortest interval of a recurring timer (every or cron)." env:"HOLON_TIMER_MIN_INTERVAL" default:"1m" placeholder:"DURATION"`
 	TrashRetention  time.Duration      `name:"trash-retention" help:"How long the archive of a deleted agent stays in HOME/trash (agents delete) before a start removes it (0: until removed by hand)." env:"HOLON_TRASH_RETENTION" default:"168h" placeholder:"DURATION"`
 	Remote          remoteFlags        `embed:""`
+	Cluster         clusterFlags       `embed:""`
 	Homes           homeFlags          `embed:""`
 	Observability   observabilityFlags `embed:""`
 	ScrubInterval   time.Duration      `name:"scrub-interval" help:"How often the background integrity scrub reads every agent's whole journal, once after each start and then at this interval, quarantining and reporting a damaged one (0: no scrub)." env:"HOLON_SCRUB_INTERVAL" default:"24h" placeholder:"DURATION"`
@@ -307,6 +308,10 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	clusterCfg, err := c.Cluster.config(c.Journal)
+	if err != nil {
+		return err
+	}
 	notifier, err := c.notifier()
 	if err != nil {
 		return err
@@ -321,6 +326,7 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	nc := c.nodeConfig(home, log, reg, prov, auth, agents)
 	nc.Remote = remote
 	nc.Journal = c.Journal
+	nc.Cluster = clusterCfg
 	nc.Observability = c.Observability.observability()
 	n, err := node.Start(nc)
 	if errors.Is(err, node.ErrConfig) {
@@ -331,7 +337,11 @@ func (c *runCmd) Run(ctx context.Context, e *env) error {
 	}
 	log.Info().Str("home", home).Str("socket", n.Socket()).Str("model", orNone(c.Model)).Msg("runtime ready")
 	n.Wait(ctx)
-	return n.Shutdown()
+	err = n.Shutdown()
+	if lost := n.ClusterLost(); lost != nil {
+		return lost // a node that lost its membership exits non-zero
+	}
+	return err
 }
 
 func orNone(s string) string {

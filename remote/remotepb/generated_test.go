@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite testdata/generated.sum after ma
 var generated = []struct{ proto, goFile string }{
 	{"messages/messages.proto", "messages/messagespb/messages.pb.go"},
 	{"remote/remotepb/remote.proto", "remote/remotepb/remote.pb.go"},
+	{"cluster/clusterpb/cluster.proto", "cluster/clusterpb/cluster.pb.go"},
 }
 
 const (
