@@ -196,8 +196,8 @@ func TestMembershipLostNodeAndRejoin(t *testing.T) {
 
 // TestKilledMemberEvictedBeforeItsLeaseLapses: with a 20 s lease, a member
 // killed with SIGKILL is dropped by the others within a few seconds: its
-// connections end, its port refuses new ones, and a survivor ends its
-// lease in the table.
+// port refuses connections (probed before each poll, and when a
+// connection to it ends), and a survivor ends its lease in the table.
 func TestKilledMemberEvictedBeforeItsLeaseLapses(t *testing.T) {
 	db := pg.NewDatabase(t)
 	a, b, c := startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s")

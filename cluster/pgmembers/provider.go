@@ -117,8 +117,9 @@ func (p *Provider) start(c *cluster.Cluster, self *Member) error {
 }
 
 // run renews the lease and polls the members until ctx ends or the lease
-// is lost; a member whose connection ended and whose port refuses new ones
-// is evicted at once (see suspect). It owns nothing but its tickers.
+// is lost. Before each poll, and at once when a remote connection ends or
+// Recheck asks, it probes the other members' ports and evicts those that
+// refuse connections (see suspect). It owns nothing but its tickers.
 func (p *Provider) run(ctx context.Context, c *cluster.Cluster, current []Member, suspects <-chan string, done chan struct{}) {
 	defer close(done)
 	renew := time.NewTicker(p.cfg.Renew)
@@ -163,6 +164,10 @@ func (p *Provider) run(ctx context.Context, c *cluster.Cluster, current []Member
 			current = members
 			c.MemberList.UpdateClusterTopology(toCluster(members))
 		case <-poll.C:
+			if time.Since(rechecked) >= recheckEvery { // evictions show in this read
+				rechecked = time.Now()
+				p.suspect(ctx, "", current)
+			}
 			members, err := p.reg.Alive(ctx)
 			if err != nil {
 				if ctx.Err() == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -13,15 +14,16 @@ import (
 )
 
 const (
-	// probeTimeout bounds the connection attempt that confirms a suspect.
-	probeTimeout = time.Second
+	// probeTimeout bounds the connection attempt that confirms a suspect:
+	// short, as the provider's loop (its lease renewals) waits for it.
+	probeTimeout = 250 * time.Millisecond
 	// recheckEvery bounds how often Recheck probes every member.
 	recheckEvery = 250 * time.Millisecond
 )
 
 // Recheck asks the provider to probe every other member's port now and
-// evict those that refuse connections, as it does on its own when a
-// remote connection ends. A request that waits longer than it should
+// evict those that refuse connections, as it does before each poll and
+// when a remote connection ends. A request that waits longer than it should
 // calls it: its owner may have died before any connection to it was made
 // (so none ended). Probes run at most every 250 ms however often it is
 // called; it never blocks.
@@ -54,16 +56,25 @@ func (p *Provider) watchEndpoints(c *cluster.Cluster, suspects chan<- string) fu
 	return func() { c.ActorSystem.EventStream.Unsubscribe(sub) }
 }
 
-// suspect ("" for every other member) ends the lease of the member at addr when its port refuses
-// connections: nothing listens there any more (the process died), so
-// waiting for its lease to lapse would only keep requests going to it.
+// suspect ends the lease of the member at addr ("": of every other
+// member) when its port refuses connections: nothing listens there any
+// more (the process died), so waiting for its lease to lapse would only
+// keep requests going to it.
 // A member that still accepts connections (frozen, slow, cut off from
 // the database) is left to its lease. It reports whether it evicted one.
 func (p *Provider) suspect(ctx context.Context, addr string, members []Member) bool {
-	if addr == "" { // Recheck: every other member
+	if addr == "" { // every other member, probed together
+		dead := make([]bool, len(members))
+		var wg sync.WaitGroup
+		for i, m := range members {
+			if m.ID != p.id {
+				wg.Go(func() { dead[i] = refused(ctx, net.JoinHostPort(m.Host, strconv.Itoa(m.Port))) })
+			}
+		}
+		wg.Wait()
 		evicted := false
-		for _, m := range members {
-			if m.ID != p.id && p.suspect(ctx, net.JoinHostPort(m.Host, strconv.Itoa(m.Port)), members) {
+		for i, m := range members {
+			if dead[i] && p.evict(ctx, m, net.JoinHostPort(m.Host, strconv.Itoa(m.Port))) {
 				evicted = true
 			}
 		}
@@ -78,9 +89,11 @@ func (p *Provider) suspect(ctx context.Context, addr string, members []Member) b
 	if m == nil {
 		return false
 	}
-	if !refused(ctx, addr) {
-		return false
-	}
+	return refused(ctx, addr) && p.evict(ctx, *m, addr)
+}
+
+// evict ends m's lease.
+func (p *Provider) evict(ctx context.Context, m Member, addr string) bool {
 	if err := p.reg.Leave(ctx, m.ID); err != nil {
 		if ctx.Err() == nil {
 			p.cfg.Log.Warn().Str("member", m.ID).Str("addr", addr).Err(err).Msg("member refuses connections but its lease was not ended; it lapses on its own")
