@@ -10,8 +10,6 @@ import (
 	"net/http/httptest"
 	"time"
 
-	pacluster "github.com/asynkron/protoactor-go/cluster"
-
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/cluster/clusterpb"
 	"github.com/holon-actors/holon-actors/messages"
@@ -85,17 +83,13 @@ func (n *Node) Call(ctx context.Context, key string, call *clusterpb.AgentCall) 
 	return r, nil
 }
 
-// request sends msg to agent key's grain, in short attempts (one sent to
-// a node that just died times out and the next looks the owner up
-// again), and turns a refusal into an error.
+// request sends msg to agent key's grain (ask: short attempts, abandoned
+// when a member leaves), again while ctx lasts, and turns a refusal into
+// an error.
 func (n *Node) request(ctx context.Context, key string, msg any) (any, error) {
-	timeout := n.timeout
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
-		timeout = time.Until(dl)
-	}
 	var last error
 	for attempt := 0; ctx.Err() == nil; attempt++ {
-		res, err := n.c.Request(key, AgentKind, msg, pacluster.WithTimeout(timeout), pacluster.WithRetryCount(3))
+		res, err := n.ask(ctx, key, msg)
 		if err == nil {
 			if e, ok := res.(*remotepb.Error); ok {
 				return nil, fmt.Errorf("cluster: agent %s: %s: %s", key, e.GetCode(), e.GetMessage())

@@ -92,9 +92,11 @@ func memberCerts(t *testing.T, names ...string) map[string]string {
 	return dirs
 }
 
-func startProcNode(t *testing.T, name, db, tlsDir string) *procNode {
+// startProcNode starts node name; args are more clusternode flags (a
+// later -lease wins over the default 2s).
+func startProcNode(t *testing.T, name, db, tlsDir string, args ...string) *procNode {
 	t.Helper()
-	cmd := exec.Command(nodeBinary(t), "-db", db, "-name", name, "-tls-dir", tlsDir, "-lease", "2s")
+	cmd := exec.Command(nodeBinary(t), append([]string{"-db", db, "-name", name, "-tls-dir", tlsDir, "-lease", "2s"}, args...)...)
 	logf, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,26 +233,45 @@ func admittedIDs(t *testing.T, evs []messages.Event) map[string]int {
 	return ids
 }
 
+// testCluster is three node processes, n1 to n3, over one database.
+type testCluster struct {
+	db    string
+	names []string
+	certs map[string]string
+	args  []string
+	nodes map[string]*procNode
+	store *pgjournal.Store // the journal they share
+}
+
+// startCluster starts n1 to n3 (args: more clusternode flags) over a new
+// database, waits until each sees all three as members, and opens the
+// journal they share (closed at the test's end).
+func startCluster(t *testing.T, args ...string) *testCluster {
+	t.Helper()
+	c := &testCluster{db: pg.NewDatabase(t), names: []string{"n1", "n2", "n3"}, args: args, nodes: map[string]*procNode{}}
+	c.certs = memberCerts(t, c.names...)
+	for _, name := range c.names {
+		c.nodes[name] = startProcNode(t, name, c.db, c.certs[name], args...)
+	}
+	for _, n := range c.nodes {
+		n.awaitMembers(t, 3)
+	}
+	store, err := pgjournal.Open(context.Background(), pgjournal.DefaultConfig(c.db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	c.store = store
+	return c
+}
+
 // TestThreeNodesSurviveAKilledOwner: prompts to agents spread over three
 // node processes; the owner of some is killed with SIGKILL; prompted
 // again through a survivor, they continue there from their journal, with
 // no acknowledged prompt lost and none admitted twice.
 func TestThreeNodesSurviveAKilledOwner(t *testing.T) {
-	db := pg.NewDatabase(t)
-	names := []string{"n1", "n2", "n3"}
-	certs := memberCerts(t, names...)
-	nodes := map[string]*procNode{}
-	for _, name := range names {
-		nodes[name] = startProcNode(t, name, db, certs[name])
-	}
-	for _, n := range nodes {
-		n.awaitMembers(t, 3)
-	}
-	store, err := pgjournal.Open(context.Background(), pgjournal.DefaultConfig(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	c := startCluster(t)
+	names, nodes, store := c.names, c.nodes, c.store
 
 	const agents = 12
 	acked := map[string][]string{} // agent -> acknowledged message ids
@@ -318,21 +339,8 @@ func TestThreeNodesSurviveAKilledOwner(t *testing.T) {
 // (SIGCONT), the old owner must call no model for the agent and write
 // nothing to its journal, and it leaves (its lease is lost).
 func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
-	db := pg.NewDatabase(t)
-	names := []string{"n1", "n2", "n3"}
-	certs := memberCerts(t, names...)
-	nodes := map[string]*procNode{}
-	for _, name := range names {
-		nodes[name] = startProcNode(t, name, db, certs[name])
-	}
-	for _, n := range nodes {
-		n.awaitMembers(t, 3)
-	}
-	store, err := pgjournal.Open(context.Background(), pgjournal.DefaultConfig(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	c := startCluster(t)
+	names, nodes, store := c.names, c.nodes, c.store
 
 	nodes["n1"].prompt(t, "z", "z-1", time.Now().Add(60*time.Second))
 	owner := nodes[lastActivation(t, waitJournal(t, store, "z", settled(1)))]
@@ -383,4 +391,52 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 	if ids := admittedIDs(t, evs); ids["z-1"] != 1 || ids["z-2"] != 1 || ids["zombie-1"] != 0 {
 		t.Fatalf("admitted %v, want z-1 and z-2 once each", ids)
 	}
+}
+
+// TestKilledOwnerFailsOverBeforeItsLeaseLapses: with a membership lease
+// of 20 s, the owner of an agent is killed with SIGKILL and the agent is
+// prompted through a survivor, round after round (the killed node comes
+// back as a new member each time). The survivors see the dead node's
+// port refuse connections and end its lease, and a request that reached
+// the dead owner is abandoned when it leaves the topology: the prompt is
+// accepted long before the lease would have lapsed (it took 13-20 s when
+// only the lease dropped a dead node).
+func TestKilledOwnerFailsOverBeforeItsLeaseLapses(t *testing.T) {
+	c := startCluster(t, "-lease", "20s")
+	const rounds = 3
+	var took []time.Duration
+	for r := range rounds {
+		agent := fmt.Sprintf("f%d", r)
+		c.nodes["n1"].prompt(t, agent, agent+"-1", time.Now().Add(30*time.Second))
+		victim := lastActivation(t, waitJournal(t, c.store, agent, settled(1)))
+		var survivor *procNode
+		for _, name := range c.names {
+			if name != victim {
+				survivor = c.nodes[name]
+				break
+			}
+		}
+		killed := time.Now()
+		if err := c.nodes[victim].cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		survivor.prompt(t, agent, agent+"-2", killed.Add(30*time.Second))
+		d := time.Since(killed)
+		took = append(took, d)
+		if d > 10*time.Second {
+			t.Errorf("round %d: kill -9 of %s to %s's prompt accepted on %s took %s, want well within the 20s lease", r, victim, agent, survivor.name, d)
+		}
+		evs := waitJournal(t, c.store, agent, settled(2))
+		if now := lastActivation(t, evs); now == victim || now == "" {
+			t.Errorf("round %d: %s last activated on %q, want a survivor", r, agent, now)
+		}
+		if ids := admittedIDs(t, evs); ids[agent+"-1"] != 1 || ids[agent+"-2"] != 1 {
+			t.Errorf("round %d: admitted %v, want each prompt once", r, ids)
+		}
+		c.nodes[victim] = startProcNode(t, victim, c.db, c.certs[victim], c.args...)
+		for _, n := range c.nodes {
+			n.awaitMembers(t, 3)
+		}
+	}
+	t.Logf("failover (kill -9 to the next prompt accepted on a survivor), %d rounds: %v", rounds, took)
 }

@@ -97,6 +97,9 @@ type Node struct {
 	c       *pacluster.Cluster
 	name    string
 	timeout time.Duration
+	left    *departures
+	unwatch func()
+	members *pgmembers.Provider
 }
 
 // Start joins the cluster. It takes about a second (Proto.Actor's own
@@ -132,7 +135,8 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("cluster: start node %s on %s: %w", cfg.Name, cfg.Listen, err)
 	}
 	log.Info().Str("addr", sys.Address()).Msg("cluster node started")
-	return &Node{sys: sys, c: pc, name: cfg.Name, timeout: attemptTimeout}, nil
+	left, unwatch := newDepartures(sys)
+	return &Node{sys: sys, c: pc, name: cfg.Name, timeout: attemptTimeout, left: left, unwatch: unwatch, members: prov}, nil
 }
 
 // startMember starts pc, turning its panics (a failed listen, a provider
@@ -153,14 +157,7 @@ func (n *Node) Addr() string { return n.sys.Address() }
 // Prompt admits req at its agent's activation, wherever the cluster
 // places it, and returns what the agent answered.
 func (n *Node) Prompt(ctx context.Context, req *remotepb.PromptRequest) (*remotepb.PromptAccepted, error) {
-	// Each attempt is short: one sent to a node that just died times out,
-	// and the next looks the owner up again.
-	timeout := n.timeout
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
-		timeout = time.Until(dl)
-	}
-	opts := []pacluster.GrainCallOption{pacluster.WithTimeout(timeout), pacluster.WithRetryCount(3)}
-	res, err := n.c.Request(req.GetAgentId(), AgentKind, req, opts...)
+	res, err := n.request(ctx, req.GetAgentId(), req)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: prompt agent %s: %w", req.GetAgentId(), err)
 	}
@@ -177,6 +174,7 @@ func (n *Node) Prompt(ctx context.Context, req *remotepb.PromptRequest) (*remote
 // Close leaves the cluster (graceful: the others drop it at once) and
 // stops the node's actor system; the runtime is the caller's.
 func (n *Node) Close() {
+	n.unwatch()
 	n.c.Shutdown(true)
 	if !n.sys.IsStopped() { // Cluster.Shutdown stops it (a second stop panics)
 		n.sys.Shutdown()

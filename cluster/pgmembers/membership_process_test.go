@@ -64,7 +64,12 @@ func memberBinary(t *testing.T) string {
 
 func startMember(t *testing.T, db string) *memberNode {
 	t.Helper()
-	cmd := exec.Command(memberBinary(t), "-db", db, "-lease", "2s")
+	return startMemberLease(t, db, "2s")
+}
+
+func startMemberLease(t *testing.T, db, lease string) *memberNode {
+	t.Helper()
+	cmd := exec.Command(memberBinary(t), "-db", db, "-lease", lease)
 	logf, err := os.Create(filepath.Join(t.TempDir(), "node.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -187,4 +192,27 @@ func TestMembershipLostNodeAndRejoin(t *testing.T) {
 	}
 	a.awaitMembers(t, a.id, b2.id)
 	b2.awaitMembers(t, a.id, b2.id)
+}
+
+// TestKilledMemberEvictedBeforeItsLeaseLapses: with a 20 s lease, a member
+// killed with SIGKILL is dropped by the others within a few seconds: its
+// port refuses connections (probed before each poll, and when a
+// connection to it ends), and a survivor ends its lease in the table.
+func TestKilledMemberEvictedBeforeItsLeaseLapses(t *testing.T) {
+	db := pg.NewDatabase(t)
+	a, b, c := startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s")
+	for _, n := range []*memberNode{a, b, c} {
+		n.awaitMembers(t, a.id, b.id, c.id)
+	}
+	killed := time.Now()
+	if err := c.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	a.awaitMembers(t, a.id, b.id)
+	b.awaitMembers(t, a.id, b.id)
+	detect := time.Since(killed)
+	t.Logf("a killed member left the topology after %s (lease 20s)", detect.Round(time.Millisecond))
+	if detect > 8*time.Second {
+		t.Errorf("a killed member was dropped after %s, want well within its 20s lease", detect)
+	}
 }

@@ -51,11 +51,14 @@ type Provider struct {
 	pool *pgxpool.Pool
 	cfg  Config
 
-	mu     sync.Mutex
-	reg    *Registry
-	id     string // this member's id; "" for a client
-	cancel context.CancelFunc
-	done   chan struct{}
+	mu  sync.Mutex
+	reg *Registry
+	id  string // this member's id; "" for a client
+	// suspects carries, to the provider's loop, addresses whose
+	// connection ended and Recheck's "" (every member).
+	suspects chan string
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 var _ cluster.ClusterProvider = (*Provider)(nil)
@@ -97,26 +100,34 @@ func (p *Provider) start(c *cluster.Cluster, self *Member) error {
 	c.MemberList.UpdateClusterTopology(toCluster(members))
 
 	loopCtx, stop := context.WithCancel(context.Background())
+	suspects := make(chan string, 16)
+	unwatch := p.watchEndpoints(c, suspects)
 	p.mu.Lock()
-	p.reg, p.cancel, p.done = reg, stop, make(chan struct{})
+	p.reg, p.cancel, p.done, p.suspects = reg, stop, make(chan struct{}), suspects
 	if self != nil {
 		p.id = self.ID
 	}
 	done := p.done
 	p.mu.Unlock()
-	go p.run(loopCtx, c, done)
+	go func() {
+		defer unwatch()
+		p.run(loopCtx, c, members, suspects, done)
+	}()
 	return nil
 }
 
 // run renews the lease and polls the members until ctx ends or the lease
-// is lost. It owns nothing but its tickers.
-func (p *Provider) run(ctx context.Context, c *cluster.Cluster, done chan struct{}) {
+// is lost. Before each poll, and at once when a remote connection ends or
+// Recheck asks, it probes the other members' ports and evicts those that
+// refuse connections (see suspect). It owns nothing but its tickers.
+func (p *Provider) run(ctx context.Context, c *cluster.Cluster, current []Member, suspects <-chan string, done chan struct{}) {
 	defer close(done)
 	renew := time.NewTicker(p.cfg.Renew)
 	defer renew.Stop()
 	poll := time.NewTicker(p.cfg.Poll)
 	defer poll.Stop()
 	var last []Member
+	var rechecked time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -136,7 +147,27 @@ func (p *Provider) run(ctx context.Context, c *cluster.Cluster, done chan struct
 			if err != nil && ctx.Err() == nil {
 				p.cfg.Log.Warn().Str("member", p.id).Err(err).Msg("membership lease not renewed; retrying")
 			}
+		case addr := <-suspects:
+			if addr == "" {
+				if time.Since(rechecked) < recheckEvery {
+					continue
+				}
+				rechecked = time.Now()
+			}
+			if !p.suspect(ctx, addr, current) {
+				continue
+			}
+			members, err := p.reg.Alive(ctx)
+			if err != nil {
+				continue // the next poll publishes it
+			}
+			current = members
+			c.MemberList.UpdateClusterTopology(toCluster(members))
 		case <-poll.C:
+			if time.Since(rechecked) >= recheckEvery { // evictions show in this read
+				rechecked = time.Now()
+				p.suspect(ctx, "", current)
+			}
 			members, err := p.reg.Alive(ctx)
 			if err != nil {
 				if ctx.Err() == nil {
@@ -144,6 +175,7 @@ func (p *Provider) run(ctx context.Context, c *cluster.Cluster, done chan struct
 				}
 				continue
 			}
+			current = members
 			if !sameMembers(last, members) {
 				p.cfg.Log.Info().Int("members", len(members)).Strs("ids", ids(members)).Msg("cluster topology")
 				last = members

@@ -27,6 +27,7 @@ type benchCmd struct {
 	Exec            benchExecCmd            `cmd:"" help:"Overhead of an inline ExecCommand over a bare fork/exec, in the same run, and output capture throughput."`
 	SSE             benchSSECmd             `cmd:"" name:"sse" help:"Memory of many event streams on one agent with large events: peak while served, left after they close."`
 	Remote          benchRemoteCmd          `cmd:"" help:"Prompts admitted durably per second over the cluster protocol (mTLS) and over the control socket of the same node, in the same run, and their admit latency."`
+	Cluster         benchClusterCmd         `cmd:"" help:"Three nodes and PostgreSQL on loopback: failover after kill -9 of an agent's owner, PostgreSQL durable events/s, turns/s against one node over Badger, acknowledged prompts lost."`
 	Timers          benchTimersCmd          `cmd:"" help:"Timer service under 10,000 agents with a recurring timer each: fires per second sustained, lateness after the due time, memory per pending timer."`
 	Memory          benchMemoryCmd          `cmd:"" help:"An agent's memory search index of 100,000 records: full rebuild records per second, bytes per record, search latency p50/p99."`
 	MCP             benchMCPCmd             `cmd:"" name:"mcp" help:"Overhead of a no-op MCP tool call through the runtime against the same call with the SDK client directly, same stdio server, same run."`

@@ -8,7 +8,8 @@
 // runs as the postgres user. Missing PostgreSQL binaries fail the tests with
 // a message saying to install the postgresql package; nothing is skipped.
 //
-// pgtest is imported only by tests.
+// pgtest is imported by tests, and by bench cluster, which starts its own
+// server the same way.
 package pgtest
 
 import (
@@ -192,6 +193,15 @@ func (s *Server) NewDatabase(t testing.TB) string {
 		t.Fatalf("create database %s: %v", name, err)
 	}
 	return s.URL(name)
+}
+
+// CreateDatabase creates an empty database name and returns its URL: for
+// a caller that is not a test (bench cluster).
+func (s *Server) CreateDatabase(name string) (string, error) {
+	if err := s.exec(context.Background(), "CREATE DATABASE "+name); err != nil {
+		return "", fmt.Errorf("create database %s: %w", name, err)
+	}
+	return s.URL(name), nil
 }
 
 // exec runs one statement on the postgres database.
