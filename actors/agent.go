@@ -653,7 +653,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 		a.saveSnapshot()
 	}
 	a.effects(payloads)
-	a.wire.memory.write(a.id, decoded, now) // the scrubbed records, as journaled
+	a.wire.memory.write(a.id, decoded, now, first) // the scrubbed records, as journaled
 	return nil
 }
 

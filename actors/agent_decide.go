@@ -19,6 +19,7 @@ func (a *agent) env() agentstate.Env {
 		Compaction:         a.deps.Compaction,
 		MaxActiveChildren:  a.deps.MaxActiveChildren,
 		Timers:             a.deps.Timers,
+		Memory:             a.wire.memory.enabled(),
 	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog,
 		Guidance: a.guide.g, Approval: a.approvalMode}
 }

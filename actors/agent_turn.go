@@ -80,6 +80,9 @@ func (a *agent) toolCatalog() []providers.ToolSpec {
 	var specs []providers.ToolSpec
 	for _, t := range a.wire.opTools {
 		s := t.Spec()
+		if !a.offered(s.Name) {
+			continue
+		}
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
 	for _, s := range a.deps.Tools.Specs() {

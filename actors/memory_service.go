@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/holon-actors/holon-actors/memory"
@@ -22,34 +23,59 @@ var ErrMemoryUnavailable = errors.New("actors: memory search needs agent homes (
 // memoryService keeps each agent's memory index (memory.Index, under
 // agent_home/.holon/indexes) and its episode ledger
 // (agent_home/.holon/ledger/context_episodes.jsonl) current, off the
-// agents' actors: an agent hands the records a durable batch wrote to
-// write, which never blocks; a worker goroutine, started when there is
-// work and ending when there is none, upserts them in order. Both are
+// agents' actors. Indexing is lazy: an agent hands the records a durable
+// batch wrote to write, which never blocks and only adds them to the
+// agent's pending records (and leaves a pending marker beside its index,
+// so a crash before they are indexed has the next process rebuild it).
+// One indexer goroutine (memory_indexer.go) writes an agent's pending
+// records in one transaction when there are many, when they have waited
+// long, when the runtime is quiet, or when the agent searches its memory
+// (a search first indexes everything written before it); so a busy
+// runtime spends one core at most on indexing, and a transaction, an open
+// database and FTS5's segment write serve many records. Both are
 // derived: an index that is missing, stale or corrupt is rebuilt from the
 // agent's journal and memory files (memorySource), and the ledger is
 // rewritten from the journal with it. The runtime owns the service; stop
-// waits for the worker and closes the indexes.
+// indexes what is pending, waits for the indexer and closes the indexes.
 type memoryService struct {
 	home    string // HOLON_HOME; "" disables the service
 	journal persistence.Journal
 
 	mu sync.Mutex
-	// pending are the writes not yet run, oldest first, at most
-	// memoryQueue: beyond it an agent's records are dropped and its index
-	// marked lost, to be rebuilt from the journal before its next use.
-	pending []memoryWrite
-	working bool            // a worker runs the pending writes; guarded by mu
-	idle    *sync.Cond      // broadcast on mu as the worker runs writes and ends
-	queued  uint64          // writes handed over; guarded by mu
-	ran     uint64          // writes run; guarded by mu
-	lost    map[string]bool // agents whose records were dropped; guarded by mu
-	stopped bool            // guarded by mu
+	// pending are the records not yet indexed, by agent, at most
+	// memoryQueue in all: beyond it an agent's records are dropped and its
+	// index marked lost, to be rebuilt from the journal before its next use.
+	pending   map[string]*memoryPending
+	queued    int             // records pending in all; guarded by mu
+	lastWrite time.Time       // the newest write handed over; guarded by mu
+	working   bool            // the indexer runs; guarded by mu
+	idle      *sync.Cond      // broadcast on mu as the indexer ends
+	kick      chan struct{}   // wakes the indexer early (capacity 1)
+	lost      map[string]bool // agents whose records were dropped; guarded by mu
+	marked    map[string]bool // agents whose pending marker this service left; guarded by mu
+	closing   bool            // stop began: no indexer starts; guarded by mu
+	stopped   bool            // guarded by mu
+
+	// flushMu makes index writes take turns (the indexer's and a search's
+	// catch-up): an agent's records are written in the order they were
+	// taken, and one write runs at a time.
+	flushMu sync.Mutex
 
 	// ixMu guards indexes and clock; it is held while an index is opened
 	// or rebuilt.
 	ixMu    sync.Mutex
 	indexes map[string]*openIndex
 	clock   uint64 // counts index uses, for the least recently used
+}
+
+// memoryPending is an agent's records waiting to be indexed, oldest
+// first, when the first of them was handed over, and the journal seq of
+// the batch that wrote it: the records from there on are all pending.
+type memoryPending struct {
+	docs     []memory.Doc
+	episodes []messages.Episode
+	since    time.Time
+	from     uint64
 }
 
 // openIndex is an open index, with its users and its last use: at most
@@ -66,17 +92,12 @@ type openIndex struct {
 // maxOpenIndexes bounds the indexes kept open when idle.
 const maxOpenIndexes = 64
 
-// memoryWrite is one durable batch's records for agent id.
-type memoryWrite struct {
-	id       string
-	docs     []memory.Doc
-	episodes []messages.Episode
-}
-
-const memoryQueue = 4096
+// memoryQueue bounds the records pending in all.
+const memoryQueue = 16384
 
 func newMemoryService(home string, journal persistence.Journal) *memoryService {
-	s := &memoryService{home: home, journal: journal, indexes: map[string]*openIndex{}, lost: map[string]bool{}}
+	s := &memoryService{home: home, journal: journal, indexes: map[string]*openIndex{}, lost: map[string]bool{},
+		pending: map[string]*memoryPending{}, marked: map[string]bool{}, kick: make(chan struct{}, 1)}
 	s.idle = sync.NewCond(&s.mu)
 	return s
 }
@@ -84,98 +105,50 @@ func newMemoryService(home string, journal persistence.Journal) *memoryService {
 // enabled reports whether agents have homes to keep memory in.
 func (s *memoryService) enabled() bool { return s != nil && s.home != "" }
 
-// write hands the memory records of a batch agent id made durable at at
-// to the service, without blocking.
-func (s *memoryService) write(id string, batch []messages.Payload, at time.Time) {
+// write hands the memory records of a batch agent id made durable at at,
+// from journal seq from on, to the service, without blocking on indexing.
+func (s *memoryService) write(id string, batch []messages.Payload, at time.Time, from uint64) {
 	if !s.enabled() {
 		return
 	}
-	w := memoryWrite{id: id}
+	var docs []memory.Doc
+	var eps []messages.Episode
 	for _, p := range batch {
-		w.docs = append(w.docs, memoryDocs(id, p, at)...)
+		docs = append(docs, memoryDocs(id, p, at)...)
 		if e, ok := p.(messages.EpisodeFinalized); ok {
-			w.episodes = append(w.episodes, e.Episode)
+			eps = append(eps, e.Episode)
 		}
 	}
-	if len(w.docs) == 0 {
+	if len(docs) == 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.stopped:
-	case len(s.pending) >= memoryQueue:
+		return
+	case s.queued+len(docs) > memoryQueue:
 		s.lost[id] = true
-	default:
-		s.pending = append(s.pending, w)
-		s.queued++
-		if !s.working {
-			s.working = true
-			go s.work()
+		return
+	}
+	p := s.pending[id]
+	if p == nil {
+		p = &memoryPending{since: time.Now(), from: from}
+		s.pending[id] = p
+		s.markPending(id)
+	}
+	p.docs, p.episodes = append(p.docs, docs...), append(p.episodes, eps...)
+	s.queued += len(docs)
+	s.lastWrite = time.Now()
+	if len(p.docs) >= memoryBatch && len(p.docs)-len(docs) < memoryBatch || s.queued >= memorySoftQueue {
+		select {
+		case s.kick <- struct{}{}:
+		default:
 		}
 	}
-}
-
-// work runs the pending writes until none is left, all that wait at
-// once.
-func (s *memoryService) work() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.pending) > 0 {
-		batch := s.pending
-		s.pending = nil
-		s.mu.Unlock()
-		for _, w := range byAgent(batch) {
-			s.apply(w)
-		}
-		s.mu.Lock()
-		s.ran += uint64(len(batch))
-		s.idle.Broadcast()
-	}
-	s.working = false
-	s.idle.Broadcast()
-}
-
-// byAgent merges the writes of each agent, in order, so each agent's
-// index takes one transaction for all its records waiting.
-func byAgent(ws []memoryWrite) []memoryWrite {
-	var out []memoryWrite
-	at := map[string]int{}
-	for _, w := range ws {
-		i, ok := at[w.id]
-		if !ok {
-			at[w.id], out = len(out), append(out, memoryWrite{id: w.id})
-			i = len(out) - 1
-		}
-		out[i].docs = append(out[i].docs, w.docs...)
-		out[i].episodes = append(out[i].episodes, w.episodes...)
-	}
-	return out
-}
-
-// apply runs one write: the records upserted, the episodes appended to
-// the ledger. A failure marks the index dirty so its next use rebuilds it.
-func (s *memoryService) apply(w memoryWrite) {
-	ix, release, err := s.index(context.Background(), w.id)
-	if err != nil {
-		return // the next use opens (and rebuilds) it again
-	}
-	defer release()
-	if err := ix.Upsert(w.docs...); err != nil {
-		_ = ix.MarkDirty()
-	}
-	if len(w.episodes) > 0 {
-		_ = appendLedger(s.agentHome(w.id), w.episodes)
-	}
-}
-
-// flush waits until every write handed over before it ran, or was
-// dropped by stop.
-func (s *memoryService) flush() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for target := s.queued; s.ran < target && s.working; {
-		s.idle.Wait()
+	if !s.working && !s.closing {
+		s.working = true
+		go s.work()
 	}
 }
 
@@ -188,39 +161,63 @@ func (s *memoryService) agentHome(id string) string {
 }
 
 // index is agent id's open index, opened (and rebuilt when needed) on
-// first use; an agent whose records were dropped has its index rebuilt.
-// The caller releases it when done; until then it stays open.
+// first use. The caller releases it when done; until then it stays open.
 func (s *memoryService) index(ctx context.Context, id string) (*memory.Index, func(), error) {
+	ix, release, _, err := s.open(ctx, id, 0)
+	return ix, release, err
+}
+
+// open is index for a caller that will write the records of the journal
+// from seq pendingFrom on itself (0: none): an index built when it is
+// opened (missing, stale, corrupt or dirty) reads the journal only up to
+// there, so a new agent's first index costs no journal read. It says
+// whether it rebuilt the index from the whole journal and the memory
+// files: then the index holds every record made durable before the call.
+// An agent whose records were dropped, or whose pending marker was left
+// by an earlier process (which ended before it indexed them), has its
+// index rebuilt.
+func (s *memoryService) open(ctx context.Context, id string, pendingFrom uint64) (*memory.Index, func(), bool, error) {
 	if !s.enabled() {
-		return nil, nil, ErrMemoryUnavailable
+		return nil, nil, false, ErrMemoryUnavailable
 	}
 	s.mu.Lock()
-	stopped, lost := s.stopped, s.lost[id]
+	stopped, lost, ours := s.stopped, s.lost[id], s.marked[id]
 	delete(s.lost, id)
 	s.mu.Unlock()
 	if stopped {
-		return nil, nil, ErrRuntimeClosed
+		return nil, nil, false, ErrRuntimeClosed
 	}
 	home := s.agentHome(id)
 	if home == "" {
-		return nil, nil, fmt.Errorf("memory of %s: %w", id, ErrInvalidAgentID)
+		return nil, nil, false, fmt.Errorf("memory of %s: %w", id, ErrInvalidAgentID)
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
-	src := memorySource(s.journal, id, home)
+	var rebuilt atomic.Bool
+	upTo := new(atomic.Uint64) // the last journal seq a rebuild reads; 0: all of it
+	src := rebuildFlag(memorySource(s.journal, id, home, upTo), upTo, &rebuilt)
 	o, ok := s.indexes[id]
+	stale := !ok && !ours && pendingLeft(home)
 	if !ok {
-		ix, err := memory.Open(filepath.Join(home, ".holon", "indexes"), memory.Options{AgentID: id, Source: src})
+		lost = lost || stale
+		if pendingFrom > 1 && !lost {
+			upTo.Store(pendingFrom - 1)
+		}
+		ix, err := memory.Open(indexDir(home), memory.Options{AgentID: id, Source: src})
+		upTo.Store(0) // the index keeps src for later rebuilds: of the whole journal
 		if err != nil {
-			return nil, nil, fmt.Errorf("open memory index of %s: %w", id, err)
+			return nil, nil, false, fmt.Errorf("open memory index of %s: %w", id, err)
 		}
 		o = &openIndex{ix: ix}
 		s.indexes[id] = o
 	}
-	if lost || o.ix.Dirty() {
+	if (lost && !rebuilt.Load()) || o.ix.Dirty() {
 		if err := o.ix.Rebuild(ctx, src); err != nil {
-			return nil, nil, fmt.Errorf("rebuild memory index of %s: %w", id, err)
+			return nil, nil, false, fmt.Errorf("rebuild memory index of %s: %w", id, err)
 		}
+	}
+	if stale {
+		s.unmarkLeft(id, home) // what an earlier process left is in the rebuilt index
 	}
 	s.clock++
 	o.users, o.used = o.users+1, s.clock
@@ -236,7 +233,18 @@ func (s *memoryService) index(ctx context.Context, id string) (*memory.Index, fu
 			s.closeIdle()
 			s.ixMu.Unlock()
 		})
-	}, nil
+	}, rebuilt.Load(), nil
+}
+
+// rebuildFlag is src, setting rebuilt when an index is built from it and
+// the whole journal (upTo 0).
+func rebuildFlag(src memory.Source, upTo *atomic.Uint64, rebuilt *atomic.Bool) memory.Source {
+	return memory.SourceFunc(func(ctx context.Context, yield func(memory.Doc) error) error {
+		if upTo.Load() == 0 {
+			rebuilt.Store(true)
+		}
+		return src.Docs(ctx, yield)
+	})
 }
 
 // closeIdle closes the least recently used idle indexes beyond
@@ -264,6 +272,13 @@ func (s *memoryService) forget(id string) {
 	if !s.enabled() {
 		return
 	}
+	s.mu.Lock()
+	if p := s.pending[id]; p != nil {
+		s.queued -= len(p.docs)
+		delete(s.pending, id)
+	}
+	delete(s.marked, id)
+	s.mu.Unlock()
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
 	o, ok := s.indexes[id]
@@ -278,8 +293,8 @@ func (s *memoryService) forget(id string) {
 	o.gone = true
 }
 
-// search runs q over agent id's memory, after the records handed over
-// before it and a check of its memory files.
+// search runs q over agent id's memory, after indexing the records it
+// handed over before it and a check of its memory files.
 func (s *memoryService) search(ctx context.Context, id string, q memory.Query) ([]memory.Hit, error) {
 	ix, release, err := s.ready(ctx, id)
 	if err != nil {
@@ -303,7 +318,9 @@ func (s *memoryService) ready(ctx context.Context, id string) (*memory.Index, fu
 	if !s.enabled() {
 		return nil, nil, ErrMemoryUnavailable
 	}
-	s.flush()
+	if err := s.flushAgent(ctx, id); err != nil {
+		return nil, nil, err
+	}
 	ix, release, err := s.index(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -315,14 +332,23 @@ func (s *memoryService) ready(ctx context.Context, id string) (*memory.Index, fu
 	return ix, release, nil
 }
 
-// stop drops the writes not yet run, waits for the worker and closes
-// every index.
+// stop waits for the indexer, indexes every record still pending and
+// closes every index.
 func (s *memoryService) stop() {
 	s.mu.Lock()
-	s.stopped, s.pending = true, nil
+	s.closing = true
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
 	for s.working {
 		s.idle.Wait()
 	}
+	s.mu.Unlock()
+	s.flushAll(context.Background())
+	s.mu.Lock()
+	s.stopped = true
+	s.pending, s.queued = map[string]*memoryPending{}, 0
 	s.mu.Unlock()
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()

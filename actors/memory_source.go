@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/holon-actors/holon-actors/memory"
 	"github.com/holon-actors/holon-actors/messages"
@@ -19,13 +20,14 @@ const memoryPage = 2048
 // rebuild: the records of its journal (briefs, episodes, each work item
 // and delivery summary as last written) and its memory files. Walking the
 // journal also rewrites the episode ledger, which is as derived as the
-// index.
-func memorySource(j persistence.Journal, id, home string) memory.Source {
+// index. A non-zero upTo stops the journal at that seq, for a caller that
+// writes the records after it itself.
+func memorySource(j persistence.Journal, id, home string, upTo *atomic.Uint64) memory.Source {
 	journal := memory.SourceFunc(func(ctx context.Context, yield func(memory.Doc) error) error {
 		latest := map[string]memory.Doc{} // work items and deliveries: the last version wins
 		var order []string
 		var eps []messages.Episode
-		err := readJournal(ctx, j, id, func(ev messages.Event, p messages.Payload) error {
+		err := readJournal(ctx, j, id, upTo.Load(), func(ev messages.Event, p messages.Payload) error {
 			if e, ok := p.(messages.EpisodeFinalized); ok {
 				eps = append(eps, e.Episode)
 			}
@@ -58,11 +60,14 @@ func memorySource(j persistence.Journal, id, home string) memory.Source {
 }
 
 // readJournal calls fn with each event of stream id whose payload may
-// hold memory, in order.
-func readJournal(ctx context.Context, j persistence.Journal, id string, fn func(messages.Event, messages.Payload) error) error {
+// hold memory, in order, up to seq upTo (0: to the end).
+func readJournal(ctx context.Context, j persistence.Journal, id string, upTo uint64, fn func(messages.Event, messages.Payload) error) error {
 	high, err := j.HighestSeq(ctx, id)
 	if err != nil {
 		return fmt.Errorf("read journal of %s: %w", id, err)
+	}
+	if upTo > 0 {
+		high = min(high, upTo)
 	}
 	for from := uint64(1); from <= high; {
 		evs, err := j.Read(ctx, id, from, high, memoryPage)

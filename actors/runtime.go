@@ -80,6 +80,10 @@ type RuntimeOptions struct {
 	RequestTimeout time.Duration
 	// Logger receives protoactor's own logs; nil discards them.
 	Logger *slog.Logger
+	// NoMemoryIndex keeps no memory index though agents have homes (the
+	// memory tools are then not offered): what indexing costs can be
+	// measured apart from what homes cost.
+	NoMemoryIndex bool
 }
 
 // ErrRuntimeClosed is returned by every call after Close.
@@ -127,7 +131,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	// reflection), not at each activation.
 	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
 		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view,
-		memory: newMemoryService(deps.ToolEnv.Home, deps.Store)}
+		memory: newMemoryService(memoryHome(deps, o), deps.Store)}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}

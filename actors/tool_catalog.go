@@ -8,7 +8,8 @@ import (
 // ToolCatalog lists every tool an agent of this runtime can be offered, in
 // the order and the form a model request carries them: Sleep, the
 // runtime-owned tools (NotifyOperator included, though a profile may leave
-// it out), then registry's tools but those a runtime-owned tool of the
+// it out; the memory tools, offered only when the runtime gives agents
+// homes), then registry's tools but those a runtime-owned tool of the
 // same name replaces.
 func ToolCatalog(registry *tools.Registry) []tools.Spec {
 	d := AgentDeps{NotifyOperatorTool: true, Tools: registry}.withDefaults()

@@ -11,15 +11,18 @@ import (
 )
 
 // TestToolCatalogIsWhatTheModelIsOffered: the catalog of the built-in
-// registry is, tool for tool, what an agent with the built-in tools and
-// NotifyOperator offers the model in a request.
+// registry is, tool for tool, what an agent with the built-in tools,
+// NotifyOperator and a home (so the memory tools) offers the model in a
+// request.
 func TestToolCatalogIsWhatTheModelIsOffered(t *testing.T) {
 	registry, err := actors.BuiltinTools(tools.DefaultBudget())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := testkit.NewWith(t, testkit.Options{Steps: []testkit.Step{testkit.Reply("ok")},
-		Deps: func(_ string, d *actors.AgentDeps) { d.Tools, d.NotifyOperatorTool = registry, true }})
+		Deps: func(home string, d *actors.AgentDeps) {
+			d.Tools, d.NotifyOperatorTool, d.ToolEnv = registry, true, actors.ToolEnv{Home: home}
+		}})
 	h.Prompt("main", "hi")
 	h.WaitEvent("main", testkit.OfType("turn_terminal"))
 	reqs := h.Provider.Requests()

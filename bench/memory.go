@@ -21,10 +21,11 @@ type MemoryConfig struct {
 	Records int
 	// Searches is how many timed searches run after the rebuild.
 	Searches int
-	// TurnOverhead, when set, measures the cost memory maintenance adds to a turn as a ratio of
-	// turn time with it to without it (the runtime's side of memory, outside this package's
-	// index); Memory reports it as memory_turn_overhead_ratio. Nil leaves the field out.
-	TurnOverhead func(ctx context.Context) (float64, error)
+	// TurnOverhead, when set, measures the cost memory maintenance adds to a turn (the runtime's
+	// side of memory, outside this package's index; MemoryTurnOverhead); Memory reports it as
+	// memory_turn_overhead_ratio and memory_turn_overhead_with_indexing_ratio. Nil leaves the
+	// fields out.
+	TurnOverhead func(ctx context.Context) (TurnOverhead, error)
 }
 
 // DefaultMemoryConfig is 100,000 records and 2,000 searches.
@@ -67,8 +68,10 @@ type MemoryResult struct {
 	MemorySearchCPUMsMean       float64 `json:"memory_search_cpu_ms_mean"`
 	// SearchesWithHits is how many of the searches returned at least one record.
 	SearchesWithHits int `json:"searches_with_hits"`
-	// MemoryTurnOverheadRatio is MemoryConfig.TurnOverhead's figure; absent when not measured.
-	MemoryTurnOverheadRatio *float64 `json:"memory_turn_overhead_ratio,omitempty"`
+	// MemoryTurnOverheadRatio and MemoryTurnOverheadWithIndexingRatio are MemoryConfig.TurnOverhead's
+	// figures (TurnOverhead); absent when not measured.
+	MemoryTurnOverheadRatio             *float64 `json:"memory_turn_overhead_ratio,omitempty"`
+	MemoryTurnOverheadWithIndexingRatio *float64 `json:"memory_turn_overhead_with_indexing_ratio,omitempty"`
 }
 
 // Memory rebuilds an agent's memory index of cfg.Records synthetic records (English and
@@ -124,11 +127,11 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 	p50, p99, mx := latencySummary(lat)
 	res.MemorySearchP50Ms, res.MemorySearchP99Ms, res.MemorySearchMaxMs = ms(p50), ms(p99), ms(mx)
 	if cfg.TurnOverhead != nil {
-		r, err := cfg.TurnOverhead(ctx)
+		o, err := cfg.TurnOverhead(ctx)
 		if err != nil {
 			return res, fmt.Errorf("turn overhead: %w", err)
 		}
-		res.MemoryTurnOverheadRatio = &r
+		res.MemoryTurnOverheadRatio, res.MemoryTurnOverheadWithIndexingRatio = &o.Ratio, &o.WithIndexingRatio
 	}
 	return res, nil
 }

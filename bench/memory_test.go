@@ -25,13 +25,18 @@ func TestMemory(t *testing.T) {
 	}
 
 	cfg.Dir = t.TempDir()
-	cfg.TurnOverhead = func(context.Context) (float64, error) { return 1.03, nil }
+	cfg.TurnOverhead = func(context.Context) (TurnOverhead, error) {
+		return TurnOverhead{Ratio: 1.03, WithIndexingRatio: 1.2}, nil
+	}
 	r, err = Memory(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.MemoryTurnOverheadRatio == nil || *r.MemoryTurnOverheadRatio != 1.03 {
 		t.Errorf("memory_turn_overhead_ratio = %v, want the hook's 1.03", r.MemoryTurnOverheadRatio)
+	}
+	if r.MemoryTurnOverheadWithIndexingRatio == nil || *r.MemoryTurnOverheadWithIndexingRatio != 1.2 {
+		t.Errorf("memory_turn_overhead_with_indexing_ratio = %v, want the hook's 1.2", r.MemoryTurnOverheadWithIndexingRatio)
 	}
 	for _, bad := range []MemoryConfig{{Records: 1, Searches: 1}, {Dir: "x", Searches: 1}, {Dir: "x", Records: 1}} {
 		if err := bad.Validate(); err == nil {

@@ -47,6 +47,9 @@ type TurnsConfig struct {
 	// runtime keeps their memory indexes current as they run; without it
 	// they keep working memory and episodes in their journals only.
 	Memory bool
+	// NoMemoryIndex, with Memory, gives the agents homes but keeps no
+	// memory index: the baseline of what indexing costs (TurnOverhead).
+	NoMemoryIndex bool
 }
 
 // DefaultTurnsConfig returns the default workload: 1,000 agents of 5 turns
@@ -68,6 +71,16 @@ type TurnsResult struct {
 
 	Seconds     float64 `json:"seconds"`
 	TurnsPerSec float64 `json:"turns_per_sec"`
+	// CPUSeconds is the process's CPU time (user and system) over the
+	// same run: on a shared machine, where Seconds includes waiting for a
+	// core, the steadier measure of what the turns cost.
+	CPUSeconds float64 `json:"cpu_seconds"`
+	// MemoryFlushSeconds and MemoryFlushCPUSeconds are, with Memory, the
+	// wall and CPU time after the last turn to index the records still
+	// pending (indexing is lazy: what a quiet runtime does in the
+	// background); neither is in Seconds or CPUSeconds.
+	MemoryFlushSeconds    float64 `json:"memory_flush_seconds,omitempty"`
+	MemoryFlushCPUSeconds float64 `json:"memory_flush_cpu_seconds,omitempty"`
 	// Turn latencies, from the start of the Admit call to the turn's
 	// brief_recorded being durable, in milliseconds.
 	TurnP50Ms float64 `json:"turn_p50_ms"`
@@ -192,10 +205,15 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 	before := settledMemory()
 
 	rss := newDecileRSS(cfg.Turns)
+	cpu0, cpuErr := processCPU(os.Getpid())
 	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns, rss.turnDone)
 	if err != nil {
 		return TurnsResult{}, err
 	}
+	if cpu1, err := processCPU(os.Getpid()); cpuErr == nil && err == nil {
+		res.CPUSeconds = (cpu1 - cpu0).Seconds()
+	}
+	flushMemory(ctx, rt, cfg, &res)                                                 // turns_memory.go
 	res.TurnsPerSecByDecile = turnsPerSecByDecile(latencies, cfg.Agents, cfg.Turns) // before the sort below
 	res.RSSByDecileBytes = rss.bytes
 	if res.BytesPerTurnByDecile, err = bytesPerTurnByDecile(ctx, st, cfg.Agents, cfg.Turns); err != nil {

@@ -1,9 +1,11 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -32,9 +34,25 @@ func turnsRuntime(st persistence.Store, cfg TurnsConfig) (*actors.Runtime, error
 	}
 	deps := actors.AgentDeps{Store: st, Provider: benchProvider{}, Tools: reg, Log: zerolog.Nop(),
 		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer.", ToolEnv: actors.ToolEnv{Home: home}}
-	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: cfg.Logger})
+	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: cfg.Logger, NoMemoryIndex: cfg.NoMemoryIndex})
 	if err != nil {
 		return nil, fmt.Errorf("start runtime: %w", err)
 	}
 	return rt, nil
+}
+
+// flushMemory indexes, with cfg.Memory, the records the run left pending
+// (the runtime indexes lazily, in batches) and sets
+// res.MemoryFlushSeconds and res.MemoryFlushCPUSeconds.
+func flushMemory(ctx context.Context, rt *actors.Runtime, cfg TurnsConfig, res *TurnsResult) {
+	if !cfg.Memory {
+		return
+	}
+	cpu0, cpuErr := processCPU(os.Getpid())
+	t := time.Now()
+	rt.FlushMemory(ctx)
+	res.MemoryFlushSeconds = time.Since(t).Seconds()
+	if cpu1, err := processCPU(os.Getpid()); cpuErr == nil && err == nil {
+		res.MemoryFlushCPUSeconds = (cpu1 - cpu0).Seconds()
+	}
 }

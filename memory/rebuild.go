@@ -101,13 +101,12 @@ func (ix *Index) build(ctx context.Context, path string, src Source) (int, error
 	}
 	n := 0
 	if src != nil {
-		err = src.Docs(ctx, func(d Doc) error {
-			if err := d.validate(ix.opts.AgentID); err != nil {
-				ix.log.Warn().Str("agent_id", ix.opts.AgentID).Err(err).Msg("memory record skipped")
-				return nil
-			}
+		skip := func(err error) {
+			ix.log.Warn().Str("agent_id", ix.opts.AgentID).Err(err).Msg("memory record skipped")
+		}
+		err = streamProjected(ctx, src, ix.opts.AgentID, skip, func(p projected) error {
 			n++
-			return w.upsert(ctx, d)
+			return w.upsertProjected(ctx, p)
 		})
 		if err != nil {
 			return 0, fmt.Errorf("read source: %w", err)

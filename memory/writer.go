@@ -87,6 +87,12 @@ func (w *writer) remove(ctx context.Context, kind Kind, key string) error {
 // is the order records were last written. For the memory files it also stores the body's hash,
 // which CheckFiles compares with the file on disk.
 func (w *writer) upsert(ctx context.Context, d Doc) error {
+	return w.upsertProjected(ctx, projected{doc: d, title: project(d.Title), body: project(d.Body)})
+}
+
+// upsertProjected is upsert of a record already projected.
+func (w *writer) upsertProjected(ctx context.Context, p projected) error {
+	d := p.doc
 	k := string(d.Kind) + "\x00" + d.Key
 	if w.fresh == nil || w.fresh[k] {
 		if err := w.remove(ctx, d.Kind, d.Key); err != nil {
@@ -116,7 +122,7 @@ func (w *writer) upsert(ctx context.Context, d Doc) error {
 	if _, err := w.insBody.ExecContext(ctx, id, d.Title, d.Body); err != nil {
 		return fmt.Errorf("insert %s/%s: %w", d.Kind, d.Key, err)
 	}
-	if _, err := w.insFTS.ExecContext(ctx, id, project(d.Title), project(d.Body)); err != nil {
+	if _, err := w.insFTS.ExecContext(ctx, id, p.title, p.body); err != nil {
 		return fmt.Errorf("index %s/%s: %w", d.Kind, d.Key, err)
 	}
 	if isFileKind(d.Kind) {

@@ -66,6 +66,9 @@ type Config struct {
 	// MaxActiveChildren bounds the private children an agent supervises
 	// at once; 0 means the default (runtimetools.DefaultMaxActiveChildren).
 	MaxActiveChildren int
+	// Memory says the agent has a memory index to search (its runtime
+	// gives agents homes): only then does its prompt point at MemorySearch.
+	Memory bool
 }
 
 // WorkItemReminder configures the stale-progress reminder: during a long

@@ -289,3 +289,26 @@ func TestEpisodeBoundaries(t *testing.T) {
 		})
 	}
 }
+
+// The working-memory block points at MemorySearch only for an agent with a
+// memory index to search (Config.Memory: its runtime gives agents homes).
+func TestWorkingMemoryBlockMentionsSearchOnlyWithMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		memory bool
+	}{{"without agent homes", false}, {"with agent homes", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newMemoryRun(t)
+			r.env.Cfg.Memory = tc.memory
+			r.turn("Patched the refund handler.")
+			r.turn("Deployed.")
+			ctx := r.reqs[len(r.reqs)-1].Frame.ContextBlocks[0].Text
+			if !strings.Contains(ctx, "Working memory (revision 1).") {
+				t.Fatalf("second turn's prompt =\n%s\nwant working memory revision 1", ctx)
+			}
+			if got := strings.Contains(ctx, "MemorySearch"); got != tc.memory {
+				t.Errorf("prompt mentions MemorySearch = %v, want %v:\n%s", got, tc.memory, ctx)
+			}
+		})
+	}
+}

@@ -63,7 +63,7 @@ func identityBlock(st *State, env Env) string {
 func contextBlock(st *State, env Env) string {
 	t := st.Turn
 	return fmt.Sprintf("Turn %d, round %d. Current input: message %s. Queued behind it: %d message(s).",
-		t.Index, t.Round+1, t.MessageID, st.Queue.Len()) + workingMemoryBlock(st) + workQueueContext(st, env)
+		t.Index, t.Round+1, t.MessageID, st.Queue.Len()) + workingMemoryBlock(st, env) + workQueueContext(st, env)
 }
 
 func lastText(conv []llm.Item) string {

@@ -150,8 +150,9 @@ func (s *State) MessageCount() uint64 {
 
 // workingMemoryBlock is the prompt's view of the turn's working memory:
 // the current revision, and the delta since the revision the model last
-// saw; "" before the first revision.
-func workingMemoryBlock(st *State) string {
+// saw; "" before the first revision. It points at MemorySearch only when
+// the agent has a memory index (env.Cfg.Memory).
+func workingMemoryBlock(st *State, env Env) string {
 	if st.Memory.Revision == 0 {
 		return ""
 	}
@@ -163,7 +164,9 @@ func workingMemoryBlock(st *State) string {
 			b.WriteString("\n- " + l)
 		}
 	}
-	b.WriteString("\nMemorySearch finds earlier work, briefs and episodes that left this conversation.")
+	if env.Cfg.Memory {
+		b.WriteString("\nMemorySearch finds earlier work, briefs and episodes that left this conversation.")
+	}
 	return b.String()
 }
 
