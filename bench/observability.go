@@ -53,7 +53,9 @@ type ObservabilityResult struct {
 	Turns  int `json:"turns"` // per agent and run
 	Pairs  int `json:"pairs"`
 	// OffSeconds and OnSeconds are the runs' wall times (bench turns'
-	// Seconds) with telemetry off and on, in the order they ran.
+	// Seconds) with telemetry off and on, in the order they ran; an on
+	// run's includes exporting the last of its spans (the exporter's
+	// flush).
 	OffSeconds []float64 `json:"off_seconds"`
 	OnSeconds  []float64 `json:"on_seconds"`
 	// ObservabilityOverheadRatio is the median on run's wall time over the
@@ -131,6 +133,7 @@ func observedRun(ctx context.Context, cfg ObservabilityConfig, dir string, on bo
 		defer func() { err = errors.Join(err, closeRuntime(rt)) }()
 		cpu0, cerr := processCPU(os.Getpid())
 		elapsed, _, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns, nil)
+		elapsed += flushSpans(ctx, tel, &err)
 		cpu1, cerr1 := processCPU(os.Getpid())
 		secs, cpu = elapsed.Seconds(), (cpu1 - cpu0).Seconds()
 		return errors.Join(err, cerr, cerr1)
@@ -142,6 +145,23 @@ func observedRun(ctx context.Context, cfg ObservabilityConfig, dir string, on bo
 	defer cancel()
 	err = errors.Join(err, tel.Close(flush), recv.settle(), recv.scrape())
 	return secs, cpu, err
+}
+
+// flushSpans exports the spans of the run's turns still in the exporter's
+// queue (nil tel: none) and returns how long it took, joining its error
+// to *err. The on run's time includes it: exporting every span of its
+// turns is part of what tracing them costs, and without the flush the
+// spans of the last batch (up to half of a run's) would be encoded and
+// sent after the measured time.
+func flushSpans(ctx context.Context, tel *telemetry.Telemetry, err *error) time.Duration {
+	if tel == nil {
+		return 0
+	}
+	start := time.Now()
+	flush, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	*err = errors.Join(*err, tel.Flush(flush))
+	return time.Since(start)
 }
 
 func median(xs []float64) float64 {
@@ -158,8 +178,8 @@ func median(xs []float64) float64 {
 // It reads each export request whole while the run goes on and answers
 // it, but decodes the requests only after the run (settle): a collector
 // runs in another process, usually on another machine, and its decoding
-// is not the runtime's cost; in this process, on a machine of two cores,
-// it was half of what the on runs measured beyond the off runs. What the
+// is not the runtime's cost, and in this process it took CPU from the
+// measured run (about a seventh of the on runs' extra CPU time). What the
 // runtime pays for its spans (building them, encoding them, sending them
 // over HTTP) stays in the measured time.
 type receiver struct {
