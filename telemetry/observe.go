@@ -95,7 +95,7 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 		o.t.metrics.byKind.get(o.kind).started.Inc()
 		o.t.metrics.agentTurns(o.agentID)
 	}
-	tt := &turnTrace{id: turnID, messageID: messageID, start: o.at}
+	tt := newTurnTrace(turnID, messageID, o.at)
 	o.t.turns.Store(o.agentID, tt)
 	o.turn = tt
 	if o.t.tracer == nil {
@@ -203,6 +203,7 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 	o.t.turnLine(o, p)
 	o.turn.endTurn(o.at, p)
 	o.t.turns.Delete(o.agentID)
+	o.turn.release()
 	o.turn = nil
 }
 

@@ -102,7 +102,9 @@ func (tt *turnTrace) startSpan(parent context.Context, tr trace.Tracer, agentID,
 	}
 	sc := tt.span.SpanContext()
 	tt.traceHex, tt.spanHex = sc.TraceID().String(), sc.SpanID().String()
-	tt.calls = map[string]toolSpan{}
+	if tt.calls == nil {
+		tt.calls = map[string]toolSpan{}
+	}
 }
 
 // turnAttrs appends the turn span's attributes known since its start.
