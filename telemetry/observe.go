@@ -27,65 +27,108 @@ type observation struct {
 // payload records p (rest is what follows it in the batch) and, with
 // tracing on, returns it with the turn's trace id when it carries one;
 // otherwise nil (no copy is made).
+//
+// Each kind of event has its own method, given p as the interface: one
+// switch binding every kind's value would give payload a frame of all of
+// them (1.3 KB), deepening the agent's stack at every batch and making
+// the runtime grow it (a copy of the whole stack) more often.
 func (o *observation) payload(p messages.Payload, rest []messages.Payload) messages.Payload {
-	traced := o.t.tracer != nil
-	switch p := p.(type) {
+	switch p.(type) {
 	case messages.MessageProcessingStarted:
-		if o.turn == nil || o.turn.id != p.TurnID { // else a message interjected into the turn
-			o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
-		}
-		if traced {
-			p.TraceID, p.SpanID = o.turn.traceID(), o.turn.spanID()
-			return p
-		}
+		return o.processingStarted(p)
 	case messages.ProviderRoundCompleted:
-		o.ensureTurn(p.TurnID)
-		var reply *messages.AssistantRoundRecorded
-		if o.t.cfg.CaptureContent {
-			reply = assistantRound(rest, p.TurnID, p.Round)
-		}
-		o.roundCompleted(p, reply)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.providerRound(p, rest)
 	case messages.ToolCallStarted:
-		o.ensureTurn(p.TurnID)
-		o.turn.toolStarted(o, p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.toolCallStarted(p)
 	case messages.ToolExecuted:
-		o.ensureTurn(p.TurnID)
-		o.toolExecuted(p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.toolCallEnded(p)
 	case messages.TaskStarted:
-		o.taskStarted(p)
+		o.taskStarted(p.(messages.TaskStarted))
 	case messages.ModelRetryScheduled:
 		o.t.metrics.retries.Inc()
 	case messages.RuntimeError:
-		o.runtimeError(p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.failed(p)
 	case messages.TurnTerminal:
-		o.ensureTurn(p.TurnID)
-		if traced {
-			p.TraceID = o.turn.traceID()
-		}
-		o.turnEnded(p)
-		if traced {
-			return p
-		}
+		return o.terminal(p)
 	case messages.AgentStateChanged:
-		o.statusChanged(p)
+		o.statusChanged(p.(messages.AgentStateChanged))
 	}
 	return nil
+}
+
+// traced reports whether spans are built.
+func (o *observation) traced() bool { return o.t.tracer != nil }
+
+func (o *observation) processingStarted(v messages.Payload) messages.Payload {
+	p := v.(messages.MessageProcessingStarted)
+	if o.turn == nil || o.turn.id != p.TurnID { // else a message interjected into the turn
+		o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
+	}
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID, p.SpanID = o.turn.traceID(), o.turn.spanID()
+	return p
+}
+
+func (o *observation) providerRound(v messages.Payload, rest []messages.Payload) messages.Payload {
+	p := v.(messages.ProviderRoundCompleted)
+	o.ensureTurn(p.TurnID)
+	var reply *messages.AssistantRoundRecorded
+	if o.t.cfg.CaptureContent {
+		reply = assistantRound(rest, p.TurnID, p.Round)
+	}
+	o.roundCompleted(&p, reply)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) toolCallStarted(v messages.Payload) messages.Payload {
+	p := v.(messages.ToolCallStarted)
+	o.ensureTurn(p.TurnID)
+	o.turn.toolStarted(o, &p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) toolCallEnded(v messages.Payload) messages.Payload {
+	p := v.(messages.ToolExecuted)
+	o.ensureTurn(p.TurnID)
+	o.toolExecuted(&p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) failed(v messages.Payload) messages.Payload {
+	p := v.(messages.RuntimeError)
+	o.runtimeError(p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) terminal(v messages.Payload) messages.Payload {
+	p := v.(messages.TurnTerminal)
+	o.ensureTurn(p.TurnID)
+	if o.traced() {
+		p.TraceID = o.turn.traceID()
+	}
+	o.turnEnded(&p)
+	if !o.traced() {
+		return nil
+	}
+	return p
 }
 
 // turnStarted opens the agent's turn; resumed marks a turn this process
@@ -123,7 +166,7 @@ func (o *observation) ensureTurn(turnID string) {
 }
 
 // roundCompleted records a model round: metrics, and its chat span.
-func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
+func (o *observation) roundCompleted(p *messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
 	m, tl := o.t.metrics, timelineOf(p.AttemptTimeline)
 	provider := providerOf(orDefault(tl.RequestedModelRef, p.Provider))
 	h := m.byProvider.get(provider)
@@ -149,7 +192,7 @@ func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *m
 }
 
 // toolExecuted records a tool call's end: metrics and its span's end.
-func (o *observation) toolExecuted(p messages.ToolExecuted) {
+func (o *observation) toolExecuted(p *messages.ToolExecuted) {
 	tool := o.t.metrics.toolLabel(p.ToolName)
 	h := o.t.metrics.byTool.get(tool)
 	if p.Status == messages.ToolOK {
@@ -191,7 +234,7 @@ func (o *observation) runtimeError(p messages.RuntimeError) {
 }
 
 // turnEnded records a turn's end: metrics, its log line, its span's end.
-func (o *observation) turnEnded(p messages.TurnTerminal) {
+func (o *observation) turnEnded(p *messages.TurnTerminal) {
 	m := o.t.metrics
 	closure := string(p.Closure.Outcome)
 	if p.Kind == messages.TerminalCompleted {

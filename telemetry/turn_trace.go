@@ -126,7 +126,7 @@ func (tt *turnTrace) turnAttrs(attrs []attribute.KeyValue) []attribute.KeyValue 
 
 // chatSpan records a completed model round as a chat span ending at the
 // observation's time.
-func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
+func (tt *turnTrace) chatSpan(o *observation, p *messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
 	requested := orDefault(tl.RequestedModelRef, p.Provider)
 	model := modelOf(requested)
 	attrs := append(tt.attrs(),
@@ -175,7 +175,7 @@ func (tt *turnTrace) failedRound(t *Telemetry, model string, start, end time.Tim
 
 // toolStarted opens a tool call's execute_tool span; its attributes are
 // set when it ends (toolEnded, end).
-func (tt *turnTrace) toolStarted(o *observation, p messages.ToolCallStarted) {
+func (tt *turnTrace) toolStarted(o *observation, p *messages.ToolCallStarted) {
 	if tt.span == nil {
 		return
 	}
@@ -202,7 +202,7 @@ func (tt *turnTrace) toolAttrs(attrs []attribute.KeyValue, ts toolSpan) []attrib
 }
 
 // toolEnded ends a tool call's span and returns its context.
-func (tt *turnTrace) toolEnded(o *observation, p messages.ToolExecuted) trace.SpanContext {
+func (tt *turnTrace) toolEnded(o *observation, p *messages.ToolExecuted) trace.SpanContext {
 	ts, ok := tt.calls[p.CallID]
 	if !ok {
 		return trace.SpanContext{}
@@ -223,7 +223,7 @@ func (tt *turnTrace) toolEnded(o *observation, p messages.ToolExecuted) trace.Sp
 }
 
 // endTurn ends the turn's span (and any tool span left open) at at.
-func (tt *turnTrace) endTurn(at time.Time, p messages.TurnTerminal) {
+func (tt *turnTrace) endTurn(at time.Time, p *messages.TurnTerminal) {
 	if tt.span == nil {
 		return
 	}
