@@ -43,7 +43,7 @@ func (o *observation) payload(p messages.Payload, rest []messages.Payload) messa
 	case messages.ToolExecuted:
 		return o.toolCallEnded(p)
 	case messages.TaskStarted:
-		o.taskStarted(p.(messages.TaskStarted))
+		o.taskStarted(p)
 	case messages.ModelRetryScheduled:
 		o.t.metrics.retries.Inc()
 	case messages.RuntimeError:
@@ -51,7 +51,7 @@ func (o *observation) payload(p messages.Payload, rest []messages.Payload) messa
 	case messages.TurnTerminal:
 		return o.terminal(p)
 	case messages.AgentStateChanged:
-		o.statusChanged(p.(messages.AgentStateChanged))
+		o.statusChanged(p)
 	}
 	return nil
 }
@@ -209,7 +209,8 @@ func (o *observation) toolExecuted(p *messages.ToolExecuted) {
 
 // taskStarted remembers the spawn call of a child agent's task, which the
 // child's first turn links to.
-func (o *observation) taskStarted(p messages.TaskStarted) {
+func (o *observation) taskStarted(v messages.Payload) {
+	p := v.(messages.TaskStarted)
 	if o.t.tracer == nil || p.Kind != "child_agent_task" || !o.lastTool.IsValid() {
 		return
 	}
@@ -251,7 +252,8 @@ func (o *observation) turnEnded(p *messages.TurnTerminal) {
 }
 
 // statusChanged records an agent's lifecycle change.
-func (o *observation) statusChanged(p messages.AgentStateChanged) {
+func (o *observation) statusChanged(v messages.Payload) {
+	p := v.(messages.AgentStateChanged)
 	o.t.metrics.statusChanges.WithLabelValues(string(p.To)).Inc()
 	o.released(p)
 	o.t.statusLine(o, p)
