@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/telemetry"
+	"github.com/holon-actors/holon-actors/telemetry/telemetrytest"
 	"github.com/holon-actors/holon-actors/testkit"
 )
 
@@ -38,13 +38,9 @@ type chatMessage struct {
 func TestChatSpansCaptureInputMessages(t *testing.T) {
 	const secret = "sk-input-0123456789abcdef"
 	for _, capture := range []bool{true, false} {
-		exp := tracetest.NewInMemoryExporter()
 		reg := secrets.NewRegistry()
 		reg.Add(secret)
-		tel, err := telemetry.New(telemetry.Config{CaptureContent: capture}, telemetry.Options{Exporter: exp, Secrets: reg, Log: zerolog.Nop()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		tel, exp := telemetrytest.New(t, telemetry.Config{CaptureContent: capture}, telemetry.Options{Secrets: reg, Log: zerolog.Nop()})
 		h := testkit.NewWith(t, testkit.Options{Steps: crashScript(), Deps: func(_ string, d *actors.AgentDeps) { d.Telemetry, d.Secrets = tel, reg }})
 		h.Prompt("main", "Echo ping. The key is "+secret+".")
 		h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -15,6 +14,7 @@ import (
 	"github.com/holon-actors/holon-actors/providers"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/telemetry"
+	"github.com/holon-actors/holon-actors/telemetry/telemetrytest"
 	"github.com/holon-actors/holon-actors/testkit"
 )
 
@@ -27,13 +27,9 @@ import (
 // secret in a tool's arguments reaches no span, content capture on.
 func TestTelemetrySpanTree(t *testing.T) {
 	const secret = "sk-telemetry-0123456789"
-	exp := tracetest.NewInMemoryExporter()
 	reg := secrets.NewRegistry()
 	reg.Add(secret)
-	tel, err := telemetry.New(telemetry.Config{CaptureContent: true}, telemetry.Options{Exporter: exp, Secrets: reg, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tel, exp := telemetrytest.New(t, telemetry.Config{CaptureContent: true}, telemetry.Options{Secrets: reg, Log: zerolog.Nop()})
 	f := newFamily(t,
 		[]testkit.Step{
 			testkit.Reply("Working.", testkit.Call("c1", "echo", `{"text":"key `+secret+`"}`), spawnCall("s1", "Compute 6*7.")),
@@ -127,15 +123,12 @@ func TestTelemetryOffLeavesEventsAlone(t *testing.T) {
 	}
 }
 
-func named(spans tracetest.SpanStubs, name string) []tracetest.SpanStub {
-	var out []tracetest.SpanStub
-	for _, s := range spans {
-		if s.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+// The span readers shared with the telemetry package's tests.
+var (
+	named    = telemetrytest.Named
+	attr     = telemetrytest.Attr
+	spanList = telemetrytest.List
+)
 
 func indexNamed(spans []tracetest.SpanStub, name string) int {
 	for i, s := range spans {
@@ -156,27 +149,10 @@ func childrenOf(spans tracetest.SpanStubs, parent tracetest.SpanStub) []tracetes
 	return out
 }
 
-func attr(s tracetest.SpanStub, key string) string {
-	for _, kv := range s.Attributes {
-		if kv.Key == attribute.Key(key) {
-			return kv.Value.Emit()
-		}
-	}
-	return ""
-}
-
 func linksOf(spans []tracetest.SpanStub) [][]sdktrace.Link {
 	var out [][]sdktrace.Link
 	for _, s := range spans {
 		out = append(out, s.Links)
 	}
 	return out
-}
-
-func spanList(spans []tracetest.SpanStub) string {
-	var b strings.Builder
-	for _, s := range spans {
-		b.WriteString(s.Name + " span=" + s.SpanContext.SpanID().String() + " parent=" + s.Parent.SpanID().String() + "\n")
-	}
-	return b.String()
 }

@@ -7,12 +7,11 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/secrets"
 	"github.com/holon-actors/holon-actors/telemetry"
+	"github.com/holon-actors/holon-actors/telemetry/telemetrytest"
 )
 
 // TestInputMessagesBounded: a round's input larger than the attribute's
@@ -22,13 +21,9 @@ import (
 // them; and HTML characters are not escaped.
 func TestInputMessagesBounded(t *testing.T) {
 	const secret = "sk-<bound>-0123456789"
-	exp := tracetest.NewInMemoryExporter()
 	reg := secrets.NewRegistry()
 	reg.Add(secret)
-	tel, err := telemetry.New(telemetry.Config{CaptureContent: true}, telemetry.Options{Exporter: exp, Secrets: reg, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tel, exp := telemetrytest.New(t, telemetry.Config{CaptureContent: true}, telemetry.Options{Secrets: reg, Log: zerolog.Nop()})
 	var input []telemetry.ChatMessage
 	for i := range 40 {
 		input = append(input, telemetry.ChatMessage{Role: "user", Parts: []telemetry.MessagePart{{Type: "text", Content: strings.Repeat("x", 1000) + string(rune('a'+i%26))}}})
@@ -42,10 +37,8 @@ func TestInputMessagesBounded(t *testing.T) {
 		messages.TurnTerminal{TurnID: "t1", Kind: messages.TerminalCompleted}})
 	var raw string
 	for _, s := range exp.GetSpans() {
-		for _, kv := range s.Attributes {
-			if kv.Key == attribute.Key("gen_ai.input.messages") {
-				raw = kv.Value.AsString()
-			}
+		if v := telemetrytest.Attr(s, "gen_ai.input.messages"); v != "" {
+			raw = v
 		}
 	}
 	if len(raw) > 16<<10 {

@@ -7,7 +7,7 @@ import (
 )
 
 // turnLine logs a turn's end: Info when it completed, Warn otherwise.
-func (t *Telemetry) turnLine(o *observation, p messages.TurnTerminal) {
+func (t *Telemetry) turnLine(o *observation, p *messages.TurnTerminal) {
 	ev := t.log.Info()
 	if p.Kind != messages.TerminalCompleted {
 		ev = t.log.Warn()

@@ -27,65 +27,108 @@ type observation struct {
 // payload records p (rest is what follows it in the batch) and, with
 // tracing on, returns it with the turn's trace id when it carries one;
 // otherwise nil (no copy is made).
+//
+// Each kind of event has its own method, given p as the interface: one
+// switch binding every kind's value would give payload a frame of all of
+// them (1.3 KB), deepening the agent's stack at every batch and making
+// the runtime grow it (a copy of the whole stack) more often.
 func (o *observation) payload(p messages.Payload, rest []messages.Payload) messages.Payload {
-	traced := o.t.tracer != nil
-	switch p := p.(type) {
+	switch p.(type) {
 	case messages.MessageProcessingStarted:
-		if o.turn == nil || o.turn.id != p.TurnID { // else a message interjected into the turn
-			o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
-		}
-		if traced {
-			p.TraceID, p.SpanID = o.turn.traceID(), o.turn.spanID()
-			return p
-		}
+		return o.processingStarted(p)
 	case messages.ProviderRoundCompleted:
-		o.ensureTurn(p.TurnID)
-		var reply *messages.AssistantRoundRecorded
-		if o.t.cfg.CaptureContent {
-			reply = assistantRound(rest, p.TurnID, p.Round)
-		}
-		o.roundCompleted(p, reply)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.providerRound(p, rest)
 	case messages.ToolCallStarted:
-		o.ensureTurn(p.TurnID)
-		o.turn.toolStarted(o, p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.toolCallStarted(p)
 	case messages.ToolExecuted:
-		o.ensureTurn(p.TurnID)
-		o.toolExecuted(p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.toolCallEnded(p)
 	case messages.TaskStarted:
 		o.taskStarted(p)
 	case messages.ModelRetryScheduled:
 		o.t.metrics.retries.Inc()
 	case messages.RuntimeError:
-		o.runtimeError(p)
-		if traced {
-			p.TraceID = o.turn.traceID()
-			return p
-		}
+		return o.failed(p)
 	case messages.TurnTerminal:
-		o.ensureTurn(p.TurnID)
-		if traced {
-			p.TraceID = o.turn.traceID()
-		}
-		o.turnEnded(p)
-		if traced {
-			return p
-		}
+		return o.terminal(p)
 	case messages.AgentStateChanged:
 		o.statusChanged(p)
 	}
 	return nil
+}
+
+// traced reports whether spans are built.
+func (o *observation) traced() bool { return o.t.tracer != nil }
+
+func (o *observation) processingStarted(v messages.Payload) messages.Payload {
+	p := v.(messages.MessageProcessingStarted)
+	if o.turn == nil || o.turn.id != p.TurnID { // else a message interjected into the turn
+		o.turnStarted(p.TurnID, p.MessageID, p.TurnIndex, false)
+	}
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID, p.SpanID = o.turn.traceID(), o.turn.spanID()
+	return p
+}
+
+func (o *observation) providerRound(v messages.Payload, rest []messages.Payload) messages.Payload {
+	p := v.(messages.ProviderRoundCompleted)
+	o.ensureTurn(p.TurnID)
+	var reply *messages.AssistantRoundRecorded
+	if o.t.cfg.CaptureContent {
+		reply = assistantRound(rest, p.TurnID, p.Round)
+	}
+	o.roundCompleted(&p, reply)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) toolCallStarted(v messages.Payload) messages.Payload {
+	p := v.(messages.ToolCallStarted)
+	o.ensureTurn(p.TurnID)
+	o.turn.toolStarted(o, &p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) toolCallEnded(v messages.Payload) messages.Payload {
+	p := v.(messages.ToolExecuted)
+	o.ensureTurn(p.TurnID)
+	o.toolExecuted(&p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) failed(v messages.Payload) messages.Payload {
+	p := v.(messages.RuntimeError)
+	o.runtimeError(p)
+	if !o.traced() {
+		return nil
+	}
+	p.TraceID = o.turn.traceID()
+	return p
+}
+
+func (o *observation) terminal(v messages.Payload) messages.Payload {
+	p := v.(messages.TurnTerminal)
+	o.ensureTurn(p.TurnID)
+	if o.traced() {
+		p.TraceID = o.turn.traceID()
+	}
+	o.turnEnded(&p)
+	if !o.traced() {
+		return nil
+	}
+	return p
 }
 
 // turnStarted opens the agent's turn; resumed marks a turn this process
@@ -95,7 +138,7 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 		o.t.metrics.byKind.get(o.kind).started.Inc()
 		o.t.metrics.agentTurns(o.agentID)
 	}
-	tt := &turnTrace{id: turnID, messageID: messageID, start: o.at}
+	tt := newTurnTrace(turnID, messageID, o.at)
 	o.t.turns.Store(o.agentID, tt)
 	o.turn = tt
 	if o.t.tracer == nil {
@@ -123,7 +166,7 @@ func (o *observation) ensureTurn(turnID string) {
 }
 
 // roundCompleted records a model round: metrics, and its chat span.
-func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
+func (o *observation) roundCompleted(p *messages.ProviderRoundCompleted, reply *messages.AssistantRoundRecorded) {
 	m, tl := o.t.metrics, timelineOf(p.AttemptTimeline)
 	provider := providerOf(orDefault(tl.RequestedModelRef, p.Provider))
 	h := m.byProvider.get(provider)
@@ -149,7 +192,7 @@ func (o *observation) roundCompleted(p messages.ProviderRoundCompleted, reply *m
 }
 
 // toolExecuted records a tool call's end: metrics and its span's end.
-func (o *observation) toolExecuted(p messages.ToolExecuted) {
+func (o *observation) toolExecuted(p *messages.ToolExecuted) {
 	tool := o.t.metrics.toolLabel(p.ToolName)
 	h := o.t.metrics.byTool.get(tool)
 	if p.Status == messages.ToolOK {
@@ -166,7 +209,8 @@ func (o *observation) toolExecuted(p messages.ToolExecuted) {
 
 // taskStarted remembers the spawn call of a child agent's task, which the
 // child's first turn links to.
-func (o *observation) taskStarted(p messages.TaskStarted) {
+func (o *observation) taskStarted(v messages.Payload) {
+	p := v.(messages.TaskStarted)
 	if o.t.tracer == nil || p.Kind != "child_agent_task" || !o.lastTool.IsValid() {
 		return
 	}
@@ -191,7 +235,7 @@ func (o *observation) runtimeError(p messages.RuntimeError) {
 }
 
 // turnEnded records a turn's end: metrics, its log line, its span's end.
-func (o *observation) turnEnded(p messages.TurnTerminal) {
+func (o *observation) turnEnded(p *messages.TurnTerminal) {
 	m := o.t.metrics
 	closure := string(p.Closure.Outcome)
 	if p.Kind == messages.TerminalCompleted {
@@ -203,11 +247,13 @@ func (o *observation) turnEnded(p messages.TurnTerminal) {
 	o.t.turnLine(o, p)
 	o.turn.endTurn(o.at, p)
 	o.t.turns.Delete(o.agentID)
+	o.turn.release()
 	o.turn = nil
 }
 
 // statusChanged records an agent's lifecycle change.
-func (o *observation) statusChanged(p messages.AgentStateChanged) {
+func (o *observation) statusChanged(v messages.Payload) {
+	p := v.(messages.AgentStateChanged)
 	o.t.metrics.statusChanges.WithLabelValues(string(p.To)).Inc()
 	o.released(p)
 	o.t.statusLine(o, p)

@@ -5,21 +5,17 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/telemetry"
+	"github.com/holon-actors/holon-actors/telemetry/telemetrytest"
 )
 
 // TestInterjectKeepsTheTurnSpan: a message interjected into a turn in
 // flight (a second message_processing_started of the same turn) stays in
 // the turn's span and trace; it opens no second turn span.
 func TestInterjectKeepsTheTurnSpan(t *testing.T) {
-	exp := tracetest.NewInMemoryExporter()
-	tel, err := telemetry.New(telemetry.Config{}, telemetry.Options{Exporter: exp, Log: zerolog.Nop()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tel, exp := telemetrytest.New(t, telemetry.Config{}, telemetry.Options{Log: zerolog.Nop()})
 	now := time.Now()
 	first := tel.Observe("a", messages.AgentDefault, now, []messages.Payload{messages.MessageProcessingStarted{MessageID: "m1", TurnID: "t1"}})
 	second := tel.Observe("a", messages.AgentDefault, now, []messages.Payload{messages.MessageProcessingStarted{MessageID: "m2", TurnID: "t1"}})
@@ -50,11 +46,7 @@ func TestResumedTurnUnderItsJournaledSpan(t *testing.T) {
 		{"bad span id", telemetry.OpenTurn{ID: "t1", TraceID: traceID, SpanID: "zz"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			exp := tracetest.NewInMemoryExporter()
-			tel, err := telemetry.New(telemetry.Config{}, telemetry.Options{Exporter: exp, Log: zerolog.Nop()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			tel, exp := telemetrytest.New(t, telemetry.Config{}, telemetry.Options{Log: zerolog.Nop()})
 			out := tel.ObserveTurn("a", messages.AgentDefault, time.Now(), c.open,
 				[]messages.Payload{messages.TurnTerminal{TurnID: "t1", Kind: messages.TerminalCompleted}})
 			spans := exp.GetSpans()

@@ -11,10 +11,10 @@ import (
 
 	"github.com/rs/zerolog"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/telemetry"
+	"github.com/holon-actors/holon-actors/telemetry/telemetrytest"
 )
 
 // turnBatches are the batches of one turn with one tool call, as an
@@ -48,11 +48,7 @@ func observeTurn(tel *telemetry.Telemetry, agent, turn string, at time.Time) []m
 // line with its closure, tokens, tools and trace id.
 func TestObserveStampsAndLogs(t *testing.T) {
 	var logs strings.Builder
-	exp := tracetest.NewInMemoryExporter()
-	tel, err := telemetry.New(telemetry.Config{}, telemetry.Options{Exporter: exp, Log: zerolog.New(&logs)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tel, _ := telemetrytest.New(t, telemetry.Config{}, telemetry.Options{Log: zerolog.New(&logs)})
 	batch := []messages.Payload{messages.MessageProcessingStarted{MessageID: "m", TurnID: "t0"}}
 	out := tel.Observe("a", messages.AgentDefault, time.Now(), batch)
 	if batch[0].(messages.MessageProcessingStarted).TraceID != "" || out[0].(messages.MessageProcessingStarted).TraceID == "" {

@@ -44,6 +44,8 @@ type turnTrace struct {
 	resumed       bool
 	// buf is reused for each span's attributes: the SDK copies them.
 	buf []attribute.KeyValue
+	// opts are reused for each span's options.
+	opts spanOpts
 }
 
 // toolSpan is a tool call's open span and what its attributes say.
@@ -93,14 +95,16 @@ func (tt *turnTrace) startSpan(parent context.Context, tr trace.Tracer, agentID,
 	tt.agentID, tt.kind, tt.index, tt.resumed = agentID, kind, index, resumed
 	name := opInvokeAgent + " " + agentID
 	if linked {
-		tt.ctx, tt.span = tr.Start(parent, name, trace.WithTimestamp(at), kindInternal,
-			trace.WithLinks(trace.Link{SpanContext: link, Attributes: spawnedBy}))
+		tt.ctx, tt.span = tr.Start(parent, name, tt.opts.starting(at, kindInternal,
+			trace.WithLinks(trace.Link{SpanContext: link, Attributes: spawnedBy}))...)
 	} else {
-		tt.ctx, tt.span = tr.Start(parent, name, trace.WithTimestamp(at), kindInternal)
+		tt.ctx, tt.span = tr.Start(parent, name, tt.opts.starting(at, kindInternal)...)
 	}
 	sc := tt.span.SpanContext()
 	tt.traceHex, tt.spanHex = sc.TraceID().String(), sc.SpanID().String()
-	tt.calls = map[string]toolSpan{}
+	if tt.calls == nil {
+		tt.calls = map[string]toolSpan{}
+	}
 }
 
 // turnAttrs appends the turn span's attributes known since its start.
@@ -122,7 +126,7 @@ func (tt *turnTrace) turnAttrs(attrs []attribute.KeyValue) []attribute.KeyValue 
 
 // chatSpan records a completed model round as a chat span ending at the
 // observation's time.
-func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
+func (tt *turnTrace) chatSpan(o *observation, p *messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
 	requested := orDefault(tl.RequestedModelRef, p.Provider)
 	model := modelOf(requested)
 	attrs := append(tt.attrs(),
@@ -153,25 +157,25 @@ func (tt *turnTrace) chatSpan(o *observation, p messages.ProviderRoundCompleted,
 		}
 	}
 	start := o.at.Add(-time.Duration(p.ProviderRoundMS) * time.Millisecond)
-	_, s := o.t.tracer.Start(tt.ctx, o.t.names.get(opChat, model), trace.WithTimestamp(start), kindClient)
+	_, s := o.t.tracer.Start(tt.ctx, o.t.names.get(opChat, model), tt.opts.starting(start, kindClient)...)
 	s.SetAttributes(attrs...)
-	s.End(trace.WithTimestamp(o.at))
+	s.End(tt.opts.ending(o.at)...)
 	tt.buf = attrs[:0]
 }
 
 // failedRound records a model round that failed as a chat span with the
 // error; kind is the provider failure's kind.
 func (tt *turnTrace) failedRound(t *Telemetry, model string, start, end time.Time, kind string) {
-	_, s := t.tracer.Start(tt.ctx, t.names.get(opChat, modelOf(model)), trace.WithTimestamp(start), kindClient)
+	_, s := t.tracer.Start(tt.ctx, t.names.get(opChat, modelOf(model)), tt.opts.starting(start, kindClient)...)
 	s.SetAttributes(attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(model)),
 		attribute.String(attrRequestModel, modelOf(model)), attribute.String(attrErrorType, kind))
 	s.SetStatus(codes.Error, kind)
-	s.End(trace.WithTimestamp(end))
+	s.End(tt.opts.ending(end)...)
 }
 
 // toolStarted opens a tool call's execute_tool span; its attributes are
 // set when it ends (toolEnded, end).
-func (tt *turnTrace) toolStarted(o *observation, p messages.ToolCallStarted) {
+func (tt *turnTrace) toolStarted(o *observation, p *messages.ToolCallStarted) {
 	if tt.span == nil {
 		return
 	}
@@ -179,7 +183,7 @@ func (tt *turnTrace) toolStarted(o *observation, p messages.ToolCallStarted) {
 	if o.t.cfg.CaptureContent {
 		ts.arguments = o.t.secrets.Redact(string(p.Arguments))
 	}
-	_, ts.span = o.t.tracer.Start(tt.ctx, o.t.names.get(opExecuteTool, p.ToolName), trace.WithTimestamp(o.at), kindInternal)
+	_, ts.span = o.t.tracer.Start(tt.ctx, o.t.names.get(opExecuteTool, p.ToolName), tt.opts.starting(o.at, kindInternal)...)
 	tt.calls[p.CallID] = ts
 }
 
@@ -198,7 +202,7 @@ func (tt *turnTrace) toolAttrs(attrs []attribute.KeyValue, ts toolSpan) []attrib
 }
 
 // toolEnded ends a tool call's span and returns its context.
-func (tt *turnTrace) toolEnded(o *observation, p messages.ToolExecuted) trace.SpanContext {
+func (tt *turnTrace) toolEnded(o *observation, p *messages.ToolExecuted) trace.SpanContext {
 	ts, ok := tt.calls[p.CallID]
 	if !ok {
 		return trace.SpanContext{}
@@ -213,13 +217,13 @@ func (tt *turnTrace) toolEnded(o *observation, p messages.ToolExecuted) trace.Sp
 		ts.span.SetStatus(codes.Error, string(p.Status))
 	}
 	ts.span.SetAttributes(attrs...)
-	ts.span.End(trace.WithTimestamp(o.at))
+	ts.span.End(tt.opts.ending(o.at)...)
 	tt.buf = attrs[:0]
 	return ts.span.SpanContext()
 }
 
 // endTurn ends the turn's span (and any tool span left open) at at.
-func (tt *turnTrace) endTurn(at time.Time, p messages.TurnTerminal) {
+func (tt *turnTrace) endTurn(at time.Time, p *messages.TurnTerminal) {
 	if tt.span == nil {
 		return
 	}
@@ -252,11 +256,11 @@ func (tt *turnTrace) end(at time.Time, reason string) {
 func (tt *turnTrace) endWith(at time.Time, attrs []attribute.KeyValue) {
 	for id, ts := range tt.calls {
 		ts.span.SetAttributes(tt.toolAttrs(nil, ts)...)
-		ts.span.End(trace.WithTimestamp(at))
+		ts.span.End(tt.opts.ending(at)...)
 		delete(tt.calls, id)
 	}
 	tt.span.SetAttributes(attrs...)
-	tt.span.End(trace.WithTimestamp(at))
+	tt.span.End(tt.opts.ending(at)...)
 	tt.buf = attrs[:0]
 }
 
