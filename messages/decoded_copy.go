@@ -14,12 +14,12 @@ import (
 // the decode: a deep copy of p that follows encoding/json's rules (what the
 // encoding leaves out comes back zero, an empty slice or map under
 // omitempty comes back nil, an enum string goes through its UnmarshalText,
-// a time comes back without its monotonic reading). ok is false when p
-// holds something whose round trip is not such a copy: a string that is
-// not valid UTF-8, a time outside UTC, raw JSON the encoder rewrites, a type
-// with its own JSON methods, a non-nil interface, an enum value its
-// UnmarshalText refuses. Then only the decode says what replay will apply.
-// The copy shares nothing mutable with p.
+// a time at a zero offset comes back in UTC without its monotonic reading).
+// ok is false when p holds something whose round trip is not such a copy: a
+// string that is not valid UTF-8, a time at another offset, raw JSON the
+// encoder rewrites, a type with its own JSON methods, a non-nil interface,
+// an enum value its UnmarshalText refuses. Then only the decode says what
+// replay will apply. The copy shares nothing mutable with p.
 func decodedCopy(p Payload) (Payload, bool) {
 	v := reflect.ValueOf(p)
 	if v.Kind() == reflect.Pointer { // decoders return values; a *T decodes as T
@@ -41,7 +41,7 @@ const (
 	copyPlain                      // bool and numbers: the value itself
 	copyString                     // valid UTF-8 only
 	copyEnum                       // a string type decoded through its UnmarshalText
-	copyTime                       // time.Time: UTC without a monotonic reading only
+	copyTime                       // time.Time: at a zero offset only
 	copyRaw                        // json.RawMessage: already as the encoder writes it only
 	copyBytes                      // []byte: base64 in JSON
 	copySlice
@@ -211,11 +211,13 @@ func copyDecoded(dst, src reflect.Value, omitEmpty bool) bool {
 	case copyEnum:
 		return copyEnumValue(dst, src, omitEmpty)
 	case copyTime:
+		// Encoded in RFC 3339 with Z for a zero offset, whatever the
+		// location, and decoded as UTC without a monotonic reading.
 		t := src.Interface().(time.Time)
-		if t.Location() != time.UTC {
+		if _, offset := t.Zone(); offset != 0 {
 			return false
 		}
-		dst.Set(reflect.ValueOf(t.Round(0).UTC()))
+		dst.Set(reflect.ValueOf(t.UTC()))
 	case copyRaw:
 		return copyRawValue(dst, src, omitEmpty)
 	case copyBytes:

@@ -73,6 +73,9 @@ func TestDecodedCopyOfInexactPayloads(t *testing.T) {
 	}{
 		{"times now", setTimes(func(time.Time) time.Time { return time.Now().UTC() }), true},
 		{"local times with a monotonic reading", setTimes(func(time.Time) time.Time { return time.Now() }), false},
+		{"times at a zero offset outside UTC", setTimes(func(t time.Time) time.Time {
+			return t.In(time.FixedZone("GMT", 0))
+		}), true},
 		{"times outside UTC", setTimes(func(t time.Time) time.Time { return t.In(cet) }), false},
 		{"empty collections", func(v reflect.Value) {
 			if (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.IsNil() && v.CanSet() {
