@@ -56,7 +56,15 @@ const (
 type copyPlan struct {
 	how    copyHow
 	fields []copyField // copyStruct: the fields JSON encodes
+
+	// copyEnum: texts UnmarshalText accepted and the value it set, so a
+	// known value is not parsed again. Bounded by maxEnumTexts.
+	enumMu    sync.RWMutex
+	enumTexts map[string]string
 }
+
+// maxEnumTexts bounds a plan's enumTexts: an enum has a few values.
+const maxEnumTexts = 256
 
 // copyField is one field a struct's JSON holds.
 type copyField struct {
@@ -209,7 +217,7 @@ func copyDecoded(dst, src reflect.Value, omitEmpty bool) bool {
 		}
 		dst.SetString(src.String())
 	case copyEnum:
-		return copyEnumValue(dst, src, omitEmpty)
+		return p.copyEnumValue(dst, src, omitEmpty)
 	case copyTime:
 		// Encoded in RFC 3339 with Z for a zero offset, whatever the
 		// location, and decoded as UTC without a monotonic reading.
@@ -261,17 +269,36 @@ func copyDecoded(dst, src reflect.Value, omitEmpty bool) bool {
 }
 
 // copyEnumValue decodes src's text into dst with its UnmarshalText, as
-// the JSON decode does; an empty value under omitempty is not encoded.
-func copyEnumValue(dst, src reflect.Value, omitEmpty bool) bool {
+// the JSON decode does, or sets what it set for the same text before; an
+// empty value under omitempty is not encoded.
+func (p *copyPlan) copyEnumValue(dst, src reflect.Value, omitEmpty bool) bool {
 	s := src.String()
 	if s == "" && omitEmpty {
+		return true
+	}
+	p.enumMu.RLock()
+	v, known := p.enumTexts[s]
+	p.enumMu.RUnlock()
+	if known {
+		dst.SetString(v)
 		return true
 	}
 	if !utf8.ValidString(s) {
 		return false
 	}
 	u, ok := dst.Addr().Interface().(encoding.TextUnmarshaler)
-	return ok && u.UnmarshalText([]byte(s)) == nil // an error is the decode's to report
+	if !ok || u.UnmarshalText([]byte(s)) != nil { // an error is the decode's to report
+		return false
+	}
+	p.enumMu.Lock()
+	if p.enumTexts == nil {
+		p.enumTexts = map[string]string{}
+	}
+	if len(p.enumTexts) < maxEnumTexts {
+		p.enumTexts[s] = dst.String()
+	}
+	p.enumMu.Unlock()
+	return true
 }
 
 // copyRawValue copies raw JSON that the encoder writes as it is (compact,
@@ -365,7 +392,8 @@ func copyMapValue(dst, src reflect.Value, omitEmpty bool) bool {
 func copyMapKey(dst, src reflect.Value) bool {
 	switch t := src.Type(); {
 	case t.Kind() == reflect.String && reflect.PointerTo(t).Implements(textUnmarshalerType):
-		return planFor(t).how == copyEnum && copyEnumValue(dst, src, false)
+		p := planFor(t)
+		return p.how == copyEnum && p.copyEnumValue(dst, src, false)
 	case hasJSONMethods(t):
 		return false
 	case t.Kind() == reflect.String:

@@ -10,15 +10,15 @@ import (
 )
 
 // decodeOf is what replay applies for p: p's JSON decoded by Event.Decode.
-func decodeOf(t *testing.T, p messages.Payload) (messages.Payload, error, bool) {
+func decodeOf(t testing.TB, p messages.Payload) (d messages.Payload, encoded bool, err error) {
 	t.Helper()
 	raw, err := json.Marshal(p)
 	if err != nil {
-		return nil, nil, false // never journaled: NewEvent refuses it
+		return nil, false, nil // never journaled: NewEvent refuses it
 	}
 	e := messages.Event{ID: "evt_1", AgentID: "main", Type: p.EventType(), Version: p.EventType().Version(), At: t0, Payload: raw}
-	d, err := e.Decode()
-	return d, err, true
+	d, err = e.Decode()
+	return d, true, err
 }
 
 // checkCopyIsDecode holds decodedCopy to the decode: when it answers, its
@@ -26,7 +26,7 @@ func decodeOf(t *testing.T, p messages.Payload) (messages.Payload, error, bool) 
 // cannot diverge. It reports whether the copy answered.
 func checkCopyIsDecode(t *testing.T, p messages.Payload) bool {
 	t.Helper()
-	want, derr, encoded := decodeOf(t, p)
+	want, encoded, derr := decodeOf(t, p)
 	got, ok := messages.DecodedCopy(p)
 	switch {
 	case !ok:
@@ -211,4 +211,48 @@ func setRaw(f func(json.RawMessage) json.RawMessage) func(reflect.Value) {
 			v.SetBytes(f(v.Bytes()))
 		}
 	}
+}
+
+func TestDecodedCopyChecksEnumsEveryTime(t *testing.T) {
+	bad := messages.AgentStateChanged{From: messages.StatusAsleep, To: "sleepwalking"}
+	good := messages.AgentStateChanged{From: messages.StatusAsleep, To: messages.StatusAwakeIdle}
+	for i, c := range []struct {
+		p    messages.Payload
+		want bool
+	}{{bad, false}, {good, true}, {good, true}, {bad, false}} {
+		if _, ok := messages.DecodedCopy(c.p); ok != c.want {
+			t.Errorf("%d: copy of %#v answered %v, want %v", i, c.p, ok, c.want)
+		}
+	}
+}
+
+// BenchmarkNewEventDecoded: a turn's events through NewEventDecoded (the
+// copy) and through encode then decode (what it did before).
+func BenchmarkNewEventDecoded(b *testing.B) {
+	var turn []messages.Payload
+	for _, p := range samplePayloads() {
+		if hotPath[p.EventType()] {
+			turn = append(turn, p)
+		}
+	}
+	b.Run("copy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range turn {
+				if _, _, err := messages.NewEventDecoded("main", t0, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range turn {
+				if _, _, err := decodeOf(b, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
