@@ -196,7 +196,8 @@ func Turns(ctx context.Context, cfg TurnsConfig) (TurnsResult, error) {
 // turnsRun starts a runtime over st, drives every agent, measures, and
 // closes the runtime; st stays open.
 func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore) (res TurnsResult, err error) {
-	rt, err := turnsRuntime(st, cfg)
+	watched := newBriefWatch(st)
+	rt, err := turnsRuntime(watched, cfg)
 	if err != nil {
 		return TurnsResult{}, err
 	}
@@ -206,7 +207,7 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 
 	rss := newDecileRSS(cfg.Turns)
 	cpu0, cpuErr := processCPU(os.Getpid())
-	elapsed, latencies, err := driveAll(ctx, rt, st, cfg.Agents, cfg.Turns, rss.turnDone)
+	elapsed, latencies, err := driveAll(ctx, rt, watched, cfg.Agents, cfg.Turns, rss.turnDone)
 	if err != nil {
 		return TurnsResult{}, err
 	}
@@ -375,8 +376,8 @@ func driveAll(ctx context.Context, rt *actors.Runtime, st persistence.Store, age
 // brief is durable, and adds each turn's latency to lat; after, when not
 // nil, is called after each turn.
 func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, id string, turns int, lat []time.Duration, after func(n int)) ([]time.Duration, error) {
-	sub := st.Subscribe(id) // before the first Admit, so no append goes unsignalled
-	defer sub.Close()
+	wake := briefsOrAppends(st, id) // before the first Admit, so no append goes unsignalled
+	defer wake.close()
 	next := uint64(1)
 	for n := range turns {
 		env := promptEnvelope(id, n)
@@ -385,7 +386,7 @@ func driveAgent(ctx context.Context, rt *actors.Runtime, st persistence.Store, i
 			return lat, fmt.Errorf("admit turn %d to %s: %w", n+1, id, err)
 		}
 		var err error
-		if next, err = awaitBrief(ctx, st, sub, id, env.ID, next); err != nil {
+		if next, err = awaitBrief(ctx, st, wake.c, id, env.ID, next); err != nil {
 			return lat, err
 		}
 		lat = append(lat, time.Since(t))
@@ -413,11 +414,18 @@ func operatorEnvelope(id, text string) messages.MessageEnvelope {
 	}
 }
 
-// awaitBrief reads stream id from seq next on, waking on sub, until the
-// brief of message msgID is durable; it returns the seq after that brief.
-// A failure brief is an error: every bench turn must complete.
-func awaitBrief(ctx context.Context, st persistence.Store, sub *persistence.Subscription, id, msgID string, next uint64) (uint64, error) {
+// awaitBrief reads stream id from seq next on, each time wake receives,
+// until the brief of message msgID is durable; it returns the seq after
+// that brief. A failure brief is an error: every bench turn must complete.
+// wake must have been set up before msgID was admitted: awaitBrief waits
+// for it before its first read.
+func awaitBrief(ctx context.Context, st persistence.Store, wake <-chan struct{}, id, msgID string, next uint64) (uint64, error) {
 	for {
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return next, fmt.Errorf("wait for the brief of %s in %s: %w", msgID, id, context.Cause(ctx))
+		}
 		evs, err := st.Read(ctx, id, next, math.MaxUint64, 0)
 		if err != nil {
 			return next, fmt.Errorf("read %s from seq %d: %w", id, next, err)
@@ -432,12 +440,22 @@ func awaitBrief(ctx context.Context, st persistence.Store, sub *persistence.Subs
 				return next, err
 			}
 		}
-		select {
-		case <-sub.C:
-		case <-ctx.Done():
-			return next, fmt.Errorf("wait for the brief of %s in %s: %w", msgID, id, context.Cause(ctx))
-		}
 	}
+}
+
+// driverWake is what wakes an agent's driver: its store's signal that a
+// brief was appended (briefWatch), or else every append to its stream.
+type driverWake struct {
+	c     <-chan struct{}
+	close func()
+}
+
+func briefsOrAppends(st persistence.Store, id string) driverWake {
+	if w, ok := st.(*briefWatch); ok {
+		return driverWake{c: w.watch(id), close: func() {}}
+	}
+	sub := st.Subscribe(id)
+	return driverWake{c: sub.C, close: sub.Close}
 }
 
 // briefFor reports whether ev, a brief_recorded event, settles message

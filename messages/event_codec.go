@@ -83,7 +83,8 @@ func NewEvent(agentID string, at time.Time, p Payload) (Event, error) {
 
 // NewEventDecoded is NewEvent that also returns the payload decoded from
 // the event's own bytes: exactly what a replay of the event will apply, so
-// a writer can apply it live without decoding it a second time.
+// a writer can apply it live. Where a copy of p is provably that decode
+// (decodedCopy) it is the copy, and the bytes are not decoded at all.
 func NewEventDecoded(agentID string, at time.Time, p Payload) (Event, Payload, error) {
 	if v, ok := p.(interface{ Validate() error }); ok {
 		if err := v.Validate(); err != nil {
@@ -101,6 +102,14 @@ func NewEventDecoded(agentID string, at time.Time, p Payload) (Event, Payload, e
 		Version: p.EventType().Version(),
 		At:      at.Round(0).UTC(), // JSON and the journal carry no monotonic reading or zone
 		Payload: raw,
+	}
+	if err := e.validateHeader(); err != nil {
+		return Event{}, nil, fmt.Errorf("new %s event: %w", p.EventType(), err)
+	}
+	// What replay will apply, without decoding the bytes just encoded where
+	// the copy is exactly their decode (decoded_copy.go).
+	if decoded, ok := decodedCopy(p); ok {
+		return e, decoded, nil
 	}
 	// An event that would not decode must never reach a journal: replay
 	// would refuse it and the agent could not be rebuilt.

@@ -46,3 +46,7 @@ func PayloadDecoderTypes() []EventType {
 	}
 	return ts
 }
+
+// DecodedCopy exposes decodedCopy, the decode-free copy NewEventDecoded
+// applies, so black-box tests can hold it to the decode.
+var DecodedCopy = decodedCopy
