@@ -38,7 +38,9 @@ type AgentDeps struct {
 	// QueueLimit bounds an agent's queued messages; beyond it admission
 	// answers ErrQueueFull.
 	QueueLimit int
-	// SnapshotEvery is how many events an agent applies between snapshots.
+	// SnapshotEvery is how many events an agent applies between snapshots,
+	// at least: an agent whose snapshot is large waits until it has
+	// journaled as many bytes (snapshot_cadence.go).
 	SnapshotEvery int
 	// IdleTimeout is how long an agent stays idle (no turn, empty queue)
 	// before it passivates: it saves a snapshot, drops its state and its
@@ -174,8 +176,10 @@ type agent struct {
 	gen      uint64
 	stepping bool
 	stepKind stepKind
-	// sinceSnapshot counts events applied since the last snapshot.
+	// sinceSnapshot counts events applied since the last snapshot;
+	// snaps paces snapshots by their size (snapshot_cadence.go).
 	sinceSnapshot int
+	snaps         snapshotCadence
 	// headerSeq is the seq of the stream header it last published, and
 	// viewSeq the seq of the info it last published (info_view.go).
 	headerSeq uint64
@@ -576,7 +580,7 @@ func (a *agent) recoverState() (*agentstate.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.sinceSnapshot = replayed
+	a.sinceSnapshot, a.snaps = replayed, snapshotCadence{}
 	st.RestoreSkills()
 	return st, nil
 }
@@ -649,7 +653,8 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 		}
 	}
 	a.sinceSnapshot += len(evs)
-	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.state.Turn == nil {
+	a.snaps.appended(evs)
+	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.snaps.due() && a.state.Turn == nil {
 		a.saveSnapshot()
 	}
 	a.effects(payloads)
@@ -689,7 +694,14 @@ func (a *agent) saveSnapshot() {
 		})
 	}
 	if err == nil && a.state.LastSeq > 0 {
-		err = a.deps.Store.DeleteSnapshots(context.Background(), a.id, persistence.AtOrBelow(a.state.LastSeq-1))
+		// The one this activation saved before is deleted by its key; the
+		// first looks for older ones (a seek over the deleted keys of every
+		// snapshot before was most of a snapshot's cost).
+		if prev, ok := a.snaps.replaced(a.state.LastSeq); ok {
+			err = a.deps.Store.DeleteSnapshot(context.Background(), a.id, prev)
+		} else {
+			err = a.deps.Store.DeleteSnapshots(context.Background(), a.id, persistence.AtOrBelow(a.state.LastSeq-1))
+		}
 	}
 	if err != nil {
 		a.deps.Log.Warn().Err(err).Str("agent_id", a.id).Uint64("seq", a.state.LastSeq).Msg("snapshot not saved")
@@ -697,6 +709,7 @@ func (a *agent) saveSnapshot() {
 	}
 	a.deps.Telemetry.Metrics().SnapshotSaved(time.Since(began))
 	a.sinceSnapshot = 0
+	a.snaps.saved(a.state.LastSeq, len(data))
 }
 
 func (a *agent) statusChange(to messages.AgentStatus, reason string) messages.Payload {

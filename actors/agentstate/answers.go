@@ -58,16 +58,35 @@ func LostResult(call messages.ToolCall) tools.Result {
 // the same, since one dangling call makes every later request of the
 // agent fail.
 func AnsweredConversation(conv []llm.Item) ([]llm.Item, int) {
-	missing := Unanswered(conv)
+	return answeredFrom(conv, 0)
+}
+
+// answeredFrom is AnsweredConversation for a conv whose first from items
+// are known to hold no unanswered call (State.answered): only the rest is
+// looked at.
+func answeredFrom(conv []llm.Item, from int) ([]llm.Item, int) {
+	from = min(max(from, 0), len(conv))
+	missing := Unanswered(conv[from:])
 	if len(missing) == 0 {
 		return conv, 0
 	}
 	out := slices.Clone(conv)
 	for n, d := range missing { // each insert shifts the later rounds by one
 		res := LostResult(d.Call)
-		out = InsertAfterRound(out, d.Round+n, llm.Item{
+		out = InsertAfterRound(out, from+d.Round+n, llm.Item{
 			Kind: llm.ItemToolResult, CallID: d.Call.ID, ToolName: d.Call.Name, Text: res.Receipt, IsError: true,
 		})
 	}
 	return out, len(missing)
+}
+
+// noteAnswered moves the answered mark (State.answered) to the end of the
+// conversation when nothing after it is left unanswered: at the end of a
+// turn, so each turn's items are looked at once there rather than the
+// whole conversation at every model request.
+func (s *State) noteAnswered() {
+	s.answered = min(s.answered, len(s.Conversation))
+	if len(Unanswered(s.Conversation[s.answered:])) == 0 {
+		s.answered = len(s.Conversation)
+	}
 }

@@ -85,6 +85,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.dropModelRetryTimer()
 		s.Turn = nil
 		s.TurnIndex = p.TurnIndex
+		s.noteAnswered()
 		c := p.Closure
 		s.LastClosure = &c
 		s.resolveLastError(p, ev.At)
@@ -207,6 +208,7 @@ func (s *State) applyToolExecuted(p messages.ToolExecuted) {
 	if s.Turn == nil || !s.Turn.hasCall(messages.ToolCall{ID: p.CallID}) {
 		// A result for an earlier round's call (repairConversation).
 		s.Conversation = insertResult(s.Conversation, item)
+		s.answered = 0 // it may land among the items marked answered
 		return
 	}
 	if p.ToolName == SleepToolName && p.Status == messages.ToolOK {

@@ -138,6 +138,7 @@ func (s *State) applyCompaction(p messages.ConversationCompacted) {
 	}
 	s.Conversation = append(kept, s.Conversation[n:]...)
 	s.ContextSummary, s.CompactedItems = p.Summary, p.TotalCompacted
+	s.answered = 0
 }
 
 // SummaryItem is the summary as the model sees it, first in the

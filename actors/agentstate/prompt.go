@@ -26,7 +26,8 @@ func Request(st *State, env Env, tools []llm.ToolSpec) (req llm.Request, answere
 	if sum, ok := st.SummaryItem(); ok {
 		conv = append(conv, sum)
 	}
-	conv, answered = AnsweredConversation(append(conv, st.Conversation...))
+	known := len(conv) + min(st.answered, len(st.Conversation)) // the summary answers nothing
+	conv, answered = answeredFrom(append(conv, st.Conversation...), known)
 	system := []llm.Block{{Text: stableFrame(st, env, len(tools) > 0), CacheBreakpoint: true}}
 	context := []llm.Block{{Text: contextBlock(st, env)}}
 	id, prompt := env.AgentID, env.Cfg.SystemPrompt

@@ -69,6 +69,10 @@ type State struct {
 	TurnIndex uint64     `json:"turn_index"`
 	// Conversation is the replayable conversation the model sees.
 	Conversation []llm.Item `json:"conversation,omitempty"`
+	// answered counts the first items of Conversation known to leave no
+	// call unanswered (noteAnswered); not kept in snapshots: a restored
+	// state looks at its whole conversation once.
+	answered int
 	// ContextSummary is the digest of the compacted conversation (shown
 	// first); CompactedItems counts the items compacted (compaction.go).
 	ContextSummary  string `json:"context_summary,omitempty"`
