@@ -291,7 +291,12 @@ func (r *Runtime) Exists(ctx context.Context, id string) (bool, error) {
 // themselves; a dormant agent is described by its snapshot header and
 // stays dormant (one without a usable header is activated to answer; a
 // private child is reached through its parent then, never started alone).
+// A store that lists its stream heads is listed from them and activates
+// nothing (agent_listing.go).
 func (r *Runtime) List(ctx context.Context) ([]agentstate.AgentInfo, error) {
+	if out, ok, err := r.listFromHeads(ctx); ok { // agent_listing.go: never activates
+		return out, err
+	}
 	streams, err := r.deps.Store.Streams(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)

@@ -139,8 +139,13 @@ func (r *Retention) RunOnce(ctx context.Context, now time.Time) ([]RetentionResu
 		}
 	}
 	if len(out) > 0 {
-		if gc, ok := r.Store.(interface{ CollectGarbage() }); ok {
-			gc.CollectGarbage()
+		switch st := r.Store.(type) {
+		case interface{ Reclaim() error }: // badger_reclaim.go
+			if err := st.Reclaim(); err != nil {
+				errs = append(errs, fmt.Errorf("retention: %w", err))
+			}
+		case interface{ CollectGarbage() }:
+			st.CollectGarbage()
 		}
 	}
 	return out, errors.Join(errs...)

@@ -32,3 +32,17 @@ func (c *CrashStore) LoadHeader(ctx context.Context, stream string) (persistence
 	}
 	return hs.LoadHeader(ctx, stream)
 }
+
+// StreamHeads implements persistence.HeadLister over a store that lists
+// heads; over one that does not it answers ErrNoHeadLister, and the
+// caller reads stream by stream.
+func (c *CrashStore) StreamHeads(ctx context.Context) ([]persistence.StreamHead, error) {
+	hl, ok := c.Store.(persistence.HeadLister)
+	switch {
+	case c.isDead():
+		return nil, ErrCrashed
+	case !ok:
+		return nil, persistence.ErrNoHeadLister
+	}
+	return hl.StreamHeads(ctx)
+}
