@@ -11,7 +11,7 @@ build:
 ## proto: regenerate the committed protobuf code (remote/remotepb, messages/messagespb, cluster/clusterpb)
 ## with protoc (Debian's protobuf-compiler) and protoc-gen-go at the version
 ## go.mod pins, then record its hashes for remotepb's staleness test
-PROTOS = messages/messages.proto remote/remotepb/remote.proto cluster/clusterpb/cluster.proto cluster/clusterpb/cluster.proto
+PROTOS = messages/messages.proto remote/remotepb/remote.proto cluster/clusterpb/cluster.proto
 proto:
 	@command -v protoc >/dev/null || { echo "protoc is missing: apt-get install -y protobuf-compiler"; exit 1; }
 	d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \

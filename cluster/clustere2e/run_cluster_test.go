@@ -613,7 +613,8 @@ func TestRunClusterKillOwner(t *testing.T) {
 // TestRunClusterRollingRestart stops each of three nodes gracefully
 // (SIGTERM) in turn, prompts every agent through the others while it is
 // down, and starts it again on its home: the stopped node exits 0, and
-// every acknowledged prompt is admitted and answered exactly once.
+// every acknowledged prompt is admitted and answered exactly once. Then a
+// node frozen (SIGSTOP) past its lease and resumed exits non-zero.
 func TestRunClusterRollingRestart(t *testing.T) {
 	names := []string{"n1", "n2", "n3"}
 	c := newCluster(t, names...)
@@ -681,5 +682,29 @@ func TestRunClusterRollingRestart(t *testing.T) {
 				t.Errorf("%s: prompt %s admitted %d times, answered %d times; want once each", agent, id, f.admitted[id], f.answered[id])
 			}
 		}
+	}
+
+	// A node frozen past its lease is dropped; resumed, it finds it lost
+	// its membership and exits non-zero.
+	frozen := c.nodes["n2"]
+	if err := frozen.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	c.awaitMembers(c.nodes["n1"], 2)
+	c.awaitMembers(c.nodes["n3"], 2)
+	if err := frozen.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-frozen.exited:
+	case <-time.After(wait):
+		t.Fatalf("node n2 did not stop within %s of resuming after it lost its membership", wait)
+	}
+	var exit *exec.ExitError
+	if !errors.As(frozen.err, &exit) || exit.ExitCode() == 0 {
+		t.Errorf("node n2 exited with %v after it lost its membership; want a non-zero status", frozen.err)
+	}
+	if b, _ := os.ReadFile(frozen.log); !bytes.Contains(b, []byte("lost its cluster membership")) {
+		t.Errorf("node n2 did not say it lost its membership:\n%s", b)
 	}
 }
