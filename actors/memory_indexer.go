@@ -50,9 +50,7 @@ func (s *memoryService) work() {
 		timer.Reset(wait)
 		select {
 		case <-s.kick:
-			if !timer.Stop() {
-				<-timer.C
-			}
+			timer.Stop() // no stale fire can follow (Go 1.23 timers)
 		case <-timer.C:
 		}
 	}

@@ -158,7 +158,7 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 	case messages.WorkingMemoryUpdated:
 		s.applyWorkingMemory(p)
 	case messages.EpisodeFinalized:
-		s.applyEpisodeFinalized()
+		s.applyEpisodeFinalized(p.Episode)
 	default:
 		if !s.applyWorkItemEvent(p) && !s.applyWorkspaceEvent(p) && !s.applyActivation(p) {
 			return fmt.Errorf("apply seq %d: no rule for %s", ev.Seq, ev.Type)

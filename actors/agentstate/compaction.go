@@ -55,7 +55,7 @@ func (s *State) Compaction(cfg Compaction) (messages.ConversationCompacted, bool
 	return messages.ConversationCompacted{
 		DroppedItems:    cut,
 		PinnedMessageID: pinned,
-		Summary:         mergeSummary(s.ContextSummary, digestItems(dropped), cfg.SummaryChars),
+		Summary:         mergeSummary(s.ContextSummary, digestWithEpisodes(digestItems(dropped), s.episodeDigest(cut)), cfg.SummaryChars),
 		TokensBefore:    total,
 		TokensAfter:     total - estimateTokens(dropped),
 		TotalCompacted:  s.CompactedItems + uint64(len(dropped)),
@@ -139,6 +139,7 @@ func (s *State) applyCompaction(p messages.ConversationCompacted) {
 	s.Conversation = append(kept, s.Conversation[n:]...)
 	s.ContextSummary, s.CompactedItems = p.Summary, p.TotalCompacted
 	s.answered = 0
+	s.forgetCompactedEpisodes()
 }
 
 // SummaryItem is the summary as the model sees it, first in the

@@ -269,10 +269,13 @@ func episodeSummary(ep messages.Episode, results []string) string {
 	return b.String()
 }
 
-// applyEpisodeFinalized closes the builder.
-func (s *State) applyEpisodeFinalized() {
+// applyEpisodeFinalized closes the builder and keeps a reference to the
+// episode while its messages are in the conversation (compaction's digest
+// names it when they leave: episode_window.go).
+func (s *State) applyEpisodeFinalized(ep messages.Episode) {
 	s.Memory.Episode = nil
 	s.Memory.ArchivedEpisodes++
+	s.rememberWindowEpisode(ep)
 }
 
 func appendBounded(l []string, e string) []string {

@@ -19,6 +19,10 @@ type MemoryState struct {
 	Episode *EpisodeBuilder `json:"episode,omitempty"`
 	// ArchivedEpisodes counts the episodes finalized.
 	ArchivedEpisodes uint64 `json:"archived_episodes,omitempty"`
+	// WindowEpisodes are the finalized episodes whose messages are still
+	// (partly) in the conversation, oldest first, bounded
+	// (episode_window.go): compaction's digest names those it covers.
+	WindowEpisodes []EpisodeRef `json:"window_episodes,omitempty"`
 	// LastTools are the tool outcomes of the last model-visible turn.
 	LastTools []string `json:"last_tools,omitempty"`
 }
