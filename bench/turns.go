@@ -277,14 +277,23 @@ func idleRun(ctx context.Context, cfg TurnsConfig, o persistence.Options, res *T
 // activateAll activates agents 0..agents-1 (each recovers from its
 // snapshot), a few at a time per core, and returns the first failure.
 func activateAll(ctx context.Context, rt *actors.Runtime, agents int) error {
+	return eachAgent(ctx, agents, func(ctx context.Context, name string) error {
+		return rt.Activate(ctx, name)
+	})
+}
+
+// eachAgent calls do for agents 0..agents-1, a few at a time per core,
+// and returns the first failure (the agents not yet handed out are
+// skipped once one fails).
+func eachAgent(ctx context.Context, agents int, do func(ctx context.Context, name string) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	next := make(chan int) // agent numbers, closed by activateAll once all are handed out
+	next := make(chan int) // agent numbers, closed once all are handed out
 	var wg sync.WaitGroup
 	for range 4 * runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				if err := rt.Activate(ctx, agentName(i)); err != nil {
+				if err := do(ctx, agentName(i)); err != nil {
 					cancel(err)
 				}
 			}
