@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -25,9 +24,7 @@ var pg *pgtest.Server
 
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m, &pg)
-	if nodeBuild.path != "" {
-		_ = os.RemoveAll(filepath.Dir(nodeBuild.path)) // the node binary the multi-node tests built
-	}
+	clusterNode.Remove() // the node binary the multi-node tests built
 	os.Exit(code)
 }
 

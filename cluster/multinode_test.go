@@ -4,20 +4,19 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/internal/proctest"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence/pgjournal"
-	"github.com/holon-actors/holon-actors/remote/tlsca"
+	"github.com/holon-actors/holon-actors/remote/tlsca/tlscatest"
 )
 
 // The multi-node tests run each node as its own process (the clusternode
@@ -48,55 +47,14 @@ type procNode struct {
 	log  string
 }
 
-var nodeBuild struct {
-	sync.Once
-	path string
-	err  error
-}
-
-func nodeBinary(t *testing.T) string {
-	t.Helper()
-	nodeBuild.Do(func() {
-		dir, err := os.MkdirTemp("", "clusternode")
-		if err != nil {
-			nodeBuild.err = err
-			return
-		}
-		nodeBuild.path = filepath.Join(dir, "clusternode")
-		if out, err := exec.Command("go", "build", "-o", nodeBuild.path, "./internal/clusternode").CombinedOutput(); err != nil {
-			nodeBuild.err = errors.New(string(out))
-		}
-	})
-	if nodeBuild.err != nil {
-		t.Fatalf("build clusternode: %v", nodeBuild.err)
-	}
-	return nodeBuild.path
-}
-
-// memberCerts makes a CA and one member certificate per node name.
-func memberCerts(t *testing.T, names ...string) map[string]string {
-	t.Helper()
-	ca := t.TempDir()
-	now := time.Now()
-	if err := tlsca.Init(ca, now); err != nil {
-		t.Fatal(err)
-	}
-	dirs := map[string]string{}
-	for _, n := range names {
-		out := filepath.Join(t.TempDir(), n)
-		if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: tlsca.RoleMember, Name: n, Hosts: []string{"127.0.0.1"}, Out: out, Now: now}); err != nil {
-			t.Fatal(err)
-		}
-		dirs[n] = out
-	}
-	return dirs
-}
+// clusterNode is the test node program, built without -race.
+var clusterNode = proctest.New("./internal/clusternode", "clusternode")
 
 // startProcNode starts node name; args are more clusternode flags (a
 // later -lease wins over the default 2s).
 func startProcNode(t *testing.T, name, db, tlsDir string, args ...string) *procNode {
 	t.Helper()
-	cmd := exec.Command(nodeBinary(t), append([]string{"-db", db, "-name", name, "-tls-dir", tlsDir, "-lease", "2s"}, args...)...)
+	cmd := exec.Command(clusterNode.Path(t), append([]string{"-db", db, "-name", name, "-tls-dir", tlsDir, "-lease", "2s"}, args...)...)
 	logf, err := os.Create(filepath.Join(t.TempDir(), name+".log"))
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +207,7 @@ type testCluster struct {
 func startCluster(t *testing.T, args ...string) *testCluster {
 	t.Helper()
 	c := &testCluster{db: pg.NewDatabase(t), names: []string{"n1", "n2", "n3"}, args: args, nodes: map[string]*procNode{}}
-	c.certs = memberCerts(t, c.names...)
+	c.certs = tlscatest.Members(t, "", c.names...)
 	for _, name := range c.names {
 		c.nodes[name] = startProcNode(t, name, c.db, c.certs[name], args...)
 	}

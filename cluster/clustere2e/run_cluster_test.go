@@ -20,10 +20,11 @@ import (
 
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/internal/pgtest"
+	"github.com/holon-actors/holon-actors/internal/proctest"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence/pgjournal"
 	"github.com/holon-actors/holon-actors/remote"
-	"github.com/holon-actors/holon-actors/remote/tlsca"
+	"github.com/holon-actors/holon-actors/remote/tlsca/tlscatest"
 )
 
 // The nodes are the holon-actors binary built WITHOUT -race: Proto.Actor's
@@ -33,58 +34,12 @@ import (
 // wait bounds every wait on another process.
 const wait = 60 * time.Second
 
-var build struct {
-	sync.Once
-	path string
-	err  error
-}
+// node is holon-actors, built without -race (see above).
+var node = proctest.New("../../cmd/holon-actors", "holon-actors")
 
-// binary builds cmd/holon-actors once, without -race (see above).
-func binary(t *testing.T) string {
-	t.Helper()
-	build.Do(func() {
-		dir, err := os.MkdirTemp("", "holon-cluster-e2e")
-		if err != nil {
-			build.err = err
-			return
-		}
-		build.path = filepath.Join(dir, "holon-actors")
-		if out, err := exec.Command("go", "build", "-o", build.path, "../../cmd/holon-actors").CombinedOutput(); err != nil {
-			build.err = errors.New(string(out))
-		}
-	})
-	if build.err != nil {
-		t.Fatalf("build holon-actors: %v", build.err)
-	}
-	return build.path
-}
-
-// certs makes a CA and a member certificate per node name.
-func certs(t *testing.T, names ...string) map[string]string {
-	t.Helper()
-	ca := t.TempDir()
-	now := time.Now()
-	if err := tlsca.Init(ca, now); err != nil {
-		t.Fatal(err)
-	}
-	dirs := map[string]string{}
-	for _, n := range names {
-		out := filepath.Join(t.TempDir(), n)
-		if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: tlsca.RoleMember, Name: n, Hosts: []string{"127.0.0.1"}, Out: out, Now: now}); err != nil {
-			t.Fatal(err)
-		}
-		dirs[n] = out
-	}
-	out := filepath.Join(t.TempDir(), "operator")
-	if err := tlsca.Issue(ca, tlsca.IssueRequest{Role: tlsca.RoleClient, Name: "operator", Out: out, Now: now}); err != nil {
-		t.Fatal(err)
-	}
-	dirs[clientCerts] = out
-	return dirs
-}
-
-// clientCerts keys the remote client's certificate directory in certs.
-const clientCerts = "client"
+// clientCerts is the remote client's name, and keys its certificate
+// directory among the members'.
+const clientCerts = "operator"
 
 // runNode is one `holon-actors run --cluster-listen` process.
 type runNode struct {
@@ -112,7 +67,7 @@ func newCluster(t *testing.T, names ...string) *cluster {
 	if err := os.WriteFile(script, []byte(`{"then": "echo"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &cluster{t: t, db: pgtest.StartT(t).NewDatabase(t), certs: certs(t, names...), script: script,
+	return &cluster{t: t, db: pgtest.StartT(t).NewDatabase(t), certs: tlscatest.Members(t, clientCerts, names...), script: script,
 		nodes: map[string]*runNode{}}
 }
 
@@ -137,7 +92,7 @@ func (c *cluster) start(name string) *runNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary(t), "--home", home, "run", "--model", "scripted", "--script", c.script,
+	cmd := exec.Command(node.Path(t), "--home", home, "run", "--model", "scripted", "--script", c.script,
 		"--journal", c.db, "--cluster-listen", "127.0.0.1:0", "--node-name", name, "--cluster-certs", c.certs[name],
 		"--cluster-lease", "2s", "--shutdown-timeout", "5s", "--remote-listen", "127.0.0.1:0", "--tls-dir", c.certs[name])
 	cmd.Stdout, cmd.Stderr = logf, logf

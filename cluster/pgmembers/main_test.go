@@ -3,7 +3,6 @@ package pgmembers_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -16,9 +15,7 @@ var pg *pgtest.Server
 
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m, &pg)
-	if buildOnce.path != "" {
-		_ = os.RemoveAll(filepath.Dir(buildOnce.path)) // the member binary the process tests built
-	}
+	memberProgram.Remove() // the member binary the process tests built
 	os.Exit(code)
 }
 

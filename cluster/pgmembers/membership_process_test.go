@@ -8,10 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/holon-actors/holon-actors/internal/proctest"
 )
 
 // The membership tests run each node as its own process (the membernode
@@ -36,31 +37,8 @@ type memberNode struct {
 	members []string
 }
 
-var buildOnce struct {
-	sync.Once
-	path string
-	err  error
-}
-
-func memberBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := osMkdirTemp()
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		buildOnce.path = filepath.Join(dir, "membernode")
-		out, err := exec.Command("go", "build", "-o", buildOnce.path, "./internal/membernode").CombinedOutput()
-		if err != nil {
-			buildOnce.err = errors.New(string(out))
-		}
-	})
-	if buildOnce.err != nil {
-		t.Fatalf("build membernode: %v", buildOnce.err)
-	}
-	return buildOnce.path
-}
+// memberNode is the member test program, built without -race.
+var memberProgram = proctest.New("./internal/membernode", "membernode")
 
 func startMember(t *testing.T, db string) *memberNode {
 	t.Helper()
@@ -69,7 +47,7 @@ func startMember(t *testing.T, db string) *memberNode {
 
 func startMemberLease(t *testing.T, db, lease string) *memberNode {
 	t.Helper()
-	cmd := exec.Command(memberBinary(t), "-db", db, "-lease", lease)
+	cmd := exec.Command(memberProgram.Path(t), "-db", db, "-lease", lease)
 	logf, err := os.Create(filepath.Join(t.TempDir(), "node.log"))
 	if err != nil {
 		t.Fatal(err)
