@@ -106,6 +106,12 @@ type TurnsResult struct {
 	// last entries are the resident set after 10 % of the turns and after
 	// all of them: whether a long-lived agent's memory stays flat.
 	RSSByDecileBytes []int64 `json:"rss_by_decile_bytes"`
+	// RSSAnonByDecileBytes is the anonymous part of the same resident
+	// sets (RssAnon: heap, stacks, the store's memtables), without the
+	// pages of the journal's files the store maps, which the kernel
+	// counts in the resident set while they are cached and takes back
+	// under memory pressure.
+	RSSAnonByDecileBytes []int64 `json:"rss_anon_by_decile_bytes"`
 
 	// IdleAgentRSSBytes is what an idle agent costs the runtime, per
 	// agent, measured apart from the run. After the run the runtime and
@@ -216,7 +222,7 @@ func turnsRun(ctx context.Context, cfg TurnsConfig, st *persistence.BadgerStore)
 	}
 	flushMemory(ctx, rt, cfg, &res)                                                 // turns_memory.go
 	res.TurnsPerSecByDecile = turnsPerSecByDecile(latencies, cfg.Agents, cfg.Turns) // before the sort below
-	res.RSSByDecileBytes = rss.bytes
+	res.RSSByDecileBytes, res.RSSAnonByDecileBytes = rss.bytes, rss.anon
 	if res.BytesPerTurnByDecile, err = bytesPerTurnByDecile(ctx, st, cfg.Agents, cfg.Turns); err != nil {
 		return TurnsResult{}, err
 	}

@@ -76,15 +76,17 @@ func bytesPerTurnByDecile(ctx context.Context, st persistence.Store, agents, tur
 	return out, nil
 }
 
-// decileRSS reads the resident set at the end of each tenth of a run of
-// turns (settledMemory); turnDone is the first agent's driver's callback.
+// decileRSS reads the resident set, and its anonymous part, at the end of
+// each tenth of a run of turns (settledMemory); turnDone is the first
+// agent's driver's callback.
 type decileRSS struct {
 	turns int
 	bytes []int64
+	anon  []int64
 }
 
 func newDecileRSS(turns int) *decileRSS {
-	return &decileRSS{turns: turns, bytes: make([]int64, 0, deciles)}
+	return &decileRSS{turns: turns, bytes: make([]int64, 0, deciles), anon: make([]int64, 0, deciles)}
 }
 
 // turnDone reads the resident set when turn n (from 0) ends a tenth of
@@ -92,5 +94,6 @@ func newDecileRSS(turns int) *decileRSS {
 func (d *decileRSS) turnDone(n int) {
 	if n == d.turns-1 || decileOf(n, d.turns) != decileOf(n+1, d.turns) {
 		d.bytes = append(d.bytes, settledMemory().rss)
+		d.anon = append(d.anon, anonBytes())
 	}
 }

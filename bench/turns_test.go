@@ -55,7 +55,7 @@ func TestTurnsRemovesStore(t *testing.T) {
 func TestTurnsResultJSON(t *testing.T) {
 	wantKeys(t, bench.TurnsResult{}, "agents", "turns", "total_turns", "turns_per_sec", "turn_p50_ms",
 		"turn_p99_ms", "events_per_turn", "bytes_per_turn", "idle_agent_rss_bytes", "seconds",
-		"active_agent_rss_bytes", "rss_growth_per_agent_after_run_bytes", "turns_per_sec_by_decile", "bytes_per_turn_by_decile", "rss_by_decile_bytes")
+		"active_agent_rss_bytes", "rss_growth_per_agent_after_run_bytes", "turns_per_sec_by_decile", "bytes_per_turn_by_decile", "rss_by_decile_bytes", "rss_anon_by_decile_bytes")
 }
 
 // TestTurnsByDecile: a run of ten turns an agent reports each tenth (one
@@ -72,9 +72,12 @@ func TestTurnsByDecile(t *testing.T) {
 		t.Fatalf("by decile: %v turns/s, %v bytes/turn, %v bytes resident; want 10 of each",
 			r.TurnsPerSecByDecile, r.BytesPerTurnByDecile, r.RSSByDecileBytes)
 	}
+	if len(r.RSSAnonByDecileBytes) != 10 {
+		t.Fatalf("by decile: %v anonymous bytes resident; want 10", r.RSSAnonByDecileBytes)
+	}
 	for k, b := range r.RSSByDecileBytes {
-		if b <= 0 {
-			t.Errorf("decile %d: resident set %d bytes, want > 0", k, b)
+		if a := r.RSSAnonByDecileBytes[k]; b <= 0 || a <= 0 || a > b {
+			t.Errorf("decile %d: resident set %d bytes, %d of them anonymous; want both > 0 and the anonymous part no larger", k, b, a)
 		}
 	}
 	last := r.BytesPerTurnByDecile[9]

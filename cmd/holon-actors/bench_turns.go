@@ -43,6 +43,7 @@ func turnsRows(r bench.TurnsResult) [][2]string {
 		{"turns/s by tenth of the run", decileRow(r.TurnsPerSecByDecile)},
 		{"journal bytes per turn by tenth", decileRow(r.BytesPerTurnByDecile)},
 		{"RSS by tenth of the first agent's run", mibRow(r.RSSByDecileBytes)},
+		{"anonymous RSS by tenth (no mapped journal files)", mibRow(r.RSSAnonByDecileBytes)},
 		{"RSS per idle agent", fmt.Sprintf("%.0f B (reopened store: all activated, then passivated)", r.IdleAgentRSSBytes)},
 		{"heap per idle agent", fmt.Sprintf("%.0f B", r.IdleAgentHeapBytes)},
 		{"RSS per active idle agent", fmt.Sprintf("%.0f B", r.ActiveAgentRSSBytes)},
