@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
+	"github.com/holon-actors/holon-actors/persistence"
 )
 
 // infoView is the AgentInfo each running agent last published: listings
@@ -76,4 +77,51 @@ func (r *Runtime) PublishedInfo(ctx context.Context, id string) (agentstate.Agen
 		return agentstate.AgentInfo{}, false
 	}
 	return in, true
+}
+
+// PublishedInfos returns, for every running agent, the info it last
+// published when that is current (PublishedInfo), reading the journal's
+// highest seqs in one scan when the store lists stream heads
+// (persistence.HeadLister) instead of one lookup per agent (the runtime
+// status over 1,000 running agents took 49 ms a call that way). behind
+// are the running agents whose info is not current (mid-step, or not yet
+// published), sorted: the caller asks them (Info).
+func (r *Runtime) PublishedInfos(ctx context.Context) (infos []agentstate.AgentInfo, behind []string) {
+	active := r.Active()
+	highest, ok := r.highestSeqs(ctx)
+	for _, id := range active {
+		in, current := agentstate.AgentInfo{}, false
+		if ok {
+			var found bool
+			in, found = r.view.get(id)
+			current = found && highest[id] == in.LastSeq && in.LastSeq != 0 && r.isActive(id)
+		} else {
+			in, current = r.PublishedInfo(ctx, id)
+		}
+		if current {
+			infos = append(infos, in)
+		} else {
+			behind = append(behind, id)
+		}
+	}
+	return infos, behind
+}
+
+// highestSeqs is every stream's highest seq from one scan of the stream
+// heads; ok is false when the store lists no heads or the scan failed
+// (the caller then reads agent by agent).
+func (r *Runtime) highestSeqs(ctx context.Context) (map[string]uint64, bool) {
+	hl, can := r.deps.Store.(persistence.HeadLister)
+	if !can {
+		return nil, false
+	}
+	heads, err := hl.StreamHeads(ctx)
+	if err != nil {
+		return nil, false
+	}
+	m := make(map[string]uint64, len(heads))
+	for _, h := range heads {
+		m[h.Stream] = h.Highest
+	}
+	return m, true
 }

@@ -23,3 +23,34 @@ func (s *Server) activeInfo(ctx context.Context, id string) (agentstate.AgentInf
 	}
 	return s.cfg.Runtime.Info(ctx, id)
 }
+
+// infosPublisher is an optional ability of a Runtime: every running
+// agent's current published info at once (actors.Runtime.PublishedInfos),
+// and the running agents whose info is behind, to ask.
+type infosPublisher interface {
+	PublishedInfos(ctx context.Context) (infos []agentstate.AgentInfo, behind []string)
+}
+
+// activeInfos calls each with the info of every running agent (see
+// activeInfo) until ctx ends; an agent that does not answer (stopping or
+// restarting) is left out.
+func (s *Server) activeInfos(ctx context.Context, each func(id string, in agentstate.AgentInfo)) {
+	var behind []string
+	if p, ok := s.cfg.Runtime.(infosPublisher); ok {
+		var infos []agentstate.AgentInfo
+		infos, behind = p.PublishedInfos(ctx)
+		for _, in := range infos {
+			each(in.ID, in)
+		}
+	} else {
+		behind = s.cfg.Runtime.Active()
+	}
+	for _, id := range behind {
+		if ctx.Err() != nil {
+			return // the rest are left out of the counts, as a restarting one is
+		}
+		if in, err := s.activeInfo(ctx, id); err == nil {
+			each(id, in)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
 	"github.com/holon-actors/holon-actors/persistence"
 )
@@ -82,17 +83,10 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 	var last *Failure
 	ctx, cancel := context.WithTimeout(r.Context(), activityWait)
 	defer cancel()
-	for _, id := range s.cfg.Runtime.Active() {
-		if ctx.Err() != nil {
-			break // the rest are left out of the counts, as a restarting one is
-		}
-		in, err := s.activeInfo(ctx, id)
-		if err != nil {
-			continue // stopping or restarting: not countable now
-		}
+	s.activeInfos(ctx, func(id string, in agentstate.AgentInfo) {
 		a.ActiveTaskCount += in.RunningTasks
 		if in.Visibility == messages.VisibilityPrivate {
-			continue
+			return
 		}
 		a.ActiveAgentCount++
 		switch {
@@ -108,7 +102,7 @@ func (s *Server) activity(r *http.Request) (Activity, *Failure) {
 				last.OccurredAt = *in.LastErrorAt
 			}
 		}
-	}
+	})
 	switch {
 	case a.ProcessingAgentCount > 0:
 		a.State = "processing"
