@@ -77,7 +77,8 @@ func (a *agent) startModel(c actor.Context, m agentstate.CallModel, buildMS int6
 // toolCatalog is the tools the model may call: the runtime's own first,
 // then the registry's, whose namesakes of the runtime's tools are left out.
 func (a *agent) toolCatalog() []providers.ToolSpec {
-	var specs []providers.ToolSpec
+	reg, mcp := a.deps.Tools.Specs(), a.mcpSpecs()
+	specs := make([]providers.ToolSpec, 0, len(a.wire.opTools)+len(reg)+len(mcp)) // built every model round: one slice, not one grown
 	for _, t := range a.wire.opTools {
 		s := t.Spec()
 		if !a.offered(s.Name) {
@@ -85,13 +86,13 @@ func (a *agent) toolCatalog() []providers.ToolSpec {
 		}
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
-	for _, s := range a.deps.Tools.Specs() {
+	for _, s := range reg {
 		if runtimetools.Is(s.Name) {
 			continue // the runtime's own tools win
 		}
 		specs = append(specs, providers.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
-	return append(specs, a.mcpSpecs()...)
+	return append(specs, mcp...)
 }
 
 // stepFinished applies the result of a step, unless it is stale.

@@ -60,6 +60,9 @@ func DefaultTurnsConfig(dir string) TurnsConfig {
 
 // Validate reports the first setting that cannot run.
 func (c TurnsConfig) Validate() error {
+	if c.NoMemoryIndex && !c.Memory {
+		return errors.New("bench turns: no-memory-index only applies with memory (homes without an index); add memory or drop no-memory-index")
+	}
 	return checkWorkload("turns", c.Dir, count{"agents", c.Agents}, count{"turns", c.Turns})
 }
 

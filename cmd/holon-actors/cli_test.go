@@ -235,6 +235,7 @@ func TestUsageErrors(t *testing.T) {
 		{"zero streams", []string{"bench", "journal", "--streams", "0"}, "holon-actors bench journal --help"},
 		{"negative events", []string{"bench", "journal-recovery", "--events", "-1"}, "holon-actors bench journal-recovery --help"},
 		{"zero turns", []string{"bench", "turns", "--turns", "0"}, "holon-actors bench turns --help"},
+		{"no memory index without memory", []string{"bench", "turns", "--no-memory-index"}, "holon-actors bench turns --help"},
 		{"zero agents to recover", []string{"bench", "recovery", "--agents", "0"}, "holon-actors bench recovery --help"},
 		{"children over the per-parent limit", []string{"bench", "children", "--count", "65", "--parents", "1"}, "holon-actors bench children --help"},
 	}
