@@ -12,8 +12,11 @@
 // do); off, no span is built. A nil *Telemetry does nothing.
 //
 // Observe may run concurrently for different agents; for one agent it is
-// called from that agent's actor only, in journal order. Close flushes
-// the exporter and must be called once, after the agents stopped.
+// called from that agent's actor only, in journal order. The agent only
+// decides a batch's spans and stamps their ids; the SDK's spans are built
+// on a goroutine the Telemetry owns (span_queue.go). Close builds what is
+// queued, stops that goroutine and flushes the exporter, and must be
+// called once, after the agents stopped.
 //
 // Attribute names follow the OpenTelemetry GenAI semantic conventions
 // (genai.go). telemetry imports messages and secrets and nothing else

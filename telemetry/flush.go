@@ -11,6 +11,9 @@ func (t *Telemetry) Flush(ctx context.Context) error {
 	if t == nil || t.tp == nil {
 		return nil
 	}
+	if err := t.spans.drain(ctx); err != nil {
+		return fmt.Errorf("build the queued spans: %w", err)
+	}
 	if err := t.tp.ForceFlush(ctx); err != nil {
 		return fmt.Errorf("flush traces: %w", err)
 	}

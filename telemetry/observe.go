@@ -149,7 +149,7 @@ func (o *observation) turnStarted(turnID, messageID string, index uint64, resume
 		parent = o.open.parent(turnID)
 	}
 	link, linked := o.t.spawnedBy(o.agentID)
-	tt.startSpan(parent, o.t.tracer, o.agentID, o.kind, index, resumed, link, linked, o.at)
+	tt.startSpan(parent, o.t.spans, o.agentID, o.kind, index, resumed, link, linked, o.at)
 }
 
 // ensureTurn opens a resumed turn for an event of a turn this process

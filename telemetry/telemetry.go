@@ -42,9 +42,11 @@ type Telemetry struct {
 	secrets *secrets.Registry
 	metrics *Metrics
 
-	// tp and tracer are nil when tracing is off.
+	// tp, tracer and spans are nil when tracing is off; spans builds
+	// the SDK's spans off the agents' goroutines (span_queue.go).
 	tp     *sdktrace.TracerProvider
 	tracer trace.Tracer
+	spans  *spanQueue
 
 	// turns holds each agent's open turn (*turnTrace) by agent id: an
 	// agent has one at most, its entry goes when the turn ends, and only
@@ -85,6 +87,9 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 		return t, nil
 	}
 	var sp sdktrace.TracerProviderOption
+	// With a test's exporter, spans are built as they are observed, so
+	// the exporter holds a turn's spans when its last batch is observed.
+	inline := o.Exporter != nil
 	if o.Exporter != nil {
 		sp = sdktrace.WithSyncer(o.Exporter)
 	} else {
@@ -94,10 +99,12 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 		}
 		sp = sdktrace.WithBatcher(exp, batchOptions(cfg)...)
 	}
-	t.tp = sdktrace.NewTracerProvider(sp, sdktrace.WithResource(resource.NewSchemaless(
+	ids := &idSource{}
+	t.tp = sdktrace.NewTracerProvider(sp, sdktrace.WithIDGenerator(ids), sdktrace.WithResource(resource.NewSchemaless(
 		attribute.String("service.name", orDefault(cfg.ServiceName, "holon-actors")),
 		attribute.String("service.version", cfg.Version))))
 	t.tracer = t.tp.Tracer("github.com/holon-actors/holon-actors/telemetry")
+	t.spans = newSpanQueue(t.tracer, ids, inline)
 	return t, nil
 }
 
@@ -125,8 +132,8 @@ func (t *Telemetry) Metrics() *Metrics {
 	return t.metrics
 }
 
-// Close ends the spans still open (their turns resume in another run) and
-// flushes the exporter, within ctx.
+// Close ends the spans still open (their turns resume in another run),
+// builds the spans still queued and flushes the exporter, within ctx.
 func (t *Telemetry) Close(ctx context.Context) error {
 	if t == nil || t.tp == nil {
 		return nil
@@ -137,6 +144,9 @@ func (t *Telemetry) Close(ctx context.Context) error {
 		t.turns.Delete(id)
 		return true
 	})
+	if err := t.spans.close(ctx); err != nil {
+		return fmt.Errorf("build the queued spans: %w", err)
+	}
 	if err := t.tp.Shutdown(ctx); err != nil {
 		return fmt.Errorf("flush traces: %w", err)
 	}

@@ -6,8 +6,8 @@ import (
 )
 
 // turnPool keeps the records of ended turns for turns yet to start: with
-// its attribute buffer, tool call map and options, a traced turn's record
-// is four allocations and about 2 KB, made again at every turn otherwise.
+// its tool call map, a traced turn's record is two allocations, made
+// again at every turn otherwise.
 var turnPool = sync.Pool{New: func() any { return new(turnTrace) }}
 
 // newTurnTrace is the record of turn id (of message messageID) started at
@@ -22,9 +22,8 @@ func newTurnTrace(id, messageID string, start time.Time) *turnTrace {
 // ended and no one holds it: its owner (the agent's observation) drops it
 // and it has left Telemetry.turns.
 func (tt *turnTrace) release() {
-	buf, calls := tt.buf, tt.calls
-	clear(buf[:cap(buf)]) // the previous turn's strings are not kept alive
+	calls := tt.calls
 	clear(calls)
-	*tt = turnTrace{buf: buf[:0], calls: calls}
+	*tt = turnTrace{calls: calls}
 	turnPool.Put(tt)
 }

@@ -24,6 +24,8 @@ import (
 // before they end (the turn's and the tool calls') or right after they
 // start (a chat span, which ends at once): the SDK then copies them once,
 // into a slice of the right size, instead of growing it at each call.
+// The SDK's spans are built by the telemetry's span queue
+// (span_queue.go); the turn holds their ids and refs.
 type turnTrace struct {
 	id, messageID string
 	start         time.Time
@@ -32,25 +34,23 @@ type turnTrace struct {
 	tokensOut     uint64
 	failure       string // the code of the turn's runtime error, if any
 
-	ctx   context.Context // carries span
-	span  trace.Span      // nil with tracing off
+	q     *spanQueue // nil with tracing off
+	ref   *spanRef   // the turn's span, queued
+	ids   presetIDs  // the turn span's
 	calls map[string]toolSpan
-	// traceHex and spanHex are span's ids in hex, made once for the
+	// traceHex and spanHex are the span's ids in hex, made once for the
 	// events and log lines that carry them.
 	traceHex, spanHex string
 	// What the turn span's attributes say besides its end.
 	agentID, kind string
 	index         uint64
 	resumed       bool
-	// buf is reused for each span's attributes: the SDK copies them.
-	buf []attribute.KeyValue
-	// opts are reused for each span's options.
-	opts spanOpts
 }
 
 // toolSpan is a tool call's open span and what its attributes say.
 type toolSpan struct {
-	span      trace.Span
+	ref       *spanRef
+	ids       presetIDs
 	name, id  string
 	round     uint32
 	arguments string // redacted, when content is captured
@@ -72,36 +72,41 @@ func (tt *turnTrace) spanID() string {
 	return tt.spanHex
 }
 
-// attrs returns tt.buf emptied, for a span's attributes.
-func (tt *turnTrace) attrs() []attribute.KeyValue {
-	if tt.buf == nil {
-		tt.buf = make([]attribute.KeyValue, 0, 20) // the most a span gets
-	}
-	return tt.buf[:0]
+// attrs returns an empty buffer from the pool, for a span's attributes
+// (the queue puts it back when the SDK has copied them).
+func attrs() *attrBuf { return attrPool.Get().(*attrBuf) }
+
+// child are the ids of a new span in the turn's trace.
+func (tt *turnTrace) child() presetIDs {
+	return presetIDs{trace: tt.ids.trace, span: newSpanID()}
 }
 
 // Span start options that never change, made once.
 var (
-	kindInternal = trace.WithSpanKind(trace.SpanKindInternal)
-	kindClient   = trace.WithSpanKind(trace.SpanKindClient)
-	spawnedBy    = []attribute.KeyValue{attribute.String(attrLinkKind, "spawned_by")}
+	kindInternal trace.SpanStartOption = trace.WithSpanKind(trace.SpanKindInternal)
+	kindClient   trace.SpanStartOption = trace.WithSpanKind(trace.SpanKindClient)
+	spawnedBy                          = []attribute.KeyValue{attribute.String(attrLinkKind, "spawned_by")}
 )
 
 // startSpan opens the turn's invoke_agent span under parent (the span of
 // the turn's start, for a resumed turn); link, when linked, is the
 // parent's spawn call this child's first turn comes from. Its attributes
 // are set when it ends (endTurn, end).
-func (tt *turnTrace) startSpan(parent context.Context, tr trace.Tracer, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
+func (tt *turnTrace) startSpan(parent context.Context, q *spanQueue, agentID, kind string, index uint64, resumed bool, link trace.SpanContext, linked bool, at time.Time) {
 	tt.agentID, tt.kind, tt.index, tt.resumed = agentID, kind, index, resumed
-	name := opInvokeAgent + " " + agentID
-	if linked {
-		tt.ctx, tt.span = tr.Start(parent, name, tt.opts.starting(at, kindInternal,
-			trace.WithLinks(trace.Link{SpanContext: link, Attributes: spawnedBy}))...)
+	tt.q, tt.ref = q, refPool.Get().(*spanRef)
+	if psc := trace.SpanContextFromContext(parent); psc.TraceID().IsValid() {
+		tt.ids = presetIDs{trace: psc.TraceID(), span: newSpanID()}
 	} else {
-		tt.ctx, tt.span = tr.Start(parent, name, tt.opts.starting(at, kindInternal)...)
+		tt.ids = presetIDs{trace: newTraceID(), span: newSpanID()}
 	}
-	sc := tt.span.SpanContext()
-	tt.traceHex, tt.spanHex = sc.TraceID().String(), sc.SpanID().String()
+	op := spanOp{kind: opStart, ref: tt.ref, parentCtx: parent, ids: tt.ids, name: opInvokeAgent + " " + agentID,
+		spanKind: kindInternal, start: at}
+	if linked {
+		op.link = link
+	}
+	q.put(op)
+	tt.traceHex, tt.spanHex = tt.ids.trace.String(), tt.ids.span.String()
 	if tt.calls == nil {
 		tt.calls = map[string]toolSpan{}
 	}
@@ -129,7 +134,8 @@ func (tt *turnTrace) turnAttrs(attrs []attribute.KeyValue) []attribute.KeyValue 
 func (tt *turnTrace) chatSpan(o *observation, p *messages.ProviderRoundCompleted, tl timeline, fallback bool, reply *messages.AssistantRoundRecorded) {
 	requested := orDefault(tl.RequestedModelRef, p.Provider)
 	model := modelOf(requested)
-	attrs := append(tt.attrs(),
+	buf := attrs()
+	kv := append(buf.kv,
 		attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(requested)),
 		attribute.String(attrRequestModel, model), attribute.String(attrResponseModel, p.Model),
 		o.t.finishReasons(p.StopReason),
@@ -140,50 +146,49 @@ func (tt *turnTrace) chatSpan(o *observation, p *messages.ProviderRoundCompleted
 		attribute.Int(attrRound, int(p.Round)),
 	)
 	if p.ResponseID != "" {
-		attrs = append(attrs, attribute.String(attrResponseID, p.ResponseID))
+		kv = append(kv, attribute.String(attrResponseID, p.ResponseID))
 	}
 	if len(tl.Attempts) > 1 {
-		attrs = append(attrs, attribute.Int(attrAttempts, len(tl.Attempts)))
+		kv = append(kv, attribute.Int(attrAttempts, len(tl.Attempts)))
 	}
 	if fallback {
-		attrs = append(attrs, attribute.String(attrFallback, tl.WinningModelRef))
+		kv = append(kv, attribute.String(attrFallback, tl.WinningModelRef))
 	}
 	if o.t.cfg.CaptureContent {
 		if len(o.open.Input) > 0 {
-			attrs = append(attrs, attribute.String(attrInputMessages, o.t.contentJSON(o.open.Input)))
+			kv = append(kv, attribute.String(attrInputMessages, o.t.contentJSON(o.open.Input)))
 		}
 		if reply != nil {
-			attrs = append(attrs, attribute.String(attrOutputMessages, o.t.contentJSON(outputMessages(reply, p.StopReason))))
+			kv = append(kv, attribute.String(attrOutputMessages, o.t.contentJSON(outputMessages(reply, p.StopReason))))
 		}
 	}
-	start := o.at.Add(-time.Duration(p.ProviderRoundMS) * time.Millisecond)
-	_, s := o.t.tracer.Start(tt.ctx, o.t.names.get(opChat, model), tt.opts.starting(start, kindClient)...)
-	s.SetAttributes(attrs...)
-	s.End(tt.opts.ending(o.at)...)
-	tt.buf = attrs[:0]
+	buf.kv = kv
+	tt.q.put(spanOp{kind: opWhole, parent: tt.ref, ids: tt.child(), name: o.t.names.get(opChat, model), spanKind: kindClient,
+		start: o.at.Add(-time.Duration(p.ProviderRoundMS) * time.Millisecond), end: o.at, attrs: buf})
 }
 
 // failedRound records a model round that failed as a chat span with the
 // error; kind is the provider failure's kind.
 func (tt *turnTrace) failedRound(t *Telemetry, model string, start, end time.Time, kind string) {
-	_, s := t.tracer.Start(tt.ctx, t.names.get(opChat, modelOf(model)), tt.opts.starting(start, kindClient)...)
-	s.SetAttributes(attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(model)),
+	buf := attrs()
+	buf.kv = append(buf.kv, attribute.String(attrOperation, opChat), attribute.String(attrProvider, providerOf(model)),
 		attribute.String(attrRequestModel, modelOf(model)), attribute.String(attrErrorType, kind))
-	s.SetStatus(codes.Error, kind)
-	s.End(tt.opts.ending(end)...)
+	tt.q.put(spanOp{kind: opWhole, parent: tt.ref, ids: tt.child(), name: t.names.get(opChat, modelOf(model)), spanKind: kindClient,
+		start: start, end: end, attrs: buf, status: codes.Error, statusMsg: kind})
 }
 
 // toolStarted opens a tool call's execute_tool span; its attributes are
 // set when it ends (toolEnded, end).
 func (tt *turnTrace) toolStarted(o *observation, p *messages.ToolCallStarted) {
-	if tt.span == nil {
+	if tt.ref == nil {
 		return
 	}
-	ts := toolSpan{name: p.ToolName, id: p.CallID, round: p.Round}
+	ts := toolSpan{ref: refPool.Get().(*spanRef), ids: tt.child(), name: p.ToolName, id: p.CallID, round: p.Round}
 	if o.t.cfg.CaptureContent {
 		ts.arguments = o.t.secrets.Redact(string(p.Arguments))
 	}
-	_, ts.span = o.t.tracer.Start(tt.ctx, o.t.names.get(opExecuteTool, p.ToolName), tt.opts.starting(o.at, kindInternal)...)
+	tt.q.put(spanOp{kind: opStart, ref: ts.ref, parent: tt.ref, ids: ts.ids, name: o.t.names.get(opExecuteTool, p.ToolName),
+		spanKind: kindInternal, start: o.at})
 	tt.calls[p.CallID] = ts
 }
 
@@ -208,60 +213,66 @@ func (tt *turnTrace) toolEnded(o *observation, p *messages.ToolExecuted) trace.S
 		return trace.SpanContext{}
 	}
 	delete(tt.calls, p.CallID)
-	attrs := append(tt.toolAttrs(tt.attrs(), ts), attribute.String(attrToolStatus, string(p.Status)))
+	buf := attrs()
+	kv := append(tt.toolAttrs(buf.kv, ts), attribute.String(attrToolStatus, string(p.Status)))
 	if o.t.cfg.CaptureContent {
-		attrs = append(attrs, attribute.String(attrToolResult, o.t.secrets.Redact(p.Receipt)))
+		kv = append(kv, attribute.String(attrToolResult, o.t.secrets.Redact(p.Receipt)))
 	}
+	op := spanOp{kind: opEnd, ref: ts.ref, end: o.at}
 	if p.Status != messages.ToolOK {
-		attrs = append(attrs, attribute.String(attrErrorType, string(p.Status)))
-		ts.span.SetStatus(codes.Error, string(p.Status))
+		kv = append(kv, attribute.String(attrErrorType, string(p.Status)))
+		op.status, op.statusMsg = codes.Error, string(p.Status)
 	}
-	ts.span.SetAttributes(attrs...)
-	ts.span.End(tt.opts.ending(o.at)...)
-	tt.buf = attrs[:0]
-	return ts.span.SpanContext()
+	buf.kv = kv
+	op.attrs = buf
+	tt.q.put(op)
+	return spanContext(ts.ids)
 }
 
 // endTurn ends the turn's span (and any tool span left open) at at.
 func (tt *turnTrace) endTurn(at time.Time, p *messages.TurnTerminal) {
-	if tt.span == nil {
+	if tt.ref == nil {
 		return
 	}
-	attrs := append(tt.turnAttrs(tt.attrs()), attribute.String(attrTerminal, string(p.Kind)), attribute.String(attrClosure, string(p.Closure.Outcome)))
+	buf := attrs()
+	kv := append(tt.turnAttrs(buf.kv), attribute.String(attrTerminal, string(p.Kind)), attribute.String(attrClosure, string(p.Closure.Outcome)))
+	op := spanOp{kind: opEnd, ref: tt.ref, end: at, attrs: buf}
 	if p.Kind != messages.TerminalCompleted {
 		errType := orDefault(tt.failure, string(p.Kind))
-		attrs = append(attrs, attribute.String(attrErrorType, errType))
+		kv = append(kv, attribute.String(attrErrorType, errType))
 		if tt.failure != "" {
-			attrs = append(attrs, attribute.String(attrFailureCode, tt.failure))
+			kv = append(kv, attribute.String(attrFailureCode, tt.failure))
 		}
-		tt.span.SetStatus(codes.Error, errType)
+		op.status, op.statusMsg = codes.Error, errType
 	}
-	tt.endWith(at, attrs)
+	buf.kv = kv
+	tt.endWith(op)
 }
 
 // end ends every span of the turn still open; reason, when set, is why.
 func (tt *turnTrace) end(at time.Time, reason string) {
-	if tt.span == nil {
+	if tt.ref == nil {
 		return
 	}
-	attrs := tt.turnAttrs(tt.attrs())
+	buf := attrs()
+	buf.kv = tt.turnAttrs(buf.kv)
 	if reason != "" {
-		attrs = append(attrs, attribute.String(attrErrorType, reason))
+		buf.kv = append(buf.kv, attribute.String(attrErrorType, reason))
 	}
-	tt.endWith(at, attrs)
+	tt.endWith(spanOp{kind: opEnd, ref: tt.ref, end: at, attrs: buf})
 }
 
-// endWith ends the tool spans still open, then the turn's span with
-// attrs.
-func (tt *turnTrace) endWith(at time.Time, attrs []attribute.KeyValue) {
+// endWith ends the tool spans still open, then the turn's span (end, an
+// opEnd of its ref). The turn holds no span after.
+func (tt *turnTrace) endWith(end spanOp) {
 	for id, ts := range tt.calls {
-		ts.span.SetAttributes(tt.toolAttrs(nil, ts)...)
-		ts.span.End(tt.opts.ending(at)...)
+		buf := attrs()
+		buf.kv = tt.toolAttrs(buf.kv, ts)
+		tt.q.put(spanOp{kind: opEnd, ref: ts.ref, end: end.end, attrs: buf})
 		delete(tt.calls, id)
 	}
-	tt.span.SetAttributes(attrs...)
-	tt.span.End(tt.opts.ending(at)...)
-	tt.buf = attrs[:0]
+	tt.q.put(end)
+	tt.ref = nil
 }
 
 // outputMessages is the model's reply as the conventions' output
