@@ -48,6 +48,9 @@ func (g *agentGrain) call(m *clusterpb.AgentCall) any {
 	if len(m.GetBody()) > 0 {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	for k, v := range m.GetHeaders() {
+		req.Header.Set(k, v)
+	}
 	rec := httptest.NewRecorder()
 	g.api.ServeHTTP(rec, req)
 	return &clusterpb.AgentCallResult{Status: uint32(rec.Code), ContentType: rec.Header().Get("Content-Type"),

@@ -33,3 +33,11 @@ func (s *Server) forwarded(w http.ResponseWriter, r *http.Request) bool {
 // WriteError answers e as every route answers its errors, for a
 // Forwarder that cannot reach the agent's node.
 func WriteError(w http.ResponseWriter, e *Error) { writeError(w, e) }
+
+// ForwardedHeaders are the request headers the API reads besides the body:
+// a Forwarder serving a request at another node carries these, so the
+// request served there is the one the caller sent (a webhook's delivery
+// id, say, which makes a repeated delivery admitted once).
+func ForwardedHeaders() []string {
+	return append([]string{"Content-Type", "Accept", "Last-Event-ID"}, deliveryHeaders...)
+}

@@ -54,11 +54,15 @@ func (l *limiters) allow(key string) bool {
 	return lim.Allow()
 }
 
+// deliveryHeaders are the usual webhook headers naming a delivery, in the
+// order deliveryID reads them.
+var deliveryHeaders = []string{"Idempotency-Key", "X-GitHub-Delivery", "Webhook-Id", "X-Delivery-Id"}
+
 // deliveryID is the caller's id for a delivery: the body's, else the usual
 // webhook headers'. "" when there is none (no dedupe).
 func deliveryID(r *http.Request, fromBody string) string {
 	id := fromBody
-	for _, h := range []string{"Idempotency-Key", "X-GitHub-Delivery", "Webhook-Id", "X-Delivery-Id"} {
+	for _, h := range deliveryHeaders {
 		if id == "" {
 			id = r.Header.Get(h)
 		}

@@ -43,7 +43,7 @@ func (n *Node) forward(w http.ResponseWriter, r *http.Request) bool {
 	ctx, cancel := context.WithTimeout(r.Context(), forwardTimeout)
 	defer cancel()
 	res, err := node.Call(ctx, n.rt.PlacementKey(id), &clusterpb.AgentCall{AgentId: id, Method: r.Method,
-		Path: r.URL.RequestURI(), Body: body})
+		Path: r.URL.RequestURI(), Body: body, Headers: forwardedHeaders(r.Header)})
 	if err != nil {
 		control.WriteError(w, &control.Error{Status: http.StatusServiceUnavailable, Kind: control.KindUnavailable,
 			Message: fmt.Sprintf("agent %s: its node did not answer: %v", id, err), Hint: "retry: the cluster moves the agent off a node that died"})
@@ -56,6 +56,21 @@ func (n *Node) forward(w http.ResponseWriter, r *http.Request) bool {
 	w.WriteHeader(int(res.GetStatus()))
 	_, _ = w.Write(res.GetBody())
 	return true
+}
+
+// forwardedHeaders are the headers of h the control API reads
+// (control.ForwardedHeaders), for the owner to serve the same request.
+func forwardedHeaders(h http.Header) map[string]string {
+	var out map[string]string
+	for _, k := range control.ForwardedHeaders() {
+		if v := h.Get(k); v != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // agentOf is the agent a request is about, when its node must serve it:

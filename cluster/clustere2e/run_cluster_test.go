@@ -94,7 +94,8 @@ func (c *cluster) start(name string) *runNode {
 	}
 	cmd := exec.Command(node.Path(t), "--home", home, "run", "--model", "scripted", "--script", c.script,
 		"--journal", c.db, "--cluster-listen", "127.0.0.1:0", "--node-name", name, "--cluster-certs", c.certs[name],
-		"--cluster-lease", "2s", "--shutdown-timeout", "5s", "--remote-listen", "127.0.0.1:0", "--tls-dir", c.certs[name])
+		"--cluster-lease", "2s", "--shutdown-timeout", "5s", "--remote-listen", "127.0.0.1:0", "--tls-dir", c.certs[name],
+		"--public-ingress")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -160,6 +161,11 @@ func (n *runNode) joined() bool {
 // JSON body into out (when not nil). The status is 0 when the node did
 // not answer.
 func (n *runNode) call(method, path string, body, out any) (int, http.Header) {
+	return n.callWith(method, path, body, out, nil)
+}
+
+// callWith is call with headers of the caller's set on the request.
+func (n *runNode) callWith(method, path string, body, out any, headers map[string]string) (int, http.Header) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -170,6 +176,9 @@ func (n *runNode) call(method, path string, body, out any) (int, http.Header) {
 	req, _ := http.NewRequestWithContext(ctx, method, "http://holon"+path, rd)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	res, err := n.http.Do(req)
 	if err != nil {
@@ -216,6 +225,38 @@ func (c *cluster) prompt(n *runNode, agent, msgID string) string {
 	}
 	c.t.Fatalf("prompt %s to %s through %s not accepted within %s: %s", msgID, agent, n.name, wait, last)
 	return ""
+}
+
+// ingressTwice creates an agent and delivers one webhook message to it
+// twice through a node it is not on, its delivery id in a header only (as
+// GitHub sends it): the request is served at the agent's node, and the
+// second delivery is the first's duplicate, admitted once.
+func (c *cluster) ingressTwice(nodes ...*runNode) {
+	c.t.Helper()
+	owner := c.create(nodes[0], "hook")
+	var via *runNode
+	for _, n := range nodes {
+		if n.name != owner {
+			via = n
+		}
+	}
+	body := map[string]string{"source": "github", "event": "push", "text": "a push"}
+	header := map[string]string{"X-GitHub-Delivery": "delivery-1"}
+	var first, second accepted
+	s1, h1 := via.callWith(http.MethodPost, "/ingress/agents/hook/messages", body, &first, header)
+	s2, _ := via.callWith(http.MethodPost, "/ingress/agents/hook/messages", body, &second, header)
+	if s1 != http.StatusAccepted || s2 != http.StatusAccepted {
+		c.t.Fatalf("webhook deliveries through %s: status %d and %d, want 202 both", via.name, s1, s2)
+	}
+	if got := h1.Get("X-Holon-Node"); got != owner {
+		c.t.Errorf("delivery through %s served on %q, want the agent's node %s", via.name, got, owner)
+	}
+	if second.MessageID != first.MessageID || !second.Duplicate {
+		c.t.Errorf("second delivery = %+v, first %+v; want the same message, a duplicate", second, first)
+	}
+	if n := c.facts("hook").admitted[first.MessageID]; n != 1 {
+		c.t.Errorf("delivery admitted %d times, want once", n)
+	}
 }
 
 // create makes agent through n; it answers the node the agent is on.
@@ -579,6 +620,7 @@ func TestRunClusterRollingRestart(t *testing.T) {
 	for _, name := range names {
 		c.awaitMembers(c.nodes[name], 3)
 	}
+	c.ingressTwice(c.nodes["n1"], c.nodes["n2"], c.nodes["n3"])
 	const agents = 6
 	var sent []string
 	promptAll := func(round int, through []*runNode) {

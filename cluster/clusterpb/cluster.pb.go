@@ -129,11 +129,16 @@ func (x *Activated) GetNode() string {
 // its query, JSON body) to be served by the control API of the node the
 // agent is placed on, as if its caller had sent it there.
 type AgentCall struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AgentId       string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
-	Method        string                 `protobuf:"bytes,2,opt,name=method,proto3" json:"method,omitempty"`
-	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
-	Body          []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	AgentId string                 `protobuf:"bytes,1,opt,name=agent_id,json=agentId,proto3" json:"agent_id,omitempty"`
+	Method  string                 `protobuf:"bytes,2,opt,name=method,proto3" json:"method,omitempty"`
+	Path    string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Body    []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	// headers are the request's headers the control API reads besides the
+	// body (its content type, and a delivery's id: Idempotency-Key and the
+	// webhook headers), so a request served at the owner is the request the
+	// caller sent.
+	Headers       map[string]string `protobuf:"bytes,5,rep,name=headers,proto3" json:"headers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -192,6 +197,13 @@ func (x *AgentCall) GetPath() string {
 func (x *AgentCall) GetBody() []byte {
 	if x != nil {
 		return x.Body
+	}
+	return nil
+}
+
+func (x *AgentCall) GetHeaders() map[string]string {
+	if x != nil {
+		return x.Headers
 	}
 	return nil
 }
@@ -408,12 +420,16 @@ const file_cluster_clusterpb_cluster_proto_rawDesc = "" +
 	"\bagent_id\x18\x01 \x01(\tR\aagentId\":\n" +
 	"\tActivated\x12\x19\n" +
 	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x12\n" +
-	"\x04node\x18\x02 \x01(\tR\x04node\"f\n" +
+	"\x04node\x18\x02 \x01(\tR\x04node\"\xe6\x01\n" +
 	"\tAgentCall\x12\x19\n" +
 	"\bagent_id\x18\x01 \x01(\tR\aagentId\x12\x16\n" +
 	"\x06method\x18\x02 \x01(\tR\x06method\x12\x12\n" +
 	"\x04path\x18\x03 \x01(\tR\x04path\x12\x12\n" +
-	"\x04body\x18\x04 \x01(\fR\x04body\"t\n" +
+	"\x04body\x18\x04 \x01(\fR\x04body\x12B\n" +
+	"\aheaders\x18\x05 \x03(\v2(.holon.cluster.v1.AgentCall.HeadersEntryR\aheaders\x1a:\n" +
+	"\fHeadersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"t\n" +
 	"\x0fAgentCallResult\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\rR\x06status\x12!\n" +
 	"\fcontent_type\x18\x02 \x01(\tR\vcontentType\x12\x12\n" +
@@ -442,7 +458,7 @@ func file_cluster_clusterpb_cluster_proto_rawDescGZIP() []byte {
 	return file_cluster_clusterpb_cluster_proto_rawDescData
 }
 
-var file_cluster_clusterpb_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_cluster_clusterpb_cluster_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_cluster_clusterpb_cluster_proto_goTypes = []any{
 	(*Activate)(nil),        // 0: holon.cluster.v1.Activate
 	(*Activated)(nil),       // 1: holon.cluster.v1.Activated
@@ -450,13 +466,15 @@ var file_cluster_clusterpb_cluster_proto_goTypes = []any{
 	(*AgentCallResult)(nil), // 3: holon.cluster.v1.AgentCallResult
 	(*Admit)(nil),           // 4: holon.cluster.v1.Admit
 	(*Admitted)(nil),        // 5: holon.cluster.v1.Admitted
+	nil,                     // 6: holon.cluster.v1.AgentCall.HeadersEntry
 }
 var file_cluster_clusterpb_cluster_proto_depIdxs = []int32{
-	0, // [0:0] is the sub-list for method output_type
-	0, // [0:0] is the sub-list for method input_type
-	0, // [0:0] is the sub-list for extension type_name
-	0, // [0:0] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	6, // 0: holon.cluster.v1.AgentCall.headers:type_name -> holon.cluster.v1.AgentCall.HeadersEntry
+	1, // [1:1] is the sub-list for method output_type
+	1, // [1:1] is the sub-list for method input_type
+	1, // [1:1] is the sub-list for extension type_name
+	1, // [1:1] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_cluster_clusterpb_cluster_proto_init() }
@@ -470,7 +488,7 @@ func file_cluster_clusterpb_cluster_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cluster_clusterpb_cluster_proto_rawDesc), len(file_cluster_clusterpb_cluster_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
