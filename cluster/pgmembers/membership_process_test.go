@@ -128,19 +128,10 @@ func (n *memberNode) awaitMembers(t *testing.T, ids ...string) {
 // a new id and everyone sees it.
 func TestMembershipLostNodeAndRejoin(t *testing.T) {
 	db := pg.NewDatabase(t)
-	a, b, c := startMember(t, db), startMember(t, db), startMember(t, db)
-	for _, n := range []*memberNode{a, b, c} {
-		n.awaitMembers(t, a.id, b.id, c.id)
-	}
+	a, b, c := startThree(t, db, "2s")
 
 	// Lost node: kill -9.
-	killed := time.Now()
-	if err := c.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	a.awaitMembers(t, a.id, b.id)
-	b.awaitMembers(t, a.id, b.id)
-	detect := time.Since(killed)
+	detect := killAndAwaitDropped(t, c, a, b)
 	t.Logf("a killed node left the topology after %s", detect.Round(time.Millisecond))
 	if detect > 5*time.Second {
 		t.Errorf("a killed node was dropped after %s, want within 5s (lease 2s)", detect)
@@ -178,19 +169,34 @@ func TestMembershipLostNodeAndRejoin(t *testing.T) {
 // connection to it ends), and a survivor ends its lease in the table.
 func TestKilledMemberEvictedBeforeItsLeaseLapses(t *testing.T) {
 	db := pg.NewDatabase(t)
-	a, b, c := startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s"), startMemberLease(t, db, "20s")
-	for _, n := range []*memberNode{a, b, c} {
-		n.awaitMembers(t, a.id, b.id, c.id)
-	}
-	killed := time.Now()
-	if err := c.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	a.awaitMembers(t, a.id, b.id)
-	b.awaitMembers(t, a.id, b.id)
-	detect := time.Since(killed)
+	a, b, c := startThree(t, db, "20s")
+	detect := killAndAwaitDropped(t, c, a, b)
 	t.Logf("a killed member left the topology after %s (lease 20s)", detect.Round(time.Millisecond))
 	if detect > 8*time.Second {
 		t.Errorf("a killed member was dropped after %s, want well within its 20s lease", detect)
 	}
+}
+
+// startThree starts three members with lease on db and waits until each
+// sees all three.
+func startThree(t *testing.T, db, lease string) (a, b, c *memberNode) {
+	t.Helper()
+	a, b, c = startMemberLease(t, db, lease), startMemberLease(t, db, lease), startMemberLease(t, db, lease)
+	for _, n := range []*memberNode{a, b, c} {
+		n.awaitMembers(t, a.id, b.id, c.id)
+	}
+	return a, b, c
+}
+
+// killAndAwaitDropped kills victim with SIGKILL and returns how long it
+// took until both survivors see only themselves.
+func killAndAwaitDropped(t *testing.T, victim, a, b *memberNode) time.Duration {
+	t.Helper()
+	killed := time.Now()
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	a.awaitMembers(t, a.id, b.id)
+	b.awaitMembers(t, a.id, b.id)
+	return time.Since(killed)
 }
