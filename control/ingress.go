@@ -92,7 +92,7 @@ type TriggerResult struct {
 var errNoTrigger = errorf(http.StatusNotFound, KindNotFound, "ask the agent's operator for its current trigger URL", "no such trigger")
 
 func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
-	if !s.public.global.Allow() {
+	if !s.publicAllowed(r) {
 		writeError(w, errorf(http.StatusTooManyRequests, KindBackpressure, "slow down", "too many requests"))
 		return
 	}
