@@ -102,7 +102,7 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 	}
 	tr, ok, err := s.cfg.Triggers.Lookup(r.Context(), r.PathValue("token"))
 	if err != nil {
-		writeError(w, runtimeError(err))
+		s.triggerStoreFailed(w, err)
 		return
 	}
 	if !ok {
@@ -122,7 +122,7 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 	delivery := deliveryID(r, d.DeliveryID)
 	first, err := s.cfg.Triggers.Reserve(r.Context(), tr.ID, delivery, s.cfg.Clock.Now())
 	if err != nil {
-		writeError(w, runtimeError(err))
+		s.triggerStoreFailed(w, err)
 		return
 	}
 	if !first {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"net/http"
 	"time"
 )
 
@@ -33,6 +34,14 @@ type TriggerStore interface {
 }
 
 var _ TriggerStore = (*Triggers)(nil)
+
+// triggerStoreFailed answers a trigger delivery whose store failed: the
+// error is logged here, and the caller, who is not authenticated, learns
+// only to retry (a database's error names its host and user).
+func (s *Server) triggerStoreFailed(w http.ResponseWriter, err error) {
+	s.cfg.Log.Error().Err(err).Msg("trigger delivery: the trigger store failed")
+	writeError(w, errorf(http.StatusServiceUnavailable, KindUnavailable, "retry later", "the trigger store did not answer"))
+}
 
 // RecentDeliveries bounds the delivery ids a trigger remembers.
 const RecentDeliveries = recentDeliveries
