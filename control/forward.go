@@ -27,6 +27,9 @@ func (s *Server) forwarded(w http.ResponseWriter, r *http.Request) bool {
 	if s.cfg.Forward == nil || r.Context().Value(localKey{}) != nil {
 		return false
 	}
+	if isTriggerDelivery(r) {
+		return s.forwardTrigger(w, r)
+	}
 	return s.cfg.Forward(w, r)
 }
 

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -91,7 +92,7 @@ type TriggerResult struct {
 var errNoTrigger = errorf(http.StatusNotFound, KindNotFound, "ask the agent's operator for its current trigger URL", "no such trigger")
 
 func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
-	if !s.public.global.Allow() {
+	if !s.publicAllowed(r) {
 		writeError(w, errorf(http.StatusTooManyRequests, KindBackpressure, "slow down", "too many requests"))
 		return
 	}
@@ -99,7 +100,11 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNoTrigger)
 		return
 	}
-	tr, ok := s.cfg.Triggers.Lookup(r.PathValue("token"))
+	tr, ok, err := s.cfg.Triggers.Lookup(r.Context(), r.PathValue("token"))
+	if err != nil {
+		s.triggerStoreFailed(w, err)
+		return
+	}
 	if !ok {
 		writeError(w, errNoTrigger)
 		return
@@ -115,9 +120,9 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	delivery := deliveryID(r, d.DeliveryID)
-	first, err := s.cfg.Triggers.Reserve(tr.ID, delivery, s.cfg.Clock.Now())
+	first, err := s.cfg.Triggers.Reserve(r.Context(), tr.ID, delivery, s.cfg.Clock.Now())
 	if err != nil {
-		writeError(w, runtimeError(err))
+		s.triggerStoreFailed(w, err)
 		return
 	}
 	if !first {
@@ -134,7 +139,7 @@ func (s *Server) deliverTrigger(w http.ResponseWriter, r *http.Request) {
 	}
 	disp, err := s.cfg.Runtime.WakeHint(r.Context(), tr.AgentID, source, reason, true)
 	if err != nil {
-		if rerr := s.cfg.Triggers.Release(tr.ID, delivery); rerr != nil {
+		if rerr := s.cfg.Triggers.Release(context.WithoutCancel(r.Context()), tr.ID, delivery); rerr != nil {
 			s.cfg.Log.Warn().Err(rerr).Str("trigger", tr.ID).Msg("trigger delivery not released")
 		}
 		writeError(w, runtimeError(err))
@@ -165,7 +170,7 @@ func (s *Server) ensureTrigger(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusConflict, KindConflict, "this runtime has no trigger store", "external triggers are off"))
 		return
 	}
-	tr, token, created, err := s.cfg.Triggers.Ensure(id, s.cfg.Clock.Now())
+	tr, token, created, err := s.cfg.Triggers.Ensure(r.Context(), id, s.cfg.Clock.Now())
 	if err != nil {
 		writeError(w, runtimeError(err))
 		return
@@ -186,7 +191,7 @@ func (s *Server) revokeTrigger(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(http.StatusNotFound, KindNotFound, "", "no trigger"))
 		return
 	}
-	tr, ok, err := s.cfg.Triggers.Revoke(id, s.cfg.Clock.Now())
+	tr, ok, err := s.cfg.Triggers.Revoke(r.Context(), id, s.cfg.Clock.Now())
 	switch {
 	case err != nil:
 		writeError(w, runtimeError(err))

@@ -68,7 +68,7 @@ type Config struct {
 	Shutdown func()
 	// Triggers stores the agents' external trigger capabilities; nil
 	// turns triggers off.
-	Triggers *Triggers
+	Triggers TriggerStore
 	// Advertise is the base URL external callers use (trigger URLs).
 	Advertise string
 	// PublicIngress enables POST /ingress/agents/{id}/messages for

@@ -1,11 +1,8 @@
 package control
 
 import (
-	"crypto/hmac"
+	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,20 +133,13 @@ func (t *Triggers) index(tr *Trigger) {
 }
 
 // token derives a trigger's token.
-func (t *Triggers) token(id string) string {
-	m := hmac.New(sha256.New, t.key)
-	m.Write([]byte("holon-actors external trigger\x00" + id))
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
+func (t *Triggers) token(id string) string { return TriggerToken(t.key, id) }
 
-func tokenHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
+func tokenHash(token string) string { return TriggerTokenHash(token) }
 
 // Ensure returns agent's active trigger and its token, creating it if it
 // has none; created reports whether it did.
-func (t *Triggers) Ensure(agent string, now time.Time) (tr Trigger, token string, created bool, err error) {
+func (t *Triggers) Ensure(_ context.Context, agent string, now time.Time) (tr Trigger, token string, created bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if cur := t.byAgent[agent]; cur != nil {
@@ -170,7 +160,7 @@ func (t *Triggers) Ensure(agent string, now time.Time) (tr Trigger, token string
 }
 
 // Revoke revokes agent's active trigger; ok is false when it had none.
-func (t *Triggers) Revoke(agent string, now time.Time) (tr Trigger, ok bool, err error) {
+func (t *Triggers) Revoke(_ context.Context, agent string, now time.Time) (tr Trigger, ok bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cur := t.byAgent[agent]
@@ -190,21 +180,21 @@ func (t *Triggers) Revoke(agent string, now time.Time) (tr Trigger, ok bool, err
 
 // Lookup returns the active trigger of token, or false for an unknown or
 // revoked one (the caller answers both the same way).
-func (t *Triggers) Lookup(token string) (Trigger, bool) {
+func (t *Triggers) Lookup(_ context.Context, token string) (Trigger, bool, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr := t.byHash[tokenHash(token)]
 	if tr == nil || tr.Status != TriggerActive {
-		return Trigger{}, false
+		return Trigger{}, false, nil
 	}
-	return *tr, true
+	return *tr, true, nil
 }
 
 // Reserve records a delivery of trigger id before it is acted on: the
 // count, the time and, when delivery is not "", its id. It returns false,
 // recording nothing, for a delivery id already seen. Release undoes a
 // reservation whose wake failed, so the sender's retry is not a duplicate.
-func (t *Triggers) Reserve(id, delivery string, now time.Time) (first bool, err error) {
+func (t *Triggers) Reserve(_ context.Context, id, delivery string, now time.Time) (first bool, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tr := t.byID[id]
@@ -213,7 +203,7 @@ func (t *Triggers) Reserve(id, delivery string, now time.Time) (first bool, err 
 	}
 	key := ""
 	if delivery != "" {
-		key = tokenHash(delivery)[:24]
+		key = DeliveryKey(delivery)
 		if slices.Contains(tr.RecentDeliveries, key) {
 			return false, nil
 		}
@@ -229,7 +219,7 @@ func (t *Triggers) Reserve(id, delivery string, now time.Time) (first bool, err 
 }
 
 // Release forgets a reserved delivery id (see Reserve).
-func (t *Triggers) Release(id, delivery string) error {
+func (t *Triggers) Release(_ context.Context, id, delivery string) error {
 	if delivery == "" {
 		return nil
 	}
@@ -239,7 +229,7 @@ func (t *Triggers) Release(id, delivery string) error {
 	if tr == nil {
 		return nil
 	}
-	key := tokenHash(delivery)[:24]
+	key := DeliveryKey(delivery)
 	if i := slices.Index(tr.RecentDeliveries, key); i >= 0 {
 		tr.RecentDeliveries = slices.Delete(tr.RecentDeliveries, i, i+1)
 		tr.TriggerCount--

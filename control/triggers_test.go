@@ -82,16 +82,16 @@ func TestTriggers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first, err := reopened.Reserve(capa.ID, "d-1", f.h.Clock.Now()); err != nil || first {
+	if first, err := reopened.Reserve(context.Background(), capa.ID, "d-1", f.h.Clock.Now()); err != nil || first {
 		t.Fatalf("Reserve of a delivered id after reopening = %v, %v; want a duplicate", first, err)
 	}
-	if first, err := reopened.Reserve(capa.ID, "d-2", f.h.Clock.Now()); err != nil || !first {
+	if first, err := reopened.Reserve(context.Background(), capa.ID, "d-2", f.h.Clock.Now()); err != nil || !first {
 		t.Fatalf("Reserve of a new id = %v, %v", first, err)
 	}
-	if err := reopened.Release(capa.ID, "d-2"); err != nil {
+	if err := reopened.Release(context.Background(), capa.ID, "d-2"); err != nil {
 		t.Fatal(err)
 	}
-	if first, _ := reopened.Reserve(capa.ID, "d-2", f.h.Clock.Now()); !first {
+	if first, _ := reopened.Reserve(context.Background(), capa.ID, "d-2", f.h.Clock.Now()); !first {
 		t.Fatal("a released delivery id is still a duplicate")
 	}
 
@@ -110,10 +110,10 @@ func TestTriggers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := tr.Lookup(token); ok {
+	if _, ok, _ := tr.Lookup(context.Background(), token); ok {
 		t.Fatal("a revoked token is active after reopening")
 	}
-	_, tok2, created, err := tr.Ensure("main", f.h.Clock.Now())
+	_, tok2, created, err := tr.Ensure(context.Background(), "main", f.h.Clock.Now())
 	if err != nil || !created || tok2 == token {
 		t.Fatalf("Ensure after revoke = %v, %v; want a new token", created, err)
 	}

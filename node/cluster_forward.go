@@ -76,8 +76,9 @@ func forwardedHeaders(h http.Header) map[string]string {
 // agentOf is the agent a request is about, when its node must serve it:
 // the routes under /agents/{id}/ and /control/agents/{id}, the default
 // agent's /status and /state, the creation of an agent (its id is in the
-// body) and ingress messages. Event reads and streams are served from
-// the shared journal here.
+// body), ingress messages and trigger deliveries (their trigger names
+// the agent). Event reads and streams are served from the shared journal
+// here.
 func (n *Node) agentOf(r *http.Request) (string, bool) {
 	p := r.URL.Path
 	switch {
@@ -85,6 +86,8 @@ func (n *Node) agentOf(r *http.Request) (string, bool) {
 		return n.cfg.Agents.DefaultAgent, true
 	case p == "/control/agents" && r.Method == http.MethodPost:
 		return createdAgent(r)
+	case strings.HasPrefix(p, "/triggers/"):
+		return n.triggerAgent(r)
 	}
 	for _, prefix := range []string{"/control/agents/", "/agents/", "/ingress/agents/"} {
 		rest, ok := strings.CutPrefix(p, prefix)

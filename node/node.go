@@ -99,6 +99,8 @@ type Node struct {
 	shutdownRequested chan struct{}
 	// retention runs journal retention (retention.go).
 	retention retentionRun
+	// triggers is the control API's trigger store (cluster_triggers.go).
+	triggers control.TriggerStore
 }
 
 // Start opens the store (taking the data-directory lock), recovers the
@@ -251,7 +253,7 @@ func (n *Node) serve() error {
 	if tl != nil {
 		info.HTTPAddr = tl.Addr().String()
 	}
-	triggers, err := control.OpenTriggers(filepath.Join(n.cfg.Home, "triggers"))
+	triggers, err := n.openTriggers()
 	if err != nil {
 		l.Close()
 		if tl != nil {
@@ -259,6 +261,7 @@ func (n *Node) serve() error {
 		}
 		return err
 	}
+	n.triggers = triggers
 	n.srv = control.NewServer(control.Config{Runtime: n.rt, Store: n.store, Info: info, Log: n.cfg.Log,
 		DefaultAgentID: n.cfg.Agents.DefaultAgent, Triggers: triggers, Advertise: n.cfg.Advertise,
 		PublicIngress: n.cfg.PublicIngress, Instance: n.instance, MaxEventStreams: n.cfg.MaxEventStreams,

@@ -426,6 +426,9 @@ func TestRunClusterKillOwner(t *testing.T) {
 		t.Fatalf("the prompt to sleeper came back from no known node")
 	}
 	c.awaitAnswered("sleeper", "sleeper-1")
+	// The sleeper's external trigger, delivered through every node, wakes
+	// it where it is (its node, about to be killed), once a delivery.
+	triggerID, token := c.triggerEverywhere("sleeper", victim.name, order)
 	due := time.Now().Add(12 * time.Second)
 	var e apiError
 	if status, _ := victim.call(http.MethodPost, "/control/agents/sleeper/timers",
@@ -603,6 +606,20 @@ func TestRunClusterKillOwner(t *testing.T) {
 			t.Fatalf("the sleeper's timer did not fire within %s of its due time (activated on %v)", wait, f.nodes)
 		}
 		time.Sleep(100 * time.Millisecond) // polling the journal other processes write
+	}
+
+	// The trigger outlived its node: delivered through a survivor, it
+	// wakes the sleeper where it now runs; a delivery the killed node
+	// admitted is still a duplicate.
+	before := c.wakeHints("sleeper", triggerID)
+	if status, res, served := c.deliver(survivors[0], token, "d-after"); status != http.StatusAccepted || res.Duplicate || served == victim.name || served == "" {
+		t.Errorf("delivery through %s after the kill = %d %+v served on %q; want 202 on a survivor", survivors[0].name, status, res, served)
+	}
+	if status, res, _ := c.deliver(survivors[1], token, "d-"+victim.name); status != http.StatusAccepted || !res.Duplicate {
+		t.Errorf("a delivery the killed node admitted, repeated through %s = %d %+v; want a duplicate", survivors[1].name, status, res)
+	}
+	if n := c.wakeHints("sleeper", triggerID); n != before+1 {
+		t.Errorf("%d wake hints from the trigger after the kill's delivery, %d before; want one more", n, before)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/holon-actors/holon-actors/actors"
 	"github.com/holon-actors/holon-actors/actors/agentstate"
@@ -15,23 +16,27 @@ import (
 // RemoteConnection are the global flags of a client command reaching a
 // node over the cluster protocol.
 type RemoteConnection struct {
-	Remote       string `help:"Reach the runtime over the cluster protocol at its run --remote-listen HOST:PORT instead of the control socket; needs --remote-tls-dir." env:"HOLON_REMOTE" placeholder:"HOST:PORT"`
-	RemoteTLSDir string `name:"remote-tls-dir" help:"With --remote: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)." env:"HOLON_REMOTE_TLS_DIR" type:"path" placeholder:"DIR"`
-	RemoteReply  string `name:"remote-reply" help:"With --remote: the HOST:PORT this client listens on for the node's answers, which the node must reach (default: any free loopback port)." env:"HOLON_REMOTE_REPLY" placeholder:"HOST:PORT"`
+	Remote       []string `help:"Reach the runtime over the cluster protocol at its run --remote-listen HOST:PORT instead of the control socket; needs --remote-tls-dir. Several nodes of one cluster (comma-separated, or the flag repeated): the first that answers is used, the next when it stops answering." env:"HOLON_REMOTE" placeholder:"HOST:PORT"`
+	RemoteTLSDir string   `name:"remote-tls-dir" help:"With --remote: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)." env:"HOLON_REMOTE_TLS_DIR" type:"path" placeholder:"DIR"`
+	RemoteReply  string   `name:"remote-reply" help:"With --remote: the HOST:PORT this client listens on for the node's answers, which the node must reach (default: any free loopback port)." env:"HOLON_REMOTE_REPLY" placeholder:"HOST:PORT"`
 }
 
 // dialRemote is the cluster-protocol client the remote flags describe.
 func dialRemote(ctx context.Context, c RemoteConnection) (runtimeClient, error) {
 	if c.RemoteTLSDir == "" {
-		return nil, usage(fmt.Errorf("--remote %s needs --remote-tls-dir: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)", c.Remote))
+		return nil, usage(fmt.Errorf("--remote %s needs --remote-tls-dir: the directory holding ca.crt, client.crt and client.key (holon-actors ca issue --role client)", strings.Join(c.Remote, ",")))
 	}
-	o := remote.Options{Addr: c.Remote, TLSDir: c.RemoteTLSDir, Listen: c.RemoteReply, Advertise: c.RemoteReply}
+	o := remote.Options{Addr: c.Remote[0], Fallback: c.Remote[1:], TLSDir: c.RemoteTLSDir, Listen: c.RemoteReply, Advertise: c.RemoteReply}
 	if c.RemoteReply == "" {
 		o.Advertise = ""
 	}
 	rc, err := remote.Dial(ctx, o)
 	if err != nil {
 		return nil, usage(err)
+	}
+	if err := firstAnswering(ctx, rc, len(c.Remote)); err != nil {
+		rc.Close()
+		return nil, err
 	}
 	return remoteRuntime{rc}, nil
 }

@@ -68,9 +68,9 @@ type Connection struct {
 // dialRuntime returns a client over the transport the globals choose.
 func dialRuntime(e *env) (runtimeClient, error) {
 	switch {
-	case e.URL != "" && e.Remote != "":
+	case e.URL != "" && len(e.Remote) > 0:
 		return nil, usage(errors.New("give --url or --remote, not both"))
-	case e.Remote != "":
+	case len(e.Remote) > 0:
 		return dialRemote(context.Background(), e.RemoteConnection)
 	case e.RemoteTLSDir != "" || e.RemoteReply != "":
 		return nil, usage(errors.New("--remote-tls-dir and --remote-reply go with --remote: give the node's HOST:PORT too (--remote HOST:PORT)"))

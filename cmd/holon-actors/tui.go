@@ -34,7 +34,7 @@ func (t *tuiCmd) Run(ctx context.Context, e *env) error {
 // global --url and --url-token-file; the console needs the whole control
 // API, which the cluster protocol (--remote) does not carry.
 func (t *tuiCmd) client(e *env) (*control.Client, error) {
-	if e.Remote != "" {
+	if len(e.Remote) > 0 {
 		return nil, usage(errors.New("the console runs over the control socket or --url, not --remote: drop --remote, or use --url http://HOST:PORT --url-token-file FILE"))
 	}
 	c, err := dialRuntime(e)

@@ -46,6 +46,34 @@ var migrations = []string{
 		claimer text NOT NULL,
 		expires timestamptz NOT NULL
 	);`,
+	// 3: the cluster's external triggers (control/pgtriggers): the key
+	// their tokens are derived from (one row, made once by whichever node
+	// comes first), their records, found by the token's SHA-256 and at
+	// most one active per agent, and the ids of their latest deliveries,
+	// whose primary key admits a repeated delivery once.
+	`CREATE TABLE holon_trigger_key (
+		id  integer PRIMARY KEY CHECK (id = 1),
+		key bytea NOT NULL
+	);
+	CREATE TABLE holon_triggers (
+		id                text COLLATE "C" PRIMARY KEY,
+		agent             text COLLATE "C" NOT NULL,
+		delivery_mode     text NOT NULL,
+		status            text NOT NULL,
+		token_sha256      text NOT NULL UNIQUE,
+		created_at        timestamptz NOT NULL,
+		revoked_at        timestamptz,
+		trigger_count     bigint NOT NULL DEFAULT 0,
+		last_triggered_at timestamptz
+	);
+	CREATE UNIQUE INDEX holon_triggers_active ON holon_triggers (agent) WHERE status = 'active';
+	CREATE TABLE holon_trigger_deliveries (
+		trigger_id text COLLATE "C" NOT NULL REFERENCES holon_triggers (id),
+		delivery   text NOT NULL,
+		seq        bigserial NOT NULL,
+		PRIMARY KEY (trigger_id, delivery)
+	);
+	CREATE INDEX holon_trigger_deliveries_seq ON holon_trigger_deliveries (trigger_id, seq);`,
 }
 
 // SchemaVersion is the schema version this build migrates databases to.
