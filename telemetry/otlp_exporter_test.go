@@ -396,3 +396,37 @@ func TestOTLPProtocol(t *testing.T) {
 		_ = exp.Shutdown(context.Background())
 	}
 }
+
+// BenchmarkOTLPExport is one export request of 2,048 spans (the batch
+// size the runtime sends) to a receiver on loopback that reads and drops
+// it, by the SDK's OTLP/HTTP exporter and by this one: the exporter's
+// whole cost, encoding and request, per batch.
+func BenchmarkOTLPExport(b *testing.B) {
+	one := testSpans()
+	spans := make([]sdktrace.ReadOnlySpan, 0, spanBatchSize)
+	for len(spans) < spanBatchSize {
+		spans = append(spans, one[len(spans)%len(one)])
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	defer srv.Close()
+	sdk, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(srv.URL+"/v1/traces"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ours := newOTLPExporter(otlpConfig{url: srv.URL + "/v1/traces", timeout: 10 * time.Second}, "")
+	for _, exp := range []struct {
+		name string
+		x    sdktrace.SpanExporter
+	}{{"sdk", sdk}, {"ours", ours}} {
+		b.Run(exp.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := exp.x.ExportSpans(context.Background(), spans); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
