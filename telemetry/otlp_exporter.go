@@ -15,6 +15,7 @@ import (
 	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // otlpExporter is the SDK's span exporter interface over OTLP/HTTP with
@@ -172,8 +173,11 @@ func (x *otlpExporter) post(ctx context.Context, body []byte) (time.Duration, er
 		return 0, &retryableError{fmt.Errorf("send spans to %s: %w", x.cfg.url, err)}
 	}
 	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		if rejected, why := partialSuccess(msg); rejected != 0 || why != "" {
+			return 0, fmt.Errorf("the OTLP receiver at %s rejected %d spans: %s", x.cfg.url, rejected, orDefault(why, "(no reason given)"))
+		}
 		return 0, nil
 	}
 	text := "(no text)" // a protobuf Status is not shown
@@ -186,6 +190,59 @@ func (x *otlpExporter) post(ctx context.Context, body []byte) (time.Duration, er
 		return retryAfter(resp.Header.Get("Retry-After")), &retryableError{err}
 	}
 	return 0, err
+}
+
+// partialSuccess reads an ExportTraceServiceResponse's partial_success
+// (field 1: rejected_spans 1, error_message 2); an empty or unreadable
+// response is a full success.
+func partialSuccess(b []byte) (rejected int64, why string) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return 0, ""
+		}
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return 0, ""
+			}
+			b = b[n:]
+			continue
+		}
+		ps, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return 0, ""
+		}
+		b = b[n:]
+		for len(ps) > 0 {
+			num, typ, n := protowire.ConsumeTag(ps)
+			if n < 0 {
+				return 0, ""
+			}
+			ps = ps[n:]
+			switch {
+			case num == 1 && typ == protowire.VarintType:
+				v, m := protowire.ConsumeVarint(ps)
+				if m < 0 {
+					return 0, ""
+				}
+				rejected, n = int64(v), m
+			case num == 2 && typ == protowire.BytesType:
+				v, m := protowire.ConsumeString(ps)
+				if m < 0 {
+					return 0, ""
+				}
+				why, n = v, m
+			default:
+				n = protowire.ConsumeFieldValue(num, typ, ps)
+			}
+			if n < 0 {
+				return 0, ""
+			}
+			ps = ps[n:]
+		}
+	}
+	return rejected, why
 }
 
 // retryAfter is a Retry-After header's delay in seconds, 0 when it has

@@ -38,6 +38,7 @@ type otlpReceiver struct {
 	requests []*http.Request
 	answers  []int
 	seen     chan struct{} // a value per request, until it is full
+	reply    []byte        // the body of a 200 answer
 }
 
 func newOTLPReceiver(t *testing.T, answers ...int) *otlpReceiver {
@@ -50,7 +51,7 @@ func newOTLPReceiver(t *testing.T, answers ...int) *otlpReceiver {
 		}
 		r.mu.Lock()
 		r.bodies, r.requests = append(r.bodies, body), append(r.requests, req)
-		code := http.StatusOK
+		code, reply := http.StatusOK, r.reply
 		if len(r.answers) > 0 {
 			code, r.answers = r.answers[0], r.answers[1:]
 		}
@@ -66,6 +67,7 @@ func newOTLPReceiver(t *testing.T, answers ...int) *otlpReceiver {
 			return
 		}
 		w.Header().Set("Content-Type", "application/x-protobuf")
+		_, _ = w.Write(reply)
 	}))
 	t.Cleanup(r.Close)
 	return r
@@ -263,6 +265,27 @@ func TestOTLPExporterRetries(t *testing.T) {
 				t.Fatalf("%d requests, want %d", recv.count(), tc.requests)
 			}
 		})
+	}
+}
+
+// TestOTLPExporterPartialSuccess: spans a receiver says it rejected are
+// an export error with its count and reason; an empty answer is not.
+func TestOTLPExporterPartialSuccess(t *testing.T) {
+	reply, err := proto.Marshal(&coltracepb.ExportTraceServiceResponse{PartialSuccess: &coltracepb.ExportTracePartialSuccess{RejectedSpans: 3, ErrorMessage: "too old"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recv := newOTLPReceiver(t)
+	recv.reply = reply
+	x := newOTLPExporter(otlpConfig{url: recv.URL, timeout: time.Second}, "")
+	if err := x.ExportSpans(context.Background(), testSpans()); err == nil || !strings.Contains(err.Error(), "rejected 3 spans: too old") {
+		t.Fatalf("err %v, want the 3 rejected spans and why", err)
+	}
+	recv.mu.Lock()
+	recv.reply = nil
+	recv.mu.Unlock()
+	if err := x.ExportSpans(context.Background(), testSpans()); err != nil {
+		t.Fatal(err)
 	}
 }
 
