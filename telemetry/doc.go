@@ -18,6 +18,12 @@
 // queued, stops that goroutine and flushes the exporter, and must be
 // called once, after the agents stopped.
 //
+// The SDK's batch processor hands the ended spans to the package's own
+// OTLP/HTTP exporter (otlp_exporter.go), which writes them straight to
+// the OTLP protobuf wire format (otlp_encode.go) and reads the standard
+// OTEL_EXPORTER_OTLP_* variables as the SDK's exporter does
+// (otlp_config.go).
+//
 // Attribute names follow the OpenTelemetry GenAI semantic conventions
 // (genai.go). telemetry imports messages and secrets and nothing else
 // from this module.

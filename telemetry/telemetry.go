@@ -3,7 +3,6 @@ package telemetry
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -12,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -93,9 +91,9 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 	if o.Exporter != nil {
 		sp = sdktrace.WithSyncer(o.Exporter)
 	} else {
-		exp, err := otlptracehttp.New(context.Background(), exporterOptions(cfg)...)
+		exp, err := newSpanExporter(cfg, o.Log)
 		if err != nil {
-			return nil, fmt.Errorf("start the OTLP exporter: %w", err)
+			return nil, err
 		}
 		sp = sdktrace.WithBatcher(exp, batchOptions(cfg)...)
 	}
@@ -106,19 +104,6 @@ func New(cfg Config, o Options) (*Telemetry, error) {
 	t.tracer = t.tp.Tracer("github.com/holon-actors/holon-actors/telemetry")
 	t.spans = newSpanQueue(t.tracer, ids, inline)
 	return t, nil
-}
-
-// exporterOptions points the exporter at cfg.OTLPEndpoint; without it the
-// exporter reads the standard variables itself.
-func exporterOptions(cfg Config) []otlptracehttp.Option {
-	if cfg.OTLPEndpoint == "" {
-		return nil
-	}
-	u, _ := url.Parse(cfg.OTLPEndpoint) // Validate checked it
-	if u.Path == "" || u.Path == "/" {
-		u.Path = "/v1/traces"
-	}
-	return []otlptracehttp.Option{otlptracehttp.WithEndpointURL(u.String())}
 }
 
 // Tracing reports whether spans are built.
