@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -10,12 +11,14 @@ import (
 // overhead measure runs both and gives ratios of their CPU per turn.
 func TestMemoryTurnOverhead(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		noIndex bool
-	}{{"indexed", false}, {"homes only", true}} {
+		name         string
+		noIndex      bool
+		toolsNoIndex bool
+	}{{"indexed", false, false}, {"homes only", true, false}, {"memory tools without index", true, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			r, err := Turns(context.Background(), TurnsConfig{Dir: dir, Agents: 2, Turns: 2, Memory: true, NoMemoryIndex: tc.noIndex, Keep: true})
+			r, err := Turns(context.Background(), TurnsConfig{Dir: dir, Agents: 2, Turns: 2, Memory: true, NoMemoryIndex: tc.noIndex,
+				MemoryToolsWithoutIndex: tc.toolsNoIndex, Keep: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,10 +37,78 @@ func TestMemoryTurnOverhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Ratio <= 0 || o.WithIndexingRatio < o.Ratio {
-		t.Errorf("overhead %+v, want positive ratios, the one with indexing no smaller", o)
+	if o.Ratio <= 0 || o.WithIndexingRatio < o.Ratio || o.Rounds != 1 || o.RatioMin != o.Ratio || o.RatioMax != o.Ratio ||
+		o.HomesRatio <= 0 || o.ToolsRatio <= 0 || o.NoHomesCPUMicros <= 0 || o.HomesCPUMicros <= 0 ||
+		o.MemoryToolsCPUMicros <= 0 || o.MemoryCPUMicros <= 0 {
+		t.Errorf("overhead %+v, want positive ratios and costs, the one with indexing no smaller, one round", o)
 	}
 	if _, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 2, Turns: 2}, 0)(context.Background()); err == nil {
 		t.Error("0 pairs accepted")
+	}
+}
+
+// Memory-tools-without-index only applies to homes without an index.
+func TestTurnsMemoryToolsNeedNoIndex(t *testing.T) {
+	for _, bad := range []TurnsConfig{
+		{Dir: "x", Agents: 1, Turns: 1, MemoryToolsWithoutIndex: true},
+		{Dir: "x", Agents: 1, Turns: 1, Memory: true, MemoryToolsWithoutIndex: true},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("Validate(%+v) accepted it", bad)
+		}
+	}
+}
+
+// Each round runs the four sides, forwards then backwards, so the two
+// sides of the memory ratio are always neighbours; the ratios are the
+// medians of the rounds' ratios, memory over tools-without-index.
+func TestTurnOverheadSides(t *testing.T) {
+	if got, want := overheadOrder(0), []overheadSide{sideNoHomes, sideHomes, sideMemoryTools, sideMemory}; !slices.Equal(got, want) {
+		t.Errorf("round 0 order %v, want %v", got, want)
+	}
+	if got, want := overheadOrder(1), []overheadSide{sideMemory, sideMemoryTools, sideHomes, sideNoHomes}; !slices.Equal(got, want) {
+		t.Errorf("round 1 order %v, want %v", got, want)
+	}
+	for _, tc := range []struct {
+		side                          overheadSide
+		memory, noIndex, toolsNoIndex bool
+	}{
+		{sideNoHomes, false, false, false},
+		{sideHomes, true, true, false},
+		{sideMemoryTools, true, true, true},
+		{sideMemory, true, false, false},
+	} {
+		c := tc.side.apply(TurnsConfig{Dir: "x", Agents: 1, Turns: 1})
+		if c.Memory != tc.memory || c.NoMemoryIndex != tc.noIndex || c.MemoryToolsWithoutIndex != tc.toolsNoIndex {
+			t.Errorf("%s: %+v", tc.side, c)
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s: %v", tc.side, err)
+		}
+	}
+	// Three rounds: CPU seconds a turn by side.
+	var per [overheadSides][]float64
+	per[sideNoHomes] = []float64{1.0, 1.0, 2.0}
+	per[sideHomes] = []float64{1.1, 1.0, 2.0}
+	per[sideMemoryTools] = []float64{2.0, 1.0, 4.0}
+	per[sideMemory] = []float64{2.2, 1.0, 4.4} // ratios 1.1, 1.0, 1.1
+	o := turnOverhead(per, []float64{0.2, 0.1, 0.4})
+	near := func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"ratio", o.Ratio, 1.1}, {"min", o.RatioMin, 1.0}, {"max", o.RatioMax, 1.1},
+		{"with indexing", o.WithIndexingRatio, 1.2}, // 1.2, 1.1, 1.2
+		{"homes", o.HomesRatio, 1.0},                // 1.1, 1.0, 1.0
+		{"tools", o.ToolsRatio, 2.0 / 1.1},          // 1.82, 1.0, 2.0
+		{"no homes µs", o.NoHomesCPUMicros, 1e6}, {"memory µs", o.MemoryCPUMicros, 2.2e6},
+	} {
+		if !near(c.got, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if o.Rounds != 3 {
+		t.Errorf("rounds = %d, want 3", o.Rounds)
 	}
 }
