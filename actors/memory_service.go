@@ -117,7 +117,7 @@ func (s *memoryService) write(id string, batch []messages.Payload, at time.Time,
 	var docs []memory.Doc
 	var eps []messages.Episode
 	for _, p := range batch {
-		docs = append(docs, memoryDocs(id, p, at)...)
+		docs = appendMemoryDocs(docs, id, p, at)
 		if e, ok := p.(messages.EpisodeFinalized); ok {
 			eps = append(eps, e.Episode)
 		}
