@@ -3,7 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"sync"
 )
 
 // TurnOverhead is what memory maintenance adds to a turn: the process's
@@ -14,11 +16,9 @@ import (
 // the other parts cost: homes without the memory tools against no homes,
 // and offering the tools against homes without them.
 //
-// Each round runs the four sides once, in turn, forwards and backwards in
-// alternate rounds (so the two sides of the ratio are always neighbours
-// and each comes first as often as the other); every ratio is the median
-// of its rounds' ratios, and RatioMin and RatioMax are the spread of the
-// memory one.
+// Each round runs the four sides once, the two sides of each ratio side
+// by side (MemoryTurnOverhead); every ratio is the median of its rounds'
+// ratios, and RatioMin and RatioMax are the spread of the memory one.
 type TurnOverhead struct {
 	// Rounds is how many times each side ran.
 	Rounds int `json:"rounds"`
@@ -79,29 +79,70 @@ func overheadOrder(i int) []overheadSide {
 	return o
 }
 
+// overheadPairs are round i's sides as two pairs run at once: the two of
+// the memory ratio, and no homes beside homes; in turn first and second.
+func overheadPairs(i int) [][2]overheadSide {
+	p := [][2]overheadSide{{sideMemoryTools, sideMemory}, {sideNoHomes, sideHomes}}
+	if i%2 == 1 {
+		slices.Reverse(p)
+	}
+	return p
+}
+
 // MemoryTurnOverhead is a MemoryConfig.TurnOverhead: it runs Turns of cfg
-// rounds times on each of TurnOverhead's four sides, alternating, and
-// compares their CPU time per turn.
-func MemoryTurnOverhead(cfg TurnsConfig, rounds int) func(context.Context) (TurnOverhead, error) {
+// rounds times on each of TurnOverhead's four sides and compares their CPU
+// time per turn. With parallel nil the sides run one after another in
+// this process (overheadOrder); with it, each pair of overheadPairs runs
+// at once through parallel (ProcessTurns: each side in a process of its
+// own, so each is measured apart while both see the same load), which
+// takes out most of what a shared machine's other work does to the
+// ratios (the other sides' ratio, tools over homes, compares pairs run one
+// after the other).
+func MemoryTurnOverhead(cfg TurnsConfig, rounds int, parallel TurnsRunner) func(context.Context) (TurnOverhead, error) {
 	return func(ctx context.Context) (TurnOverhead, error) {
 		if rounds < 1 {
 			return TurnOverhead{}, fmt.Errorf("turn overhead: %d rounds of runs, want at least 1", rounds)
 		}
 		var perTurn [overheadSides][]float64 // CPU seconds a turn, by side, by round
 		var flush []float64                  // the memory side's indexing left pending, a turn
+		record := func(side overheadSide, r TurnsResult, err error) error {
+			if err != nil {
+				return fmt.Errorf("turns (%s): %w", side, err)
+			}
+			if r.CPUSeconds <= 0 {
+				return fmt.Errorf("turns (%s): no CPU time measured (is /proc readable?)", side)
+			}
+			turns := float64(r.TotalTurns)
+			perTurn[side] = append(perTurn[side], r.CPUSeconds/turns)
+			if side == sideMemory {
+				flush = append(flush, r.MemoryFlushCPUSeconds/turns)
+			}
+			return nil
+		}
 		for i := range rounds {
-			for _, side := range overheadOrder(i) {
-				r, err := Turns(ctx, side.apply(cfg))
-				if err != nil {
-					return TurnOverhead{}, fmt.Errorf("turns (%s): %w", side, err)
+			if parallel == nil {
+				for _, side := range overheadOrder(i) {
+					r, err := Turns(ctx, side.apply(cfg))
+					if err := record(side, r, err); err != nil {
+						return TurnOverhead{}, err
+					}
 				}
-				if r.CPUSeconds <= 0 {
-					return TurnOverhead{}, fmt.Errorf("turns (%s): no CPU time measured (is /proc readable?)", side)
+				continue
+			}
+			for _, pair := range overheadPairs(i) {
+				var res [2]TurnsResult
+				var errs [2]error
+				var wg sync.WaitGroup
+				for j, side := range pair {
+					c := side.apply(cfg)
+					c.Dir = filepath.Join(cfg.Dir, fmt.Sprintf("side-%d", j)) // each its own store and homes
+					wg.Go(func() { res[j], errs[j] = parallel(ctx, c) })
 				}
-				turns := float64(r.TotalTurns)
-				perTurn[side] = append(perTurn[side], r.CPUSeconds/turns)
-				if side == sideMemory {
-					flush = append(flush, r.MemoryFlushCPUSeconds/turns)
+				wg.Wait()
+				for j, side := range pair {
+					if err := record(side, res[j], errs[j]); err != nil {
+						return TurnOverhead{}, err
+					}
 				}
 			}
 		}

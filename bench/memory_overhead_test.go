@@ -2,9 +2,13 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Agents with homes get memory indexes unless NoMemoryIndex, and the
@@ -33,7 +37,7 @@ func TestMemoryTurnOverhead(t *testing.T) {
 			}
 		})
 	}
-	o, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 2, Turns: 2}, 1)(context.Background())
+	o, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 2, Turns: 2}, 1, nil)(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +46,7 @@ func TestMemoryTurnOverhead(t *testing.T) {
 		o.MemoryToolsCPUMicros <= 0 || o.MemoryCPUMicros <= 0 {
 		t.Errorf("overhead %+v, want positive ratios and costs, the one with indexing no smaller, one round", o)
 	}
-	if _, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 2, Turns: 2}, 0)(context.Background()); err == nil {
+	if _, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 2, Turns: 2}, 0, nil)(context.Background()); err == nil {
 		t.Error("0 pairs accepted")
 	}
 }
@@ -110,5 +114,59 @@ func TestTurnOverheadSides(t *testing.T) {
 	}
 	if o.Rounds != 3 {
 		t.Errorf("rounds = %d, want 3", o.Rounds)
+	}
+}
+
+// With a parallel runner each round runs its sides as two pairs at once,
+// the two of the memory ratio together, each side in its own directory,
+// and the ratios come from the pairs' results.
+func TestTurnOverheadParallel(t *testing.T) {
+	cpu := map[overheadSide]float64{sideNoHomes: 1.0, sideHomes: 1.1, sideMemoryTools: 1.2, sideMemory: 1.26}
+	sideOf := func(c TurnsConfig) overheadSide {
+		for s := range overheadSides {
+			if s.apply(c) == c {
+				return s
+			}
+		}
+		t.Fatalf("config %+v is no side", c)
+		return 0
+	}
+	var mu sync.Mutex
+	waiting := map[overheadSide]chan string{} // a side's partner, told the directory it ran in
+	partner := map[overheadSide]overheadSide{sideMemory: sideMemoryTools, sideMemoryTools: sideMemory, sideHomes: sideNoHomes, sideNoHomes: sideHomes}
+	runner := func(ctx context.Context, c TurnsConfig) (TurnsResult, error) {
+		side := sideOf(c)
+		mu.Lock()
+		ch, ok := waiting[partner[side]]
+		if ok {
+			delete(waiting, partner[side])
+		} else {
+			ch = make(chan string, 1)
+			waiting[side] = ch
+		}
+		mu.Unlock()
+		if ok {
+			ch <- c.Dir
+		} else {
+			select {
+			case dir := <-ch:
+				if dir == c.Dir {
+					return TurnsResult{}, fmt.Errorf("%s ran in its partner's directory %s", side, dir)
+				}
+			case <-time.After(10 * time.Second):
+				return TurnsResult{}, fmt.Errorf("%s ran without its partner", side)
+			}
+		}
+		return TurnsResult{TotalTurns: 10, CPUSeconds: 10 * cpu[side]}, nil
+	}
+	o, err := MemoryTurnOverhead(TurnsConfig{Dir: t.TempDir(), Agents: 1, Turns: 10}, 2, runner)(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Rounds != 2 || math.Abs(o.Ratio-1.05) > 1e-9 || math.Abs(o.HomesRatio-1.1) > 1e-9 || math.Abs(o.ToolsRatio-1.2/1.1) > 1e-9 {
+		t.Errorf("overhead %+v, want 2 rounds, ratio 1.05, homes 1.1, tools 1.2/1.1", o)
+	}
+	if got, want := overheadPairs(1), [][2]overheadSide{{sideNoHomes, sideHomes}, {sideMemoryTools, sideMemory}}; !slices.Equal(got, want) {
+		t.Errorf("round 1 pairs %v, want %v", got, want)
 	}
 }

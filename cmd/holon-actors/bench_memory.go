@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/holon-actors/holon-actors/bench"
 )
@@ -14,9 +15,10 @@ type benchMemoryCmd struct {
 	Records  int `help:"Records in the agent's memory index, written by one full rebuild." default:"100000"`
 	Searches int `help:"Timed searches after the rebuild (one to three English, Chinese or mixed words)." default:"2000"`
 
-	OverheadRounds int `name:"overhead-rounds" aliases:"overhead-pairs" help:"Rounds of bench turns runs for the turn overhead ratio, each running four sides in turn (no homes; homes; homes with the memory tools offered but no index; memory indexed), forwards and backwards alternately; the ratio is indexed over tools-without-index, everything else equal, the median of the rounds'. 0 skips it." default:"5"`
-	OverheadAgents int `help:"Agents of each bench turns run of the turn overhead ratio." default:"100"`
-	OverheadTurns  int `help:"Turns per agent of each bench turns run of the turn overhead ratio." default:"40"`
+	OverheadRounds    int  `name:"overhead-rounds" aliases:"overhead-pairs" help:"Rounds of bench turns runs for the turn overhead ratio, each running four sides (no homes; homes; homes with the memory tools offered but no index; memory indexed), each in a process of its own, two at a time (the memory ones together, then the others); the ratio is indexed over tools-without-index, everything else equal, the median of the rounds'. 0 skips it." default:"5"`
+	OverheadInProcess bool `name:"overhead-in-process" help:"Run the turn overhead's sides one after another in this process (forwards and backwards alternately) instead: on a shared machine its ratio moves with the others' load."`
+	OverheadAgents    int  `help:"Agents of each bench turns run of the turn overhead ratio." default:"100"`
+	OverheadTurns     int  `help:"Turns per agent of each bench turns run of the turn overhead ratio." default:"40"`
 }
 
 // Run measures the memory index and prints the result.
@@ -34,7 +36,15 @@ func (c *benchMemoryCmd) Run(ctx context.Context, e *env) error {
 			if err := turns.Validate(); err != nil {
 				return nil, nil, usage(fmt.Errorf("turn overhead: %w", err))
 			}
-			cfg.TurnOverhead = bench.MemoryTurnOverhead(turns, c.OverheadRounds)
+			var parallel bench.TurnsRunner
+			if !c.OverheadInProcess {
+				exe, err := os.Executable()
+				if err != nil {
+					return nil, nil, fmt.Errorf("turn overhead: this program's path, to run its sides: %w (or use --overhead-in-process)", err)
+				}
+				parallel = bench.ProcessTurns(exe)
+			}
+			cfg.TurnOverhead = bench.MemoryTurnOverhead(turns, c.OverheadRounds, parallel)
 		}
 		r, err := bench.Memory(ctx, cfg)
 		rows := [][2]string{
