@@ -11,7 +11,7 @@ import (
 // ratios' spread.
 func TestBenchMemoryOverheadProcesses(t *testing.T) {
 	out, err := exec.Command(binary, "--json", "bench", "memory", "--dir", t.TempDir(), "--records", "50", "--searches", "2",
-		"--overhead-rounds", "1", "--overhead-agents", "1", "--overhead-turns", "2").Output()
+		"--overhead-rounds", "1", "--overhead-agents", "2", "--overhead-turns", "5").Output()
 	if err != nil {
 		var stderr []byte
 		if ee, ok := err.(*exec.ExitError); ok {
