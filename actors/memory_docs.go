@@ -14,30 +14,45 @@ import (
 // summary. Each keeps the workspace its record was written in (a record
 // older than the field is agent-scoped).
 func memoryDocs(id string, p messages.Payload, at time.Time) []memory.Doc {
+	return appendMemoryDocs(nil, id, p, at)
+}
+
+// appendMemoryDocs is memoryDocs appended to dst: an agent's batch, most
+// of whose events write no record, allocates nothing for those and one
+// slice for the rest.
+func appendMemoryDocs(dst []memory.Doc, id string, p messages.Payload, at time.Time) []memory.Doc {
 	switch p := p.(type) {
 	case messages.BriefRecorded:
 		if b := p.Brief; strings.TrimSpace(b.Text) != "" {
-			return []memory.Doc{scoped(memory.Doc{Kind: memory.KindBrief, Key: b.ID, AgentID: id,
-				Title: fmt.Sprintf("%s brief %s", b.Kind, b.CreatedAt.UTC().Format("2006-01-02 15:04")), Body: b.Text,
+			return append(dst, scoped(memory.Doc{Kind: memory.KindBrief, Key: b.ID, AgentID: id,
+				Title: briefTitle(b), Body: b.Text,
 				UpdatedAt: b.CreatedAt, Metadata: compactMeta("brief_kind", string(b.Kind), "work_item_id", b.WorkItemID,
-					"message_id", b.RelatedMessageID)}, b.WorkspaceID)}
+					"message_id", b.RelatedMessageID)}, b.WorkspaceID))
 		}
 	case messages.EpisodeFinalized:
-		return []memory.Doc{episodeDoc(p.Episode)}
+		return append(dst, episodeDoc(p.Episode))
 	case messages.WorkItemCreated:
-		return []memory.Doc{workItemDoc(p.Record)}
+		return append(dst, workItemDoc(p.Record))
 	case messages.WorkItemUpdated:
-		return []memory.Doc{workItemDoc(p.Record)}
+		return append(dst, workItemDoc(p.Record))
 	case messages.WorkItemCompleted:
-		docs := []memory.Doc{workItemDoc(p.Record)}
+		dst = append(dst, workItemDoc(p.Record))
 		if d := p.DeliverySummary; d != nil && strings.TrimSpace(d.Text) != "" {
-			docs = append(docs, scoped(memory.Doc{Kind: memory.KindDelivery, Key: d.WorkItemID, AgentID: id,
+			dst = append(dst, scoped(memory.Doc{Kind: memory.KindDelivery, Key: d.WorkItemID, AgentID: id,
 				Title: "delivery of " + d.WorkItemID + ": " + memoryTitle(p.Record.Objective, 120), Body: d.Text,
 				UpdatedAt: at, Metadata: compactMeta("work_item_id", d.WorkItemID, "turn_id", d.TurnID)}, p.Record.WorkspaceID))
 		}
-		return docs
 	}
-	return nil
+	return dst
+}
+
+// briefTitle is a brief record's title: its kind and when it was written,
+// to the minute ("final brief 2026-11-24 20:15").
+func briefTitle(b messages.Brief) string {
+	var buf [64]byte
+	t := append(buf[:0], b.Kind...)
+	t = append(t, " brief "...)
+	return string(b.CreatedAt.UTC().AppendFormat(t, "2006-01-02 15:04"))
 }
 
 // episodeDoc is an episode's record: its summary, then its evidence.
@@ -95,7 +110,13 @@ func scoped(d memory.Doc, ws string) memory.Doc {
 
 // compactMeta is the metadata of key/value pairs with a value.
 func compactMeta(kv ...string) map[string]string {
-	m := map[string]string{}
+	n := 0
+	for i := 1; i < len(kv); i += 2 {
+		if kv[i] != "" {
+			n++
+		}
+	}
+	m := make(map[string]string, n)
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" {
 			m[kv[i]] = kv[i+1]

@@ -1,6 +1,9 @@
 package actors
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // FlushMemory indexes every memory record the runtime's agents made
 // durable before it (indexing is otherwise lazy: memoryService). A search
@@ -11,11 +14,22 @@ func (r *Runtime) FlushMemory(ctx context.Context) {
 	r.wire.memory.flushMemory(ctx)
 }
 
-// memoryHome is the HOLON_HOME the memory service keeps indexes under:
-// none without agent homes or with o.NoMemoryIndex.
-func memoryHome(deps AgentDeps, o RuntimeOptions) string {
-	if o.NoMemoryIndex {
-		return ""
+// runtimeMemory is the memory service of a runtime over deps: it keeps
+// indexes under the agents' HOLON_HOME; none without agent homes or with
+// o.NoMemoryIndex, when o.MemoryToolsWithoutIndex keeps only the offer of
+// the memory tools.
+func runtimeMemory(deps AgentDeps, o RuntimeOptions) *memoryService {
+	switch {
+	case !o.NoMemoryIndex:
+		return newMemoryService(deps.ToolEnv.Home, deps.Store)
+	case o.MemoryToolsWithoutIndex && deps.ToolEnv.Home != "":
+		s := newMemoryService(deps.ToolEnv.Home, deps.Store)
+		s.offerOnly = true
+		return s
 	}
-	return deps.ToolEnv.Home
+	return newMemoryService("", deps.Store)
 }
+
+// errNoIndex is the memory tools' error in a runtime that offers them
+// but keeps no index (RuntimeOptions.MemoryToolsWithoutIndex).
+var errNoIndex = fmt.Errorf("%w: this runtime keeps no memory index (it runs without one to measure what one costs)", ErrMemoryUnavailable)

@@ -38,8 +38,11 @@ var ErrMemoryUnavailable = errors.New("actors: memory search needs agent homes (
 // rewritten from the journal with it. The runtime owns the service; stop
 // indexes what is pending, waits for the indexer and closes the indexes.
 type memoryService struct {
-	home    string // HOLON_HOME; "" disables the service
-	journal persistence.Journal
+	home string // HOLON_HOME; "" disables the service
+	// offerOnly keeps no index though home is set: the memory tools are
+	// offered, records are not kept and a search fails (errNoIndex).
+	offerOnly bool
+	journal   persistence.Journal
 
 	mu sync.Mutex
 	// pending are the records not yet indexed, by agent, at most
@@ -108,13 +111,13 @@ func (s *memoryService) enabled() bool { return s != nil && s.home != "" }
 // write hands the memory records of a batch agent id made durable at at,
 // from journal seq from on, to the service, without blocking on indexing.
 func (s *memoryService) write(id string, batch []messages.Payload, at time.Time, from uint64) {
-	if !s.enabled() {
+	if !s.enabled() || s.offerOnly {
 		return
 	}
 	var docs []memory.Doc
 	var eps []messages.Episode
 	for _, p := range batch {
-		docs = append(docs, memoryDocs(id, p, at)...)
+		docs = appendMemoryDocs(docs, id, p, at)
 		if e, ok := p.(messages.EpisodeFinalized); ok {
 			eps = append(eps, e.Episode)
 		}
@@ -315,8 +318,11 @@ func (s *memoryService) get(ctx context.Context, id, ref string, maxChars int) (
 }
 
 func (s *memoryService) ready(ctx context.Context, id string) (*memory.Index, func(), error) {
-	if !s.enabled() {
+	switch {
+	case !s.enabled():
 		return nil, nil, ErrMemoryUnavailable
+	case s.offerOnly:
+		return nil, nil, errNoIndex
 	}
 	if err := s.flushAgent(ctx, id); err != nil {
 		return nil, nil, err

@@ -84,6 +84,11 @@ type RuntimeOptions struct {
 	// memory tools are then not offered): what indexing costs can be
 	// measured apart from what homes cost.
 	NoMemoryIndex bool
+	// MemoryToolsWithoutIndex, with NoMemoryIndex, still offers the
+	// memory tools and points the model at them (a call fails: there is
+	// no index), so what keeping the index costs is measured with all
+	// else equal (memory_flush.go).
+	MemoryToolsWithoutIndex bool
 }
 
 // ErrRuntimeClosed is returned by every call after Close.
@@ -131,7 +136,7 @@ func NewRuntime(deps AgentDeps, o RuntimeOptions) (*Runtime, error) {
 	// reflection), not at each activation.
 	r.wire = wiring{host: runtimeHost{r}, sys: sys, timers: r.timers, childStrategy: strategy,
 		opTools: runtimetools.Tools(deps.withDefaults().NotifyOperatorTool), view: &r.view,
-		memory: newMemoryService(memoryHome(deps, o), deps.Store)}
+		memory: runtimeMemory(deps, o)}
 	if r.transports, err = sys.Root.SpawnNamed(transport.SupervisorProps(), "transports"); err != nil {
 		return nil, fmt.Errorf("start transports supervisor: %w", err)
 	}

@@ -23,8 +23,8 @@ type MemoryConfig struct {
 	Searches int
 	// TurnOverhead, when set, measures the cost memory maintenance adds to a turn (the runtime's
 	// side of memory, outside this package's index; MemoryTurnOverhead); Memory reports it as
-	// memory_turn_overhead_ratio and memory_turn_overhead_with_indexing_ratio. Nil leaves the
-	// fields out.
+	// memory_turn_overhead_ratio, memory_turn_overhead_with_indexing_ratio and, with the
+	// spread and the other parts' costs, memory_turn_overhead. Nil leaves the fields out.
 	TurnOverhead func(ctx context.Context) (TurnOverhead, error)
 }
 
@@ -72,6 +72,8 @@ type MemoryResult struct {
 	// figures (TurnOverhead); absent when not measured.
 	MemoryTurnOverheadRatio             *float64 `json:"memory_turn_overhead_ratio,omitempty"`
 	MemoryTurnOverheadWithIndexingRatio *float64 `json:"memory_turn_overhead_with_indexing_ratio,omitempty"`
+	// MemoryTurnOverhead is the whole measurement: the ratios' spread and what each side cost.
+	MemoryTurnOverhead *TurnOverhead `json:"memory_turn_overhead,omitempty"`
 }
 
 // Memory rebuilds an agent's memory index of cfg.Records synthetic records (English and
@@ -132,6 +134,7 @@ func Memory(ctx context.Context, cfg MemoryConfig) (MemoryResult, error) {
 			return res, fmt.Errorf("turn overhead: %w", err)
 		}
 		res.MemoryTurnOverheadRatio, res.MemoryTurnOverheadWithIndexingRatio = &o.Ratio, &o.WithIndexingRatio
+		res.MemoryTurnOverhead = &o
 	}
 	return res, nil
 }

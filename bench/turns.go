@@ -50,6 +50,10 @@ type TurnsConfig struct {
 	// NoMemoryIndex, with Memory, gives the agents homes but keeps no
 	// memory index: the baseline of what indexing costs (TurnOverhead).
 	NoMemoryIndex bool
+	// MemoryToolsWithoutIndex, with NoMemoryIndex, still offers the
+	// memory tools and points the model at them: everything of Memory but
+	// the index's upkeep (TurnOverhead's base).
+	MemoryToolsWithoutIndex bool
 }
 
 // DefaultTurnsConfig returns the default workload: 1,000 agents of 5 turns
@@ -62,6 +66,9 @@ func DefaultTurnsConfig(dir string) TurnsConfig {
 func (c TurnsConfig) Validate() error {
 	if c.NoMemoryIndex && !c.Memory {
 		return errors.New("bench turns: no-memory-index only applies with memory (homes without an index); add memory or drop no-memory-index")
+	}
+	if c.MemoryToolsWithoutIndex && !c.NoMemoryIndex {
+		return errors.New("bench turns: memory-tools only applies with memory and no-memory-index (the tools offered without an index); add both or drop memory-tools")
 	}
 	return checkWorkload("turns", c.Dir, count{"agents", c.Agents}, count{"turns", c.Turns})
 }

@@ -34,7 +34,8 @@ func turnsRuntime(st persistence.Store, cfg TurnsConfig) (*actors.Runtime, error
 	}
 	deps := actors.AgentDeps{Store: st, Provider: benchProvider{}, Tools: reg, Log: zerolog.Nop(),
 		SystemPrompt: "You are a benchmark agent. Use the echo tool once, then answer.", ToolEnv: actors.ToolEnv{Home: home}}
-	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: cfg.Logger, NoMemoryIndex: cfg.NoMemoryIndex})
+	rt, err := actors.NewRuntime(deps, actors.RuntimeOptions{Logger: cfg.Logger, NoMemoryIndex: cfg.NoMemoryIndex,
+		MemoryToolsWithoutIndex: cfg.MemoryToolsWithoutIndex})
 	if err != nil {
 		return nil, fmt.Errorf("start runtime: %w", err)
 	}

@@ -38,6 +38,7 @@ type Harness struct {
 	store          *CrashStore
 	requestTimeout time.Duration
 	deps           func(home string, d *actors.AgentDeps)
+	runtimeOpts    func(o *actors.RuntimeOptions)
 	fault          atomic.Pointer[func(agentID, point string)]
 }
 
@@ -68,6 +69,8 @@ type Options struct {
 	// starts (also after Restart), e.g. to give them the built-in tools
 	// bound under the harness's Home.
 	Deps func(home string, d *actors.AgentDeps)
+	// Runtime, when set, adjusts the runtime's options each time one starts.
+	Runtime func(o *actors.RuntimeOptions)
 }
 
 // New starts a harness playing steps; t.Cleanup shuts it down and fails
@@ -81,7 +84,7 @@ func New(t testing.TB, steps ...Step) *Harness {
 func NewWith(t testing.TB, o Options) *Harness {
 	t.Helper()
 	h := &Harness{t: t, Home: t.TempDir(), Clock: clockwork.NewFakeClockAt(time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)),
-		Provider: NewProvider(o.Steps...), Echo: &EchoTool{}, requestTimeout: o.RequestTimeout, deps: o.Deps}
+		Provider: NewProvider(o.Steps...), Echo: &EchoTool{}, requestTimeout: o.RequestTimeout, deps: o.Deps, runtimeOpts: o.Runtime}
 	h.SetFault(o.Fault)
 	var err error
 	if h.tools, err = tools.NewRegistry(h.Echo); err != nil {
@@ -112,10 +115,14 @@ func (h *Harness) start() {
 	if h.deps != nil {
 		h.deps(h.Home, &deps)
 	}
-	h.Runtime, err = actors.NewRuntime(deps, actors.RuntimeOptions{
+	ro := actors.RuntimeOptions{
 		Scheduler:      func(_ time.Duration, f func()) { go f() }, // restarts at once, no backoff wait
 		RequestTimeout: h.requestTimeout,
-	})
+	}
+	if h.runtimeOpts != nil {
+		h.runtimeOpts(&ro)
+	}
+	h.Runtime, err = actors.NewRuntime(deps, ro)
 	if err != nil {
 		h.t.Fatalf("start runtime: %v", err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/holon-actors/holon-actors/bench"
 )
@@ -14,9 +15,10 @@ type benchMemoryCmd struct {
 	Records  int `help:"Records in the agent's memory index, written by one full rebuild." default:"100000"`
 	Searches int `help:"Timed searches after the rebuild (one to three English, Chinese or mixed words)." default:"2000"`
 
-	OverheadPairs  int `help:"Pairs of bench turns runs, without and with agent homes (so memory is indexed), alternating, for the turn overhead ratio; 0 skips it." default:"3"`
-	OverheadAgents int `help:"Agents of each bench turns run of the turn overhead ratio." default:"100"`
-	OverheadTurns  int `help:"Turns per agent of each bench turns run of the turn overhead ratio." default:"40"`
+	OverheadRounds    int  `name:"overhead-rounds" aliases:"overhead-pairs" help:"Rounds of bench turns runs for the turn overhead ratio, each running four sides (no homes; homes; homes with the memory tools offered but no index; memory indexed), each in a process of its own, two at a time (the memory ones together, then the others); the ratio is indexed over tools-without-index, everything else equal, the median of the rounds'. 0 skips it." default:"5"`
+	OverheadInProcess bool `name:"overhead-in-process" help:"Run the turn overhead's sides one after another in this process (forwards and backwards alternately) instead: on a shared machine its ratio moves with the others' load."`
+	OverheadAgents    int  `help:"Agents of each bench turns run of the turn overhead ratio." default:"100"`
+	OverheadTurns     int  `help:"Turns per agent of each bench turns run of the turn overhead ratio." default:"40"`
 }
 
 // Run measures the memory index and prints the result.
@@ -26,15 +28,23 @@ func (c *benchMemoryCmd) Run(ctx context.Context, e *env) error {
 		if err := cfg.Validate(); err != nil {
 			return nil, nil, usage(err)
 		}
-		if c.OverheadPairs < 0 {
-			return nil, nil, usage(fmt.Errorf("--overhead-pairs is %d, want 0 (skip) or more", c.OverheadPairs))
+		if c.OverheadRounds < 0 {
+			return nil, nil, usage(fmt.Errorf("--overhead-rounds is %d, want 0 (skip) or more", c.OverheadRounds))
 		}
-		if c.OverheadPairs > 0 {
+		if c.OverheadRounds > 0 {
 			turns := bench.TurnsConfig{Dir: dir, Agents: c.OverheadAgents, Turns: c.OverheadTurns, Logger: e.log}
 			if err := turns.Validate(); err != nil {
 				return nil, nil, usage(fmt.Errorf("turn overhead: %w", err))
 			}
-			cfg.TurnOverhead = bench.MemoryTurnOverhead(turns, c.OverheadPairs)
+			var parallel bench.TurnsRunner
+			if !c.OverheadInProcess {
+				exe, err := os.Executable()
+				if err != nil {
+					return nil, nil, fmt.Errorf("turn overhead: this program's path, to run its sides: %w (or use --overhead-in-process)", err)
+				}
+				parallel = bench.ProcessTurns(exe)
+			}
+			cfg.TurnOverhead = bench.MemoryTurnOverhead(turns, c.OverheadRounds, parallel)
 		}
 		r, err := bench.Memory(ctx, cfg)
 		rows := [][2]string{
@@ -48,10 +58,15 @@ func (c *benchMemoryCmd) Run(ctx context.Context, e *env) error {
 			{"rebuild per CPU second", fmt.Sprintf("%.0f records", r.MemoryIndexRecordsPerCPUSec)},
 			{"searches with hits", fmt.Sprint(r.SearchesWithHits)},
 		}
-		if r.MemoryTurnOverheadRatio != nil {
+		if o := r.MemoryTurnOverhead; o != nil {
 			rows = append(rows,
-				[2]string{"turn overhead ratio", fmt.Sprintf("%.3f CPU a turn with memory over without (target <= 1.05)", *r.MemoryTurnOverheadRatio)},
-				[2]string{"with indexing left pending", fmt.Sprintf("%.3f", *r.MemoryTurnOverheadWithIndexingRatio)})
+				[2]string{"turn overhead ratio", fmt.Sprintf("%.3f CPU a turn with the index kept over without, all else equal (target <= 1.05); rounds %.3f–%.3f of %d",
+					o.Ratio, o.RatioMin, o.RatioMax, o.Rounds)},
+				[2]string{"with indexing left pending", fmt.Sprintf("%.3f", o.WithIndexingRatio)},
+				[2]string{"homes over no homes", fmt.Sprintf("%.3f", o.HomesRatio)},
+				[2]string{"memory tools offered over homes", fmt.Sprintf("%.3f", o.ToolsRatio)},
+				[2]string{"CPU a turn", fmt.Sprintf("no homes %.0f µs, homes %.0f µs, memory tools %.0f µs, memory %.0f µs",
+					o.NoHomesCPUMicros, o.HomesCPUMicros, o.MemoryToolsCPUMicros, o.MemoryCPUMicros)})
 		}
 		return r, rows, err
 	})

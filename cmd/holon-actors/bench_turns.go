@@ -17,12 +17,14 @@ type benchTurnsCmd struct {
 	Memory bool `help:"Give the agents homes, so the runtime keeps their memory indexes current as they run (the cost of memory maintenance)."`
 	// NoMemoryIndex is the other side of that cost: homes, no index.
 	NoMemoryIndex bool `name:"no-memory-index" help:"With --memory, give the agents homes but keep no memory index (the base the cost of indexing is measured against)."`
+	MemoryTools   bool `name:"memory-tools" help:"With --memory --no-memory-index, still offer the agents' models the memory tools: all of --memory but the index's upkeep."`
 }
 
 // Run measures turns and prints the result.
 func (c *benchTurnsCmd) Run(ctx context.Context, e *env) error {
 	return c.do(e, func(dir string) (any, [][2]string, error) {
-		cfg := bench.TurnsConfig{Dir: dir, Agents: c.Agents, Turns: c.Turns, Keep: c.Keep, Logger: e.log, Memory: c.Memory, NoMemoryIndex: c.NoMemoryIndex}
+		cfg := bench.TurnsConfig{Dir: dir, Agents: c.Agents, Turns: c.Turns, Keep: c.Keep, Logger: e.log, Memory: c.Memory, NoMemoryIndex: c.NoMemoryIndex,
+			MemoryToolsWithoutIndex: c.MemoryTools}
 		if err := cfg.Validate(); err != nil {
 			return nil, nil, usage(err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/bench"
@@ -19,6 +20,7 @@ func TestBenchTurnsNoMemoryIndex(t *testing.T) {
 	}{
 		{"memory", []string{"--memory"}, true},
 		{"memory without index", []string{"--memory", "--no-memory-index"}, false},
+		{"memory tools without index", []string{"--memory", "--no-memory-index", "--memory-tools"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -38,5 +40,17 @@ func TestBenchTurnsNoMemoryIndex(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// --memory-tools is refused, with what to do, unless it goes with
+// --memory --no-memory-index.
+func TestBenchTurnsMemoryToolsRefused(t *testing.T) {
+	for _, args := range [][]string{{"--memory-tools"}, {"--memory", "--memory-tools"}} {
+		dir := t.TempDir()
+		code, _, errOut := runCLI(t, append([]string{"bench", "turns", "--agents", "1", "--turns", "1", "--dir", dir}, args...)...)
+		if code != exitUsage || !strings.Contains(errOut, "no-memory-index") {
+			t.Errorf("bench turns %q = %d, stderr %q; want a usage error naming no-memory-index", args, code, errOut)
+		}
 	}
 }
