@@ -27,13 +27,13 @@ func (s *BadgerStore) checkIntegrity(mr marksRead) error {
 	}
 	state := make(map[string]streamMark, len(streams))
 	checks := make(map[string]streamCheck)
+	bounds, err := s.scanBounds() // badger_open_checks.go
+	if err != nil {
+		return err
+	}
 	marks, found := make([]streamMark, len(streams)), make([]streamCheck, len(streams))
-	err = eachStreamPart(s.db, len(streams), func(txn *badger.Txn, i int) error { // badger_open_checks.go
-		m, c, err := s.checkStream(txn, streams[i], mr)
-		if err != nil {
-			return fmt.Errorf("check integrity of %s: %w", streams[i], err)
-		}
-		marks[i], found[i] = m, c
+	err = eachStreamPart(s.db, len(streams), func(txn *badger.Txn, i int) error {
+		marks[i], found[i] = s.checkStream(txn, streams[i], bounds[streams[i]], mr)
 		return nil
 	})
 	s.tailChecked = nil // only true of the store as recover found it
@@ -117,12 +117,9 @@ type streamCheck struct {
 }
 
 // checkStream returns the marks stream must meet and what is missing.
-func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) (streamMark, streamCheck, error) {
+// b is the stream's bounds as the store holds them (scanBounds).
+func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, b streamBounds, mr marksRead) (streamMark, streamCheck) {
 	var c streamCheck
-	b, err := readBounds(txn, stream)
-	if err != nil {
-		return streamMark{}, c, err
-	}
 	m := streamMark{highest: b.highest, low: b.low}
 	mark, ok := mr.marks[stream]
 	if ok && mark.highest > m.highest {
@@ -133,7 +130,7 @@ func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) 
 	}
 	m.low = max(m.low, mark.low)
 	if _, q := s.quarantined(stream); q || m.highest <= m.low {
-		return m, c, nil
+		return m, c
 	}
 	top := m.highest
 	if c.cutFrom > 0 {
@@ -143,7 +140,7 @@ func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) 
 		checked, ok := s.tailChecked[stream]
 		c.lost = missingEndsKnown(txn, stream, streamMark{highest: top, low: m.low}, ok && checked == top)
 	}
-	return m, c, nil
+	return m, c
 }
 
 // dropCut records seqs from..to of stream, claimed by the last commit's
