@@ -180,6 +180,8 @@ type agent struct {
 	// snaps paces snapshots by their size (snapshot_cadence.go).
 	sinceSnapshot int
 	snaps         snapshotCadence
+	// stage holds batches applied ahead of their append (agent_staging.go).
+	stage stagedAppend
 	// headerSeq is the seq of the stream header it last published, and
 	// viewSeq the seq of the info it last published (info_view.go).
 	headerSeq uint64
@@ -626,6 +628,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	if a.fenced != nil {
 		return a.fenced
 	}
+	a.flushStaged() // what was staged before comes first (agent_staging.go)
 	now := a.deps.Clock.Now()
 	payloads = a.observe(now, payloads)
 	evs := make([]messages.Event, len(payloads))
@@ -678,6 +681,10 @@ func (a *agent) scrubbed(ev messages.Event, d messages.Payload) (messages.Event,
 // mustPersist is persist for steps that cannot go on without their event:
 // a failure panics, and the supervisor restarts the agent from its journal.
 func (a *agent) mustPersist(payloads ...messages.Payload) {
+	if a.staging() {
+		a.stageBatch(payloads)
+		return
+	}
 	if err := a.persist(payloads...); err != nil {
 		panic(fmt.Errorf("agent %s: journal write: %w", a.id, err))
 	}

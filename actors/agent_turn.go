@@ -25,9 +25,15 @@ import (
 // the decisions.
 func (a *agent) advance(c actor.Context) {
 	defer a.settleChild(c)
+	a.beginStaging()
+	defer a.endStaging() // before settleChild: what was staged is durable first
 	for !a.stepping && !a.archiving && !a.plans.reading && !a.guide.reading {
 		start := a.deps.Clock.Now()
-		switch s := agentstate.Next(a.state, a.planEnv()).(type) {
+		s := agentstate.Next(a.state, a.planEnv())
+		if r, ok := s.(agentstate.Record); !ok || r.Report {
+			a.flushStaged() // only must-commit records are staged together
+		}
+		switch s := s.(type) {
 		case agentstate.Idle:
 			a.publishHeader()
 			return
@@ -48,6 +54,7 @@ func (a *agent) advance(c actor.Context) {
 			a.startModel(c, s, a.elapsedMS(start))
 		case agentstate.RunTool:
 			a.mustCommit(s.Started)
+			a.flushStaged() // the call's start, alone, is durable before it runs
 			a.startTool(c, s.Call)
 		case agentstate.SettleLaunches:
 			a.settleLaunches(c, s.Call, s.Launches)

@@ -459,13 +459,14 @@ func (r *Runtime) Recover(ctx context.Context) ([]string, error) {
 		firstErr error
 		wg       sync.WaitGroup
 		work     = make(chan string)
+		settled  = r.dormantByHeads(ctx) // recover_heads.go
 	)
 	for range 4 * runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for id := range work {
-				if r.deleted.has(ctx, r, id) || r.dormant(ctx, id) {
+				if r.deleted.has(ctx, r, id) || settled[id] || r.dormant(ctx, id) {
 					continue
 				}
 				res, err := r.ask(ctx, id, &GetRecovery{})

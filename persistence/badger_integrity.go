@@ -27,21 +27,24 @@ func (s *BadgerStore) checkIntegrity(mr marksRead) error {
 	}
 	state := make(map[string]streamMark, len(streams))
 	checks := make(map[string]streamCheck)
-	err = s.db.View(func(txn *badger.Txn) error {
-		for _, stream := range streams {
-			m, c, err := s.checkStream(txn, stream, mr)
-			if err != nil {
-				return fmt.Errorf("check integrity of %s: %w", stream, err)
-			}
-			state[stream] = m
-			if c.cutFrom > 0 || len(c.lost) > 0 {
-				checks[stream] = c
-			}
-		}
-		return nil
-	})
+	bounds, err := s.scanBounds() // badger_open_checks.go
 	if err != nil {
 		return err
+	}
+	marks, found := make([]streamMark, len(streams)), make([]streamCheck, len(streams))
+	err = eachStreamPart(s.db, len(streams), func(txn *badger.Txn, i int) error {
+		marks[i], found[i] = s.checkStream(txn, streams[i], bounds[streams[i]], mr)
+		return nil
+	})
+	s.tailChecked = nil // only true of the store as recover found it
+	if err != nil {
+		return err
+	}
+	for i, stream := range streams {
+		state[stream] = marks[i]
+		if c := found[i]; c.cutFrom > 0 || len(c.lost) > 0 {
+			checks[stream] = c
+		}
 	}
 	for _, stream := range streams {
 		c, m := checks[stream], state[stream]
@@ -114,12 +117,9 @@ type streamCheck struct {
 }
 
 // checkStream returns the marks stream must meet and what is missing.
-func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) (streamMark, streamCheck, error) {
+// b is the stream's bounds as the store holds them (scanBounds).
+func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, b streamBounds, mr marksRead) (streamMark, streamCheck) {
 	var c streamCheck
-	b, err := readBounds(txn, stream)
-	if err != nil {
-		return streamMark{}, c, err
-	}
 	m := streamMark{highest: b.highest, low: b.low}
 	mark, ok := mr.marks[stream]
 	if ok && mark.highest > m.highest {
@@ -130,16 +130,17 @@ func (s *BadgerStore) checkStream(txn *badger.Txn, stream string, mr marksRead) 
 	}
 	m.low = max(m.low, mark.low)
 	if _, q := s.quarantined(stream); q || m.highest <= m.low {
-		return m, c, nil
+		return m, c
 	}
 	top := m.highest
 	if c.cutFrom > 0 {
 		top = c.cutFrom - 1 // the cut seqs are dropped, not lost
 	}
 	if top > m.low {
-		c.lost = missingEnds(txn, stream, streamMark{highest: top, low: m.low})
+		checked, ok := s.tailChecked[stream]
+		c.lost = missingEndsKnown(txn, stream, streamMark{highest: top, low: m.low}, ok && checked == top)
 	}
-	return m, c, nil
+	return m, c
 }
 
 // dropCut records seqs from..to of stream, claimed by the last commit's
@@ -170,8 +171,15 @@ func (s *BadgerStore) dropCut(stream string, from, to uint64) error {
 // mark) and at the tail (up to the highest seq) of stream: the ends a lost
 // table or WAL file takes. A seq moved aside as a corrupt tail is present.
 func missingEnds(txn *badger.Txn, stream string, m streamMark) []LostRange {
-	if present(txn, stream, m.low+1) && present(txn, stream, m.highest) {
-		return nil // the common case, two lookups
+	return missingEndsKnown(txn, stream, m, false)
+}
+
+// missingEndsKnown is missingEnds where lastKnown says the event at
+// m.highest was just read whole (the tail check at open): one lookup
+// fewer in the common case.
+func missingEndsKnown(txn *badger.Txn, stream string, m streamMark, lastKnown bool) []LostRange {
+	if present(txn, stream, m.low+1) && (lastKnown || present(txn, stream, m.highest)) {
+		return nil // the common case, two lookups (one when lastKnown)
 	}
 	first, ok := firstPresent(txn, stream, m.low+1)
 	if !ok || first > m.highest {

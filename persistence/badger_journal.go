@@ -119,6 +119,9 @@ type BadgerStore struct {
 	commitMu sync.Mutex
 	// highest caches each stream's highest seq; committer only.
 	highest map[string]uint64
+	// tailChecked holds, between recover and checkIntegrity at Open, each
+	// stream's highest seq whose record the tail check read whole.
+	tailChecked map[string]uint64
 	// marks is the integrity marks log and marksState every stream's
 	// marks as written there; the committer's once Open has checked them.
 	marks      *marksLog

@@ -19,6 +19,9 @@ type corruptTail struct {
 	stream     string
 	drops      []droppedRaw
 	quarantine *Quarantine
+	// presentAtHighest: the record at the stream's highest seq is there
+	// and whole.
+	presentAtHighest bool
 }
 
 type droppedRaw struct {
@@ -71,7 +74,11 @@ func (s *BadgerStore) loadQuarantines() error {
 }
 
 func (s *BadgerStore) findCorruptTails() ([]corruptTail, error) {
-	var tails []corruptTail
+	type head struct {
+		stream  string
+		highest uint64
+	}
+	var heads []head
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kindHighest}, PrefetchValues: true})
 		defer it.Close()
@@ -84,18 +91,33 @@ func (s *BadgerStore) findCorruptTails() ([]corruptTail, error) {
 			if err := it.Item().Value(func(v []byte) error { highest = seqOf(v); return nil }); err != nil {
 				return err
 			}
-			t, err := checkTail(txn, stream, highest)
-			if err != nil {
-				return err
-			}
-			if len(t.drops) > 0 || t.quarantine != nil {
-				tails = append(tails, t)
-			}
+			heads = append(heads, head{stream, highest})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("check stream tails: %w", err)
+	}
+	found := make([]corruptTail, len(heads))
+	// checked: the stream's newest event was read whole and decoded.
+	checked := make([]bool, len(heads))
+	err = eachStreamPart(s.db, len(heads), func(txn *badger.Txn, i int) error { // badger_open_checks.go
+		t, err := checkTail(txn, heads[i].stream, heads[i].highest)
+		found[i], checked[i] = t, err == nil && heads[i].highest > 0 && len(t.drops) == 0 && t.quarantine == nil && t.presentAtHighest
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check stream tails: %w", err)
+	}
+	s.tailChecked = make(map[string]uint64, len(heads))
+	var tails []corruptTail
+	for i, t := range found {
+		if checked[i] {
+			s.tailChecked[t.stream] = heads[i].highest
+		}
+		if len(t.drops) > 0 || t.quarantine != nil {
+			tails = append(tails, t)
+		}
 	}
 	return tails, nil
 }
@@ -119,6 +141,7 @@ func checkTail(txn *badger.Txn, stream string, highest uint64) (corruptTail, err
 		}
 		_, derr := DecodeRecord(raw, seq)
 		if derr == nil || !errors.Is(derr, ErrCorrupt) {
+			t.presentAtHighest = seq == highest
 			return t, nil
 		}
 		if len(t.drops) == maxTailDrop {
