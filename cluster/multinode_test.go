@@ -296,6 +296,14 @@ func TestThreeNodesSurviveAKilledOwner(t *testing.T) {
 // the agent waiting in its input; a survivor takes the agent over; resumed
 // (SIGCONT), the old owner must call no model for the agent and write
 // nothing to its journal, and it leaves (its lease is lost).
+//
+// The prompt waiting in its input is a client's request, not the old
+// activation's work: the old activation is fenced out at its first append,
+// and the resumed node's gateway may still pass the prompt on to the
+// agent's new activation before it learns that its lease is gone (a
+// cluster request looks again when the activation it reached stops). Then
+// the survivor admits it once, under its own activation, and the old node
+// may print it accepted; that is allowed, and nothing else is.
 func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 	c := startCluster(t)
 	names, nodes, store := c.names, c.nodes, c.store
@@ -332,8 +340,6 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 		switch {
 		case l.Event == "model" && l.Agent == "z" && l.Text != "hello z-1": // z-1's turn ran before the freeze
 			t.Errorf("the resumed old owner called the model for z: %+v", l)
-		case l.Event == "accepted" && l.MessageID == "zombie-1":
-			t.Errorf("the resumed old owner accepted a prompt for z: %+v", l)
 		case l.Event == "lost":
 			lost = true
 		}
@@ -342,12 +348,16 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 		t.Errorf("the resumed old owner did not report its membership lost; it printed %+v", after)
 	}
 	evs := journal(t, store, "z")
-	if len(evs) != len(before) {
-		t.Fatalf("the resumed old owner wrote %v to z's journal", eventTypes(evs[len(before):]))
-	}
 	linear(t, store, "z", evs)
-	if ids := admittedIDs(t, evs); ids["z-1"] != 1 || ids["z-2"] != 1 || ids["zombie-1"] != 0 {
-		t.Fatalf("admitted %v, want z-1 and z-2 once each", ids)
+	if later := activations(t, evs[len(before):]); len(later) > 0 {
+		t.Fatalf("z was activated again on %v after the survivor took it over: %v", later, eventTypes(evs[len(before):]))
+	}
+	ids := admittedIDs(t, evs)
+	if ids["z-1"] != 1 || ids["z-2"] != 1 || ids["zombie-1"] > 1 {
+		t.Fatalf("admitted %v, want z-1 and z-2 once each and zombie-1 at most once", ids)
+	}
+	if ids["zombie-1"] == 0 && len(evs) != len(before) {
+		t.Fatalf("z's journal grew by %v after the survivor's turn, with no prompt to run", eventTypes(evs[len(before):]))
 	}
 }
 
