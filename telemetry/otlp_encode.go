@@ -283,37 +283,13 @@ func (e *otlpEncoder) keyValue(f protowire.Number, kv attribute.KeyValue) {
 	case attribute.STRING:
 		e.anyString(kv.Value.AsString())
 	case attribute.BOOLSLICE:
-		a := e.begin(fAnyArray)
-		for _, x := range kv.Value.AsBoolSlice() {
-			el := e.begin(fArrayValues)
-			e.anyBool(x)
-			e.end(el)
-		}
-		e.end(a)
+		anyArray(e, kv.Value.AsBoolSlice(), e.anyBool)
 	case attribute.INT64SLICE:
-		a := e.begin(fAnyArray)
-		for _, x := range kv.Value.AsInt64Slice() {
-			el := e.begin(fArrayValues)
-			e.anyInt(x)
-			e.end(el)
-		}
-		e.end(a)
+		anyArray(e, kv.Value.AsInt64Slice(), e.anyInt)
 	case attribute.FLOAT64SLICE:
-		a := e.begin(fAnyArray)
-		for _, x := range kv.Value.AsFloat64Slice() {
-			el := e.begin(fArrayValues)
-			e.anyDouble(x)
-			e.end(el)
-		}
-		e.end(a)
+		anyArray(e, kv.Value.AsFloat64Slice(), e.anyDouble)
 	case attribute.STRINGSLICE:
-		a := e.begin(fAnyArray)
-		for _, x := range kv.Value.AsStringSlice() {
-			el := e.begin(fArrayValues)
-			e.anyString(x)
-			e.end(el)
-		}
-		e.end(a)
+		anyArray(e, kv.Value.AsStringSlice(), e.anyString)
 	default:
 		e.anyString("INVALID")
 	}
@@ -323,6 +299,17 @@ func (e *otlpEncoder) keyValue(f protowire.Number, kv attribute.KeyValue) {
 
 // The AnyValue oneof is written even when its value is the zero one: a
 // set oneof is not an unset one.
+// anyArray writes xs as an AnyValue's ArrayValue, each element by one.
+func anyArray[T any](e *otlpEncoder, xs []T, one func(T)) {
+	a := e.begin(fAnyArray)
+	for _, x := range xs {
+		el := e.begin(fArrayValues)
+		one(x)
+		e.end(el)
+	}
+	e.end(a)
+}
+
 func (e *otlpEncoder) anyString(s string) {
 	e.buf = protowire.AppendTag(e.buf, fAnyString, protowire.BytesType)
 	e.buf = protowire.AppendString(e.buf, s)
