@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -34,8 +35,16 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "holon-actors")
 	// The runtimes these tests start seed templates into their agents
-	// directory: a scratch one, never the user's ~/.agents.
-	os.Setenv("HOLON_AGENTS_DIR", filepath.Join(dir, "agents-dir"))
+	// directory: a scratch one, never the user's ~/.agents. It is seeded
+	// here, before any of them runs, so the runtimes of tests running side
+	// by side find the templates as they would write them and write
+	// nothing there: none reads a file another is still writing.
+	agentsDir := filepath.Join(dir, "agents-dir")
+	os.Setenv("HOLON_AGENTS_DIR", agentsDir)
+	if _, err := agenthome.SeedBuiltins(filepath.Join(agentsDir, "templates"), time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "seed the agents directory:", err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-race", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -70,11 +79,17 @@ func startRun(t *testing.T, home string, args ...string) *daemon {
 // startRunEnv is startRun with extra environment variables.
 func startRunEnv(t *testing.T, home string, env []string, args ...string) *daemon {
 	t.Helper()
+	return startRunOf(t, binary, home, env, args...)
+}
+
+// startRunOf is startRunEnv with the binary bin.
+func startRunOf(t *testing.T, bin, home string, env []string, args ...string) *daemon {
+	t.Helper()
 	logf, err := os.CreateTemp(t.TempDir(), "run-*.log")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
@@ -133,10 +148,18 @@ func (d *daemon) stop() {
 	}
 }
 
-// cli runs the binary as a client and returns exit code, stdout, stderr.
+// client runs the binary as a client and returns exit code, stdout, stderr.
 func client(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
+	return clientEnv(t, home, nil, args...)
+}
+
+// clientEnv is client with extra environment variables (a daemon it
+// starts inherits them).
+func clientEnv(t *testing.T, home string, env []string, args ...string) (int, string, string) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--home", home}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,16 +51,23 @@ func newRemoteRig(t *testing.T, script string) *remoteRig {
 	t.Helper()
 	r := &remoteRig{home: filepath.Join(t.TempDir(), "home"), elsewhere: filepath.Join(t.TempDir(), "elsewhere")}
 	r.nodeTLS, r.userTLS = issueTLS(t, t.TempDir(), "alice")
-	r.addr = freeAddr(t)
-	r.runArgs = []string{"--model", "scripted", "--script", writeScript(t, script), "--remote-listen", r.addr, "--tls-dir", r.nodeTLS}
+	r.runArgs = []string{"--model", "scripted", "--script", writeScript(t, script), "--tls-dir", r.nodeTLS}
 	r.start(t)
 	return r
 }
 
-// start (re)starts the runtime on the same home and remote address.
+// start (re)starts the runtime on the same home and remote address: the
+// first start listens on a port the kernel picks (a port found free, then
+// given, may be taken meanwhile by a test running beside this one), and
+// each restart on that one.
 func (r *remoteRig) start(t *testing.T) {
 	t.Helper()
-	r.node = startNode(t, r.home, r.runArgs...) // without -race: see plainBinary
+	listen := r.addr
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	r.node = startNode(t, r.home, append(r.runArgs, "--remote-listen", listen)...) // without -race: see plainBinary
+	r.addr = remoteAddrOf(t, r.node)
 }
 
 // remoteArgs are the global flags of a client reaching the rig remotely.
@@ -74,17 +80,6 @@ func (r *remoteRig) remoteArgs() []string {
 func (r *remoteRig) remote(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	return client(t, r.elsewhere, append(r.remoteArgs(), args...)...)
-}
-
-// freeAddr is a loopback address whose port is free now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // follower is a `tail --follow --json` process and the events it printed.

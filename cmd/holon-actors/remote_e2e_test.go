@@ -51,10 +51,7 @@ func startNode(t *testing.T, home string, args ...string) *daemon {
 	if err != nil {
 		t.Fatalf("build holon-actors without -race: %v", err)
 	}
-	saved := binary
-	binary = bin
-	defer func() { binary = saved }()
-	return startRun(t, home, args...)
+	return startRunOf(t, bin, home, nil, args...)
 }
 
 // remoteAddrOf reads the node's remote address from its runtime.json,
