@@ -187,6 +187,7 @@ func writeScript(t *testing.T, src string) string {
 // run, prompt --wait, tail --follow live, a second run refused, SIGKILL
 // with an acknowledged prompt queued, run again, and the prompt answered.
 func TestRunPromptTailAndCrashRecovery(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "Hello from the script."}], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -282,6 +283,7 @@ func TestRunPromptTailAndCrashRecovery(t *testing.T) {
 // TestRunWithoutModel: the runtime runs with no model, and a prompt ends in
 // a failure brief that says how to configure one, with exit code 1.
 func TestRunWithoutModel(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	d := startRun(t, home)
 	code, out, errOut := client(t, home, "prompt", "--wait", "anyone there?")
@@ -318,6 +320,7 @@ func daemonPID(t *testing.T, home string) int {
 // recovers, with the agent's history intact; stop is graceful; status and
 // logs say what happened.
 func TestDaemonLifecycle(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	flags := []string{"--model", "scripted", "--script", script}
@@ -393,6 +396,7 @@ func TestDaemonLifecycle(t *testing.T) {
 // TestDaemonStartLeavesForeignSocket: a socket path held by an unrelated
 // process is not taken over; start fails and says where to look.
 func TestDaemonStartLeavesForeignSocket(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
 		t.Fatal(err)
@@ -422,6 +426,7 @@ func TestDaemonStartLeavesForeignSocket(t *testing.T) {
 // a file; the token works in the header, is refused elsewhere, and never
 // appears in logs, the journal, the runtime files or any response.
 func TestRunTCPWithTokenAndCanary(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	canary := "canary-" + strings.Repeat("7f3a", 10)
 	tokenFile := filepath.Join(t.TempDir(), "token")
@@ -562,6 +567,7 @@ func (f *fakeVendor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that vendor's wire format. The tool the model asks for
 // does not exist, so the model gets an error result and answers.
 func TestRunWithVendorTransports(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	tests := []struct {
 		name, model string
@@ -583,6 +589,7 @@ func TestRunWithVendorTransports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := httptest.NewServer(tt.vendor)
 			defer srv.Close()
 			env := append([]string{}, tt.env...)
@@ -615,6 +622,7 @@ func TestRunWithVendorTransports(t *testing.T) {
 // TestRunRefusesMissingKey: a vendor model without its key is refused at
 // start, naming the variable to set.
 func TestRunRefusesMissingKey(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	cmd := exec.Command(binary, "--home", home, "run", "--model", "anthropic/claude-sonnet-4-5")
 	cmd.Env = filteredEnv("ANTHROPIC_API_KEY")
@@ -664,6 +672,7 @@ func fixtureServer(t *testing.T, status int, fixture string) *httptest.Server {
 // carries the attempt timeline, and a run where every model fails carries
 // the failure artifact and exits 1.
 func TestOnceFallbackAndTimeline(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	bad := fixtureServer(t, http.StatusUnauthorized, fx+"anthropic/testdata/error_401.json")
 	good := fixtureServer(t, http.StatusOK, fx+"openai/testdata/responses_success.json")
@@ -710,6 +719,7 @@ func TestOnceFallbackAndTimeline(t *testing.T) {
 // runtime cannot build is refused with a hint and changes nothing) and its
 // turns go to the override's transport; clearing returns to the default.
 func TestAgentModelOverride(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	vendor := fixtureServer(t, http.StatusOK, fx+"anthropic/testdata/messages_success.json")
 	home := filepath.Join(t.TempDir(), "home")
@@ -747,6 +757,7 @@ func TestAgentModelOverride(t *testing.T) {
 // promoted command running acknowledges it, and once goes on until the
 // task's result has come back and been answered.
 func TestOnceWaitsForBackgroundTasks(t *testing.T) {
+	t.Parallel()
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "sleep 1; echo built", "yield_time_ms": 50}}]},
 		{"text": "Building in the background."},
@@ -764,6 +775,7 @@ func TestOnceWaitsForBackgroundTasks(t *testing.T) {
 // test) is stale: status says not running, stop kills nothing, start
 // recovers.
 func TestDaemonStaleRuntimeFileWithReusedPID(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
 		t.Fatal(err)

@@ -159,6 +159,7 @@ func (f *follower) waitFor(t *testing.T, kind messages.EventType, messageID stri
 // order, as the journal holds them, and prompt --wait prints the turn's
 // result after the restart.
 func TestRemotePromptRespondAndTailAcrossRestart(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Asking.", "tool_calls": [{"name": "RequestOperatorInput",
 		"arguments": {"question": "Ship it?", "response_type": "confirm"}}]}, {"text": "Shipped."}, {"text": "Second done."}]}`)
 	tail := startFollower(t, r.elsewhere, append(r.remoteArgs(), "--agent", "main")...)
@@ -270,6 +271,7 @@ var defaultAgentTable = [][]string{
 // TestSocketAndRemoteAnswerTheSameTable runs surfaceTable through both
 // surfaces and compares.
 func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	if code, out, errOut := client(t, r.home, "prompt", "--wait", "--message-id", "seed", "say hello"); code != 0 {
 		t.Fatalf("seed prompt = %d %q %q", code, out, errOut)
@@ -295,6 +297,7 @@ func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
 // over the socket ahead of each surface, so both start from the same
 // state. The runtime is built without -race (plainBinary).
 func TestSocketAndRemoteAnswerWorkspacesTheSame(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	dir := t.TempDir()
 	if code, out, errOut := client(t, r.home, "--agent", "main", "agents", "workspace", "use", dir); code != 0 {
@@ -354,6 +357,7 @@ func TestSocketAndRemoteAnswerWorkspacesTheSame(t *testing.T) {
 // errors that reach nothing; a certificate of another CA gets no answer
 // and admits nothing; what the cluster protocol does not serve says so.
 func TestRemoteClientRefusals(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	_, strangerTLS := issueTLS(t, t.TempDir(), "mallory")
 	openDir := filepath.Join(t.TempDir(), "open")

@@ -10,6 +10,7 @@ import (
 // serves the command, a read as well as a prompt. With every node down the
 // command says none answered.
 func TestRemoteFailsOverToTheNextNode(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	// Nothing listens on ports 1 and 2. (A port freeAddr found free may be
 	// taken meanwhile by a test running beside this one.)

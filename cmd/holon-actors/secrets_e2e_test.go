@@ -21,6 +21,7 @@ import (
 // journal (a tail dump), briefs, task failure artifacts, the transport
 // error of a failing model call, logs, or any file under the home.
 func TestSecretsReachNoSink(t *testing.T) {
+	t.Parallel()
 	const (
 		envKey   = "sk-ant-canary-env-5d1e0a93"
 		cfgKey   = "sk-cfg-canary-9b77c2e4"
@@ -156,6 +157,7 @@ func noCanary(t *testing.T, where, text string, canaries []string) {
 // commands its agents run inherit neither the default key variables nor
 // the one config.json's api_key_env names.
 func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
+	t.Parallel()
 	const cfgKey, envKey = "sk-fg-cfg-canary-44c1d2e0", "sk-fg-env-canary-77a0b3f1"
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
@@ -186,6 +188,7 @@ func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
 // TestOnceScrubsSecrets: a key of the environment, printed by a command
 // and repeated by the model, is not in `once --json`'s output.
 func TestOnceScrubsSecrets(t *testing.T) {
+	t.Parallel()
 	const key = "sk-once-canary-6b2e90d1"
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "echo printed `+key+`"}}]},
