@@ -13,6 +13,7 @@ import (
 // answers its first admission's event; whitespace-only prompts, overlong
 // message ids and agent ids outside the rule are refused with what to do.
 func TestPromptAdmissionTruths(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -58,6 +59,7 @@ func TestPromptAdmissionTruths(t *testing.T) {
 // not answered by another route (agents status .. printed the default
 // agent's status).
 func TestPromptTableTellsDuplicatesAndDotIDs(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)

@@ -74,6 +74,7 @@ func readText(t *testing.T, p string) string {
 // built-in templates, a GitHub tree URL, their own instructions file, and
 // bad templates that make nothing.
 func TestAgentHomesFromTemplates(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	agentsDir := filepath.Join(t.TempDir(), "dot-agents")
 	gh := githubContents(t, map[string]string{

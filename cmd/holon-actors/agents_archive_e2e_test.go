@@ -93,6 +93,7 @@ func publicAgents(t *testing.T, home string) []string {
 // changed archive, an unknown agent and an id in use are refused with a
 // clear error and change nothing.
 func TestAgentsExportImport(t *testing.T) {
+	t.Parallel()
 	homeA, homeB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	script := writeScript(t, `{"then": "echo"}`)
 	a := startRun(t, homeA, "--model", "scripted", "--script", script)
@@ -178,6 +179,7 @@ func TestAgentsExportImport(t *testing.T) {
 // their id not reused. The trash archive imports on another runtime, and
 // the retention sweep removes it.
 func TestAgentsDelete(t *testing.T) {
+	t.Parallel()
 	home, other := filepath.Join(t.TempDir(), "home"), filepath.Join(t.TempDir(), "other")
 	script := writeScript(t, `{
   "steps": [

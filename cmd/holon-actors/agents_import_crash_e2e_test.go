@@ -20,6 +20,7 @@ import (
 // and blocks writing the artifact until the test reads it, so the kill
 // lands after the first byte of the artifact, deterministically.
 func TestAgentsImportKilledMidway(t *testing.T) {
+	t.Parallel()
 	homeA, homeB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	script := writeScript(t, `{"then": "echo"}`)
 	a := startRun(t, homeA, "--model", "scripted", "--script", script)

@@ -13,6 +13,7 @@ import (
 // past it fails with a brief that says how to raise it, a negative limit
 // is a usage error, and a raised budget lets the next prompt run.
 func TestAgentsBudget(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)

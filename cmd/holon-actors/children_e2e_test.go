@@ -75,6 +75,7 @@ func waitEvents(t *testing.T, c *control.Client, id string, typ messages.EventTy
 // killed and reported as interrupted, the children finish and settle, and
 // the parent records exactly one end per child. No command survives.
 func TestDelegationSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, delegationScript)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -170,6 +171,7 @@ func TestDelegationSurvivesSIGKILL(t *testing.T) {
 // TestOnceWithAChild: once runs until the run's child has rejoined, and
 // its token usage includes the child's.
 func TestOnceWithAChild(t *testing.T) {
+	t.Parallel()
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "SpawnAgent", "arguments": {"initial_message": "worker: compute 6*7"}}]},
 		{"text": "Delegated."},

@@ -11,6 +11,7 @@ import (
 // a trigger URL over the socket only says that --advertise is needed,
 // and says nothing once it is given.
 func TestCLIHintsAndTriggerNote(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)

@@ -13,6 +13,7 @@ import (
 // nothing, leaves a file it did not write alone, and --uninstall removes
 // its own.
 func TestInstallCompletions(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	env := append(filteredEnv("XDG_DATA_HOME", "XDG_CONFIG_HOME"), "HOME="+home)
 	run := func(args ...string) (int, string, string) {

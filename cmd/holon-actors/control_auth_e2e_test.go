@@ -77,6 +77,7 @@ func execStep(cmd string, yieldMS int) string {
 // the background cannot answer the agent's own question either; the
 // operator can.
 func TestAgentCannotActAsItsOperator(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc: tool processes are not recognised on this platform")
 	}
@@ -168,6 +169,7 @@ func TestAgentCannotActAsItsOperator(t *testing.T) {
 // every operator route; the next start reuses it; wrong tokens are logged
 // and, past FailBurst, answered 429.
 func TestRunTCPGeneratesAToken(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	tokenFile := filepath.Join(home, "run", control.TokenFileName)
 	get := func(addr, token string) int {
@@ -234,6 +236,7 @@ func TestRunTCPGeneratesAToken(t *testing.T) {
 // control socket and token, or a --token-file where agents work, is
 // refused before anything starts.
 func TestRunKeepsControlOutOfExecutionRoots(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	home := filepath.Join(parent, "home")
 	if err := os.MkdirAll(filepath.Join(home, "agents", "main"), 0o700); err != nil {
@@ -350,6 +353,7 @@ print(socket.socket(fileno=fds[0]).recv(4096).decode(errors="replace").split("\r
 // the client's end when the request arrives) is refused all the same, and
 // its budget stays unset.
 func TestAgentCannotActAsItsOperatorByHandingOnItsConnection(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("no /proc: tool processes are not recognised on this platform")
 	}

@@ -25,6 +25,7 @@ func daemonStatusJSON(t *testing.T, home string) daemonStatus {
 // task and its agent as waiting; a crash is reported by the start after
 // it, though daemon start cleans the stale files first.
 func TestDaemonStatusTells(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
 		{"text": "Hello back."},

@@ -75,6 +75,7 @@ func streamOf(r persistence.Report, id string) persistence.StreamReport {
 // clear error, and reports it in status, daemon status and a webhook
 // notification; doctor then lists it quarantined.
 func TestDamagedJournalQuarantinesOneAgent(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -158,6 +159,7 @@ func TestDamagedJournalQuarantinesOneAgent(t *testing.T) {
 // storage engine panics, ends run with one sentence and a hint, no stack
 // trace; doctor says the same.
 func TestRunRefusesDamagedTableFile(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -197,6 +199,7 @@ func TestRunRefusesDamagedTableFile(t *testing.T) {
 // background scrub after the start finds it, with no read by the operator,
 // quarantines the agent and reports it in daemon status.
 func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -247,6 +250,7 @@ func TestDamageBehindSnapshotDoctorTellsWhen(t *testing.T) {
 // reads no history on its own, as before; a negative interval is refused
 // with a usage error that says what to give.
 func TestScrubIntervalZeroDisablesScrub(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	if code, _, errOut := client(t, home, "run", "--model", "scripted", "--script", script, "--scrub-interval=-1s"); code != exitUsage ||

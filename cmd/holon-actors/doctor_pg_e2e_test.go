@@ -19,6 +19,7 @@ import (
 // nothing changed; a database without a journal and a non-postgres URL are
 // usage errors.
 func TestDoctorOnPostgresJournal(t *testing.T) {
+	t.Parallel()
 	pg := pgtest.StartT(t)
 	url := pg.NewDatabase(t)
 	home := filepath.Join(t.TempDir(), "home")

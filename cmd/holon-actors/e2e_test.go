@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/holon-actors/holon-actors/agenthome"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/messages"
 )
@@ -34,8 +35,16 @@ func TestMain(m *testing.M) {
 	}
 	binary = filepath.Join(dir, "holon-actors")
 	// The runtimes these tests start seed templates into their agents
-	// directory: a scratch one, never the user's ~/.agents.
-	os.Setenv("HOLON_AGENTS_DIR", filepath.Join(dir, "agents-dir"))
+	// directory: a scratch one, never the user's ~/.agents. It is seeded
+	// here, before any of them runs, so the runtimes of tests running side
+	// by side find the templates as they would write them and write
+	// nothing there: none reads a file another is still writing.
+	agentsDir := filepath.Join(dir, "agents-dir")
+	os.Setenv("HOLON_AGENTS_DIR", agentsDir)
+	if _, err := agenthome.SeedBuiltins(filepath.Join(agentsDir, "templates"), time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "seed the agents directory:", err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-race", "-o", binary, ".")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
@@ -70,11 +79,17 @@ func startRun(t *testing.T, home string, args ...string) *daemon {
 // startRunEnv is startRun with extra environment variables.
 func startRunEnv(t *testing.T, home string, env []string, args ...string) *daemon {
 	t.Helper()
+	return startRunOf(t, binary, home, env, args...)
+}
+
+// startRunOf is startRunEnv with the binary bin.
+func startRunOf(t *testing.T, bin, home string, env []string, args ...string) *daemon {
+	t.Helper()
 	logf, err := os.CreateTemp(t.TempDir(), "run-*.log")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(binary, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"--home", home, "run", "--shutdown-timeout", "5s"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
@@ -133,10 +148,18 @@ func (d *daemon) stop() {
 	}
 }
 
-// cli runs the binary as a client and returns exit code, stdout, stderr.
+// client runs the binary as a client and returns exit code, stdout, stderr.
 func client(t *testing.T, home string, args ...string) (int, string, string) {
 	t.Helper()
+	return clientEnv(t, home, nil, args...)
+}
+
+// clientEnv is client with extra environment variables (a daemon it
+// starts inherits them).
+func clientEnv(t *testing.T, home string, env []string, args ...string) (int, string, string) {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"--home", home}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -164,6 +187,7 @@ func writeScript(t *testing.T, src string) string {
 // run, prompt --wait, tail --follow live, a second run refused, SIGKILL
 // with an acknowledged prompt queued, run again, and the prompt answered.
 func TestRunPromptTailAndCrashRecovery(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "Hello from the script."}], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -259,6 +283,7 @@ func TestRunPromptTailAndCrashRecovery(t *testing.T) {
 // TestRunWithoutModel: the runtime runs with no model, and a prompt ends in
 // a failure brief that says how to configure one, with exit code 1.
 func TestRunWithoutModel(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	d := startRun(t, home)
 	code, out, errOut := client(t, home, "prompt", "--wait", "anyone there?")
@@ -295,6 +320,7 @@ func daemonPID(t *testing.T, home string) int {
 // recovers, with the agent's history intact; stop is graceful; status and
 // logs say what happened.
 func TestDaemonLifecycle(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	flags := []string{"--model", "scripted", "--script", script}
@@ -370,6 +396,7 @@ func TestDaemonLifecycle(t *testing.T) {
 // TestDaemonStartLeavesForeignSocket: a socket path held by an unrelated
 // process is not taken over; start fails and says where to look.
 func TestDaemonStartLeavesForeignSocket(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
 		t.Fatal(err)
@@ -399,6 +426,7 @@ func TestDaemonStartLeavesForeignSocket(t *testing.T) {
 // a file; the token works in the header, is refused elsewhere, and never
 // appears in logs, the journal, the runtime files or any response.
 func TestRunTCPWithTokenAndCanary(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	canary := "canary-" + strings.Repeat("7f3a", 10)
 	tokenFile := filepath.Join(t.TempDir(), "token")
@@ -539,6 +567,7 @@ func (f *fakeVendor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // that vendor's wire format. The tool the model asks for
 // does not exist, so the model gets an error result and answers.
 func TestRunWithVendorTransports(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	tests := []struct {
 		name, model string
@@ -560,6 +589,7 @@ func TestRunWithVendorTransports(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := httptest.NewServer(tt.vendor)
 			defer srv.Close()
 			env := append([]string{}, tt.env...)
@@ -592,6 +622,7 @@ func TestRunWithVendorTransports(t *testing.T) {
 // TestRunRefusesMissingKey: a vendor model without its key is refused at
 // start, naming the variable to set.
 func TestRunRefusesMissingKey(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	cmd := exec.Command(binary, "--home", home, "run", "--model", "anthropic/claude-sonnet-4-5")
 	cmd.Env = filteredEnv("ANTHROPIC_API_KEY")
@@ -641,6 +672,7 @@ func fixtureServer(t *testing.T, status int, fixture string) *httptest.Server {
 // carries the attempt timeline, and a run where every model fails carries
 // the failure artifact and exits 1.
 func TestOnceFallbackAndTimeline(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	bad := fixtureServer(t, http.StatusUnauthorized, fx+"anthropic/testdata/error_401.json")
 	good := fixtureServer(t, http.StatusOK, fx+"openai/testdata/responses_success.json")
@@ -687,6 +719,7 @@ func TestOnceFallbackAndTimeline(t *testing.T) {
 // runtime cannot build is refused with a hint and changes nothing) and its
 // turns go to the override's transport; clearing returns to the default.
 func TestAgentModelOverride(t *testing.T) {
+	t.Parallel()
 	const fx = "../../providers/"
 	vendor := fixtureServer(t, http.StatusOK, fx+"anthropic/testdata/messages_success.json")
 	home := filepath.Join(t.TempDir(), "home")
@@ -724,6 +757,7 @@ func TestAgentModelOverride(t *testing.T) {
 // promoted command running acknowledges it, and once goes on until the
 // task's result has come back and been answered.
 func TestOnceWaitsForBackgroundTasks(t *testing.T) {
+	t.Parallel()
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "sleep 1; echo built", "yield_time_ms": 50}}]},
 		{"text": "Building in the background."},
@@ -741,6 +775,7 @@ func TestOnceWaitsForBackgroundTasks(t *testing.T) {
 // test) is stale: status says not running, stop kills nothing, start
 // recovers.
 func TestDaemonStaleRuntimeFileWithReusedPID(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(filepath.Join(home, "run"), 0o700); err != nil {
 		t.Fatal(err)

@@ -80,6 +80,7 @@ func toolResult(t *testing.T, home string) messages.ToolExecuted {
 // of its group (setsid), and reported killed: its effect, which it would
 // land once released, never happens after the restart's report.
 func TestRunInlineCommandKilledAtCrash(t *testing.T) {
+	t.Parallel()
 	effects := 0
 	for cycle := range gateCycles {
 		home := filepath.Join(t.TempDir(), "home")
@@ -121,6 +122,7 @@ echo $$ > DIR/pid; while [ ! -e DIR/go ]; do sleep 0.02; done; echo effect >> DI
 // the runtime is down is reported, after the restart, with its real exit
 // status and output, not as interrupted.
 func TestRunCommandFinishedWhileDown(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script, dir := inlineScript(t, `echo $$ > DIR/pid; while [ ! -e DIR/go ]; do sleep 0.02; done; echo finished-output; echo to-stderr >&2; exit 7`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)
@@ -151,6 +153,7 @@ func TestRunCommandFinishedWhileDown(t *testing.T) {
 // TestRunCompletedCommandLeavesNoEscapedChild: a command that completes
 // inline takes the child it moved out of its group (setsid) with it.
 func TestRunCompletedCommandLeavesNoEscapedChild(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script, dir := inlineScript(t, `setsid sh -c 'echo $$ > DIR/escaped; exec sleep 1000' > /dev/null 2>&1 & while [ ! -s DIR/escaped ]; do sleep 0.02; done; echo started`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)

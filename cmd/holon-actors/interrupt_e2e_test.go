@@ -355,6 +355,7 @@ func TestStrictServerRefusesDanglingCalls(t *testing.T) {
 // groups gone, no marker written once they are released), not promoted to
 // tasks.
 func TestInterruptNeverLeavesACallUnanswered(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		wire, model string
 		env         []string
@@ -365,6 +366,7 @@ func TestInterruptNeverLeavesACallUnanswered(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.wire, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			srv := &strictVendor{wire: tt.wire, dir: dir}
 			hs := httptest.NewServer(srv)

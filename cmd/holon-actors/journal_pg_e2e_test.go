@@ -21,6 +21,7 @@ import (
 // acknowledged prompt queued, a restart finds the journal intact and
 // answers it.
 func TestRunOnPostgresJournal(t *testing.T) {
+	t.Parallel()
 	url := pgtest.StartT(t).NewDatabase(t)
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "Hello from the script."}], "then": "echo"}`)
@@ -85,6 +86,7 @@ func TestRunOnPostgresJournal(t *testing.T) {
 // TestRunRefusesJournalThatIsNotAURL: a --journal that is not a postgres://
 // URL is a usage error saying what to give, and starts nothing.
 func TestRunRefusesJournalThatIsNotAURL(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	code, _, errOut := client(t, home, "run", "--journal", "/var/lib/pg")
 	if code != exitUsage || !strings.Contains(errOut, "postgres://") {
@@ -117,6 +119,7 @@ func pgEventRows(t *testing.T, url, stream string) int {
 // TestBenchPGNeedsADatabase: bench pg without a postgres:// database is a
 // usage error saying what to give.
 func TestBenchPGNeedsADatabase(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"bench", "pg"}, {"bench", "pg", "--journal", "/tmp/db"}} {
 		code, _, errOut := client(t, t.TempDir(), args...)
 		if code != exitUsage || !strings.Contains(errOut, "--journal postgres://") {

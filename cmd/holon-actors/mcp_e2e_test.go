@@ -60,6 +60,7 @@ func mcpHome(t *testing.T, extra string) string {
 // --mcp none keeps that choice across the restart; one naming an unknown
 // server is refused.
 func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
+	t.Parallel()
 	const secret = "mcp-canary-7f3a9c"
 	home := mcpHome(t, ``)
 	script := writeScript(t, `{"steps": [
@@ -130,6 +131,7 @@ func TestMCPToolsApprovalAcrossRestart(t *testing.T) {
 // TestMCPToolDenied: a deny rule refuses the call with a hint; nothing
 // reaches the server.
 func TestMCPToolDenied(t *testing.T) {
+	t.Parallel()
 	home := mcpHome(t, `, "tool_approval": {"default": [{"tool": "mcp__t__echo", "mode": "deny"}]}`)
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "mcp__t__echo", "arguments": {"text": "should not run"}}]},
@@ -149,6 +151,7 @@ func TestMCPToolDenied(t *testing.T) {
 // TestMCPBadConfigRefused: a bad mcp_servers entry stops the start with
 // the field named.
 func TestMCPBadConfigRefused(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
@@ -171,6 +174,7 @@ func TestMCPBadConfigRefused(t *testing.T) {
 // parent-death signal ends it. The child it left in its process group is
 // killed by the next start, from the recorded group.
 func TestMCPServerDiesWithTheDaemon(t *testing.T) {
+	t.Parallel()
 	home := mcpHome(t, ``)
 	cfg := `{"mcp_servers": {"t": {"command": ` + strconv.Quote(mcpServer(t)) +
 		`, "env": {"SERVICE_TOKEN": "MCPTEST_SECRET", "MCPTEST_HOLD_GROUP": "MCPTEST_SECRET"}}}}`

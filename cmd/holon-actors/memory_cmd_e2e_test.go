@@ -14,6 +14,7 @@ import (
 // forged ref and an out-of-range --max-chars are refused with what to do,
 // and status shows the working-memory revision.
 func TestMemorySearchAndGet(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "The Lisbon deploy finished: release 7 is live."}], "then": "echo"}`)
 	startRun(t, home, "--model", "scripted", "--script", script)

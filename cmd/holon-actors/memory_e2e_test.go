@@ -22,6 +22,7 @@ import (
 // the model key lives, nor its environ or maps. Run as root, the test runs
 // the runtime and the reader as nobody, since root reads every process.
 func TestRuntimeMemoryClosedToItsUser(t *testing.T) {
+	t.Parallel()
 	var cred *syscall.Credential
 	dir := t.TempDir()
 	if os.Getuid() == 0 {

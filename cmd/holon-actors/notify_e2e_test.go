@@ -43,6 +43,7 @@ func webhookReceiver(t *testing.T, secret []byte) (*httptest.Server, <-chan noti
 // posts the operator notification of a model's question, signed; the
 // receiver verifies it with notify.Verify.
 func TestRunNotifiesWebhookOfQuestion(t *testing.T) {
+	t.Parallel()
 	secret := []byte(strings.Repeat("k", 40))
 	secretFile := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(secretFile, append(secret, '\n'), 0o600); err != nil {
@@ -78,6 +79,7 @@ func TestRunNotifiesWebhookOfQuestion(t *testing.T) {
 // flags to the background runtime, which then notifies; a start without
 // them is a different configuration, not "already running".
 func TestDaemonStartForwardsNotifyWebhook(t *testing.T) {
+	t.Parallel()
 	secret := []byte(strings.Repeat("d", 40))
 	secretFile := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(secretFile, secret, 0o600); err != nil {

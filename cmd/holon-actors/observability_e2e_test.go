@@ -106,6 +106,7 @@ func spanAttr(s *tracepb.Span, key string) string {
 // the Prometheus text format, and names the turn's trace in its events'
 // provenance.
 func TestRunExportsTracesAndMetrics(t *testing.T) {
+	t.Parallel()
 	col := newCollector(t)
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
@@ -198,6 +199,7 @@ func TestRunExportsTracesAndMetrics(t *testing.T) {
 // http(s) URL, are usage errors saying what to give; nothing starts. once
 // refuses the flags it would ignore.
 func TestRunRefusesPublicMetricsAndBadEndpoint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

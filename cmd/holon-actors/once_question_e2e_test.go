@@ -11,6 +11,7 @@ import (
 // with the question and a failure saying once cannot answer; --answer
 // answers it and the run goes on to its end.
 func TestOnceQuestion(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "Asking.", "tool_calls": [{"name": "RequestOperatorInput",
 		"arguments": {"question": "Deploy to production?", "response_type": "confirm"}}]}, {"text": "Deploying."}]}`)

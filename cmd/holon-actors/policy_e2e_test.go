@@ -18,6 +18,7 @@ import (
 // a restart. Each refusal is a journaled tool error with a hint; nothing
 // refused runs.
 func TestCommandPolicyE2E(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
@@ -149,6 +150,7 @@ func toolResults(t *testing.T, home, agent string) map[string]messages.ToolExecu
 // default) both get their creator's policy, journaled, and a command of
 // theirs the policy refuses never runs.
 func TestCommandPolicyFollowsSpawnedAgents(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // providers doctor checks that runtime's models and says so; --model
 // still checks the model named; once it stops, the configuration's.
 func TestProvidersDoctorReportsRunningModels(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	d := startRunEnv(t, home, []string{"OPENAI_API_KEY=test-key", "ANTHROPIC_API_KEY=test-key", "HOLON_OPENAI_BASE_URL=http://127.0.0.1:9/v1/"},
 		"--model", "openai/gpt-5", "--fallback", "anthropic/claude-sonnet-4-5")

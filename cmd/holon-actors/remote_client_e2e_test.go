@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,16 +51,23 @@ func newRemoteRig(t *testing.T, script string) *remoteRig {
 	t.Helper()
 	r := &remoteRig{home: filepath.Join(t.TempDir(), "home"), elsewhere: filepath.Join(t.TempDir(), "elsewhere")}
 	r.nodeTLS, r.userTLS = issueTLS(t, t.TempDir(), "alice")
-	r.addr = freeAddr(t)
-	r.runArgs = []string{"--model", "scripted", "--script", writeScript(t, script), "--remote-listen", r.addr, "--tls-dir", r.nodeTLS}
+	r.runArgs = []string{"--model", "scripted", "--script", writeScript(t, script), "--tls-dir", r.nodeTLS}
 	r.start(t)
 	return r
 }
 
-// start (re)starts the runtime on the same home and remote address.
+// start (re)starts the runtime on the same home and remote address: the
+// first start listens on a port the kernel picks (a port found free, then
+// given, may be taken meanwhile by a test running beside this one), and
+// each restart on that one.
 func (r *remoteRig) start(t *testing.T) {
 	t.Helper()
-	r.node = startNode(t, r.home, r.runArgs...) // without -race: see plainBinary
+	listen := r.addr
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	r.node = startNode(t, r.home, append(r.runArgs, "--remote-listen", listen)...) // without -race: see plainBinary
+	r.addr = remoteAddrOf(t, r.node)
 }
 
 // remoteArgs are the global flags of a client reaching the rig remotely.
@@ -74,17 +80,6 @@ func (r *remoteRig) remoteArgs() []string {
 func (r *remoteRig) remote(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	return client(t, r.elsewhere, append(r.remoteArgs(), args...)...)
-}
-
-// freeAddr is a loopback address whose port is free now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // follower is a `tail --follow --json` process and the events it printed.
@@ -164,6 +159,7 @@ func (f *follower) waitFor(t *testing.T, kind messages.EventType, messageID stri
 // order, as the journal holds them, and prompt --wait prints the turn's
 // result after the restart.
 func TestRemotePromptRespondAndTailAcrossRestart(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Asking.", "tool_calls": [{"name": "RequestOperatorInput",
 		"arguments": {"question": "Ship it?", "response_type": "confirm"}}]}, {"text": "Shipped."}, {"text": "Second done."}]}`)
 	tail := startFollower(t, r.elsewhere, append(r.remoteArgs(), "--agent", "main")...)
@@ -275,6 +271,7 @@ var defaultAgentTable = [][]string{
 // TestSocketAndRemoteAnswerTheSameTable runs surfaceTable through both
 // surfaces and compares.
 func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	if code, out, errOut := client(t, r.home, "prompt", "--wait", "--message-id", "seed", "say hello"); code != 0 {
 		t.Fatalf("seed prompt = %d %q %q", code, out, errOut)
@@ -300,6 +297,7 @@ func TestSocketAndRemoteAnswerTheSameTable(t *testing.T) {
 // over the socket ahead of each surface, so both start from the same
 // state. The runtime is built without -race (plainBinary).
 func TestSocketAndRemoteAnswerWorkspacesTheSame(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	dir := t.TempDir()
 	if code, out, errOut := client(t, r.home, "--agent", "main", "agents", "workspace", "use", dir); code != 0 {
@@ -359,6 +357,7 @@ func TestSocketAndRemoteAnswerWorkspacesTheSame(t *testing.T) {
 // errors that reach nothing; a certificate of another CA gets no answer
 // and admits nothing; what the cluster protocol does not serve says so.
 func TestRemoteClientRefusals(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
 	_, strangerTLS := issueTLS(t, t.TempDir(), "mallory")
 	openDir := filepath.Join(t.TempDir(), "open")

@@ -51,10 +51,7 @@ func startNode(t *testing.T, home string, args ...string) *daemon {
 	if err != nil {
 		t.Fatalf("build holon-actors without -race: %v", err)
 	}
-	saved := binary
-	binary = bin
-	defer func() { binary = saved }()
-	return startRun(t, home, args...)
+	return startRunOf(t, bin, home, nil, args...)
 }
 
 // remoteAddrOf reads the node's remote address from its runtime.json,
@@ -97,6 +94,7 @@ func issueCerts(t *testing.T, home string) (node, alice string) {
 }
 
 func TestCACommands(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	node, _ := issueCerts(t, home)
 	for _, f := range []string{"member.key"} {
@@ -139,6 +137,7 @@ func TestCACommands(t *testing.T) {
 }
 
 func TestRunRefusesRemoteFlagsThatCannotWork(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	node, alice := issueCerts(t, home)
 	tests := []struct {
@@ -174,6 +173,7 @@ func TestRunRefusesRemoteFlagsThatCannotWork(t *testing.T) {
 // sending what only members may send are refused, and the node still
 // answers and stops cleanly.
 func TestRemoteNodeServesClientsAndSurvivesHostilePeers(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	nodeDir, aliceDir := issueCerts(t, home)
 	d := startNode(t, home, "--remote-listen", "127.0.0.1:0", "--tls-dir", nodeDir)

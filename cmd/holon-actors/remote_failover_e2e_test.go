@@ -10,8 +10,11 @@ import (
 // serves the command, a read as well as a prompt. With every node down the
 // command says none answered.
 func TestRemoteFailsOverToTheNextNode(t *testing.T) {
+	t.Parallel()
 	r := newRemoteRig(t, `{"steps": [{"text": "Hello."}]}`)
-	down := freeAddr(t) // nothing listens there
+	// Nothing listens on ports 1 and 2. (A port freeAddr found free may be
+	// taken meanwhile by a test running beside this one.)
+	down, down2 := "127.0.0.1:1", "127.0.0.1:2"
 	for i, nodes := range [][]string{
 		{"--remote", down + "," + r.addr},
 		{"--remote", down, "--remote", r.addr},
@@ -25,7 +28,6 @@ func TestRemoteFailsOverToTheNextNode(t *testing.T) {
 			t.Fatalf("agents list over %v = %d %q %q", nodes, code, out, errOut)
 		}
 	}
-	down2 := freeAddr(t)
 	code, out, errOut := client(t, r.elsewhere, "--remote", down+","+down2, "--remote-tls-dir", r.userTLS, "--json", "agents", "list")
 	if code != exitDown || !strings.Contains(errOut, "no runtime answered at "+down2) {
 		t.Fatalf("agents list with every node down = %d %q %q, want %d saying no runtime answered", code, out, errOut, exitDown)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 // journal (a tail dump), briefs, task failure artifacts, the transport
 // error of a failing model call, logs, or any file under the home.
 func TestSecretsReachNoSink(t *testing.T) {
+	t.Parallel()
 	const (
 		envKey   = "sk-ant-canary-env-5d1e0a93"
 		cfgKey   = "sk-cfg-canary-9b77c2e4"
@@ -29,19 +29,18 @@ func TestSecretsReachNoSink(t *testing.T) {
 		tokenKey = "canary-token-0123456789abcdef0123456789abcdef"
 	)
 	canaries := []string{envKey, cfgKey, urlKey, tokenKey}
-	t.Setenv("ANTHROPIC_API_KEY", envKey)
-	t.Setenv("MY_GATEWAY_KEY", cfgKey)
-	t.Setenv("HOLON_CONTROL_TOKEN", tokenKey)
+	// The keys are in the environment of the clients below (and so of the
+	// daemon daemon start starts), not in this process's, which the tests
+	// running beside this one share.
+	env := []string{"ANTHROPIC_API_KEY=" + envKey, "MY_GATEWAY_KEY=" + cfgKey, "HOLON_CONTROL_TOKEN=" + tokenKey}
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close() // the gateway refuses connections
+	// Nothing listens on port 1: the gateway refuses connections. (A port
+	// one of our listeners had, then closed, may be taken meanwhile by a
+	// test running beside this one.)
+	const closed = "127.0.0.1:1"
 	config := fmt.Sprintf(`{"providers": {"gateway": {"base_url": "http://%s/v1?key=%s", "api_key_env": "MY_GATEWAY_KEY"}}}`, closed, urlKey)
 	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -56,12 +55,12 @@ func TestSecretsReachNoSink(t *testing.T) {
 		]},
 		{"text": "Done %s."}
 	], "then": "echo"}`, envFile, envFile, envKey, cfgKey, cfgKey, envKey))
-	if code, o, e := client(t, home, "daemon", "start", "--model", "scripted", "--script", script, "--listen", "127.0.0.1:0",
+	if code, o, e := clientEnv(t, home, env, "daemon", "start", "--model", "scripted", "--script", script, "--listen", "127.0.0.1:0",
 		"--access", "tunnel", "--log-level", "debug", "--model-retry-horizon", "0"); code != 0 { // the dead gateway fails the turn at once
 		t.Fatalf("daemon start = %d %s %s", code, o, e)
 	}
-	t.Cleanup(func() { client(t, home, "daemon", "stop") })
-	code, o, _ := client(t, home, "--json", "daemon", "status")
+	t.Cleanup(func() { clientEnv(t, home, env, "daemon", "stop") })
+	code, o, _ := clientEnv(t, home, env, "--json", "daemon", "status")
 	var st daemonStatus
 	if code != 0 || json.Unmarshal([]byte(o), &st) != nil || st.PID == 0 {
 		t.Fatalf("daemon status = %d %s", code, o)
@@ -79,19 +78,19 @@ func TestSecretsReachNoSink(t *testing.T) {
 	noCanary(t, "/proc/<daemon>/environ", string(environ), canaries)
 
 	next := followEvents(t, home)
-	if code, o, e := client(t, home, "prompt", "--wait", "check with "+envKey); code != 0 {
+	if code, o, e := clientEnv(t, home, env, "prompt", "--wait", "check with "+envKey); code != 0 {
 		t.Fatalf("prompt = %d %q %q", code, o, e)
 	}
 	next(func(ev control.StreamEvent) bool { return ev.Provenance.Kind == "task_finished" })
 
 	// A model call through the gateway fails; its error quotes the URL.
-	if code, o, e := client(t, home, "agents", "create", "gw"); code != 0 {
+	if code, o, e := clientEnv(t, home, env, "agents", "create", "gw"); code != 0 {
 		t.Fatalf("agents create = %d %s %s", code, o, e)
 	}
-	if code, o, e := client(t, home, "agents", "model", "gw", "--set", "gateway/m"); code != 0 {
+	if code, o, e := clientEnv(t, home, env, "agents", "model", "gw", "--set", "gateway/m"); code != 0 {
 		t.Fatalf("agents model = %d %s %s", code, o, e)
 	}
-	code, o, e := client(t, home, "--agent", "gw", "prompt", "--wait", "hello")
+	code, o, e := clientEnv(t, home, env, "--agent", "gw", "prompt", "--wait", "hello")
 	if code != exitFailure || !strings.Contains(o+e, "connection") {
 		t.Fatalf("prompt through the dead gateway = %d %q %q, want a connection failure", code, o, e)
 	}
@@ -104,7 +103,7 @@ func TestSecretsReachNoSink(t *testing.T) {
 	noCanary(t, "the command's environment", string(cmdEnv), canaries)
 	var dump strings.Builder
 	for _, agent := range []string{"main", "gw"} {
-		code, o, _ := client(t, home, "--agent", agent, "--json", "tail", "--limit", "1000")
+		code, o, _ := clientEnv(t, home, env, "--agent", agent, "--json", "tail", "--limit", "1000")
 		if code != 0 {
 			t.Fatalf("tail %s = %d", agent, code)
 		}
@@ -117,7 +116,7 @@ func TestSecretsReachNoSink(t *testing.T) {
 	}
 	noCanary(t, "the journal", dump.String(), canaries)
 	for _, args := range [][]string{{"transcript"}, {"--json", "agents", "state"}, {"briefs"}, {"--json", "daemon", "logs"}} {
-		code, o, e := client(t, home, args...)
+		code, o, e := clientEnv(t, home, env, args...)
 		if code != 0 {
 			t.Fatalf("%v = %d %s", args, code, e)
 		}
@@ -126,7 +125,7 @@ func TestSecretsReachNoSink(t *testing.T) {
 			t.Errorf("the transcript lacks the scrubbed command output:\n%s", o)
 		}
 	}
-	if code, o, e := client(t, home, "daemon", "stop"); code != 0 {
+	if code, o, e := clientEnv(t, home, env, "daemon", "stop"); code != 0 {
 		t.Fatalf("daemon stop = %d %s %s", code, o, e)
 	}
 	err = filepath.WalkDir(home, func(path string, de os.DirEntry, err error) error {
@@ -158,6 +157,7 @@ func noCanary(t *testing.T, where, text string, canaries []string) {
 // commands its agents run inherit neither the default key variables nor
 // the one config.json's api_key_env names.
 func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
+	t.Parallel()
 	const cfgKey, envKey = "sk-fg-cfg-canary-44c1d2e0", "sk-fg-env-canary-77a0b3f1"
 	home := filepath.Join(t.TempDir(), "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {
@@ -188,12 +188,12 @@ func TestForegroundCommandsLoseConfiguredKey(t *testing.T) {
 // TestOnceScrubsSecrets: a key of the environment, printed by a command
 // and repeated by the model, is not in `once --json`'s output.
 func TestOnceScrubsSecrets(t *testing.T) {
+	t.Parallel()
 	const key = "sk-once-canary-6b2e90d1"
-	t.Setenv("ANTHROPIC_API_KEY", key)
 	script := writeScript(t, `{"steps": [
 		{"tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "echo printed `+key+`"}}]},
 		{"text": "It printed `+key+`."}]}`)
-	code, out, errOut := client(t, t.TempDir(), "--json", "once", "--model", "scripted", "--script", script, "print it")
+	code, out, errOut := clientEnv(t, t.TempDir(), []string{"ANTHROPIC_API_KEY=" + key}, "--json", "once", "--model", "scripted", "--script", script, "print it")
 	var res onceResult
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.FinalText != "It printed [redacted]." {
 		t.Fatalf("once = %d %s %s", code, out, errOut)

@@ -17,6 +17,7 @@ import (
 // environment variable) serves one event stream and refuses the next with
 // 429; a cap of 0 is a usage error that starts nothing.
 func TestMaxEventStreams(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	d := startRunEnv(t, home, []string{"HOLON_MAX_EVENT_STREAMS=1"})
 	c := control.NewUnixClient(filepath.Join(home, "run", "control.sock"))
@@ -60,6 +61,7 @@ func TestMaxEventStreams(t *testing.T) {
 // an agent that does not exist (or has a bad id) ends at once with the
 // runtime's error instead of retrying silently forever.
 func TestFollowEndsOnARefusal(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script)

@@ -16,6 +16,7 @@ import (
 // wrong answer exits 1 naming the choices; respond answers it and the
 // agent resumes with the answer; a different answer afterwards exits 1.
 func TestSuspensionsListAndRespond(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
 		{"text": "I need a decision.", "tool_calls": [{"name": "RequestOperatorInput", "arguments": {

@@ -64,6 +64,7 @@ func seqsOf(evs []control.StreamEvent) []uint64 {
 // --after goes back, --display filters by mode; transcript and briefs
 // take --last.
 func TestPromptInputsAndNewestFirst(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"then": "echo"}`)
 	startRun(t, home, "--model", "scripted", "--script", script)

@@ -13,6 +13,7 @@ import (
 // command, age and state; --all shows every active agent's; an unknown
 // agent is refused with a hint.
 func TestTasksList(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
 		{"text": "Starting.", "tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "sleep 30", "yield_time_ms": 50}}]},

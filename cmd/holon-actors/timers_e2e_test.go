@@ -55,6 +55,7 @@ func timerJournal(t *testing.T, home string) ([]messages.TimerFired, []messages.
 // fire has its own id and due time, later than the one before, and every
 // delivered timer_tick names a fire of its own: none ran twice.
 func TestTimerFiresOnceUnderKill9(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	args := []string{"--model", "scripted", "--script", script, "--timer-min-interval", "1s"}
@@ -113,6 +114,7 @@ func TestTimerFiresOnceUnderKill9(t *testing.T) {
 // TestTimersCLI: the operator's timers commands, their refusals (which
 // change nothing) and status's next fires.
 func TestTimersCLI(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [], "then": "echo"}`)
 	d := startRun(t, home, "--model", "scripted", "--script", script, "--timer-max-per-agent", "1")
@@ -165,6 +167,7 @@ func TestTimersCLI(t *testing.T) {
 // TestRunRefusesBadTimerLimits: run refuses timer limits it cannot use,
 // saying which flag, before it starts anything.
 func TestRunRefusesBadTimerLimits(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--timer-max-per-agent", "0"}, {"--timer-min-interval", "10ms"}} {
 		home := filepath.Join(t.TempDir(), "home")
 		code, _, errOut := client(t, home, append([]string{"run"}, args...)...)

@@ -55,6 +55,7 @@ func ofKind(k messages.EventType) func(control.StreamEvent) bool {
 // kills it (by its process group and token), reports the task
 // interrupted and the agent answers the task_result.
 func TestRunTaskSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
 		{"text": "Starting.", "tool_calls": [{"name": "ExecCommand", "arguments": {"cmd": "sleep 30", "yield_time_ms": 50}}]},

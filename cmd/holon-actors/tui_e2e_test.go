@@ -105,6 +105,7 @@ func highestSeqs(t *testing.T, home string, agents ...string) map[string]uint64 
 // runtime restarted under the console (it reconnects and resumes), and
 // leaving it, which writes nothing to any journal.
 func TestTUIEndToEnd(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [
 		{"text": "Hello from the script."},
@@ -169,6 +170,7 @@ func TestTUIEndToEnd(t *testing.T) {
 // private children under it, and Enter on one shows its conversation
 // (its brief comes when its 30 s command ends, if it has not yet).
 func TestTUIShowsChildren(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	startRun(t, home, "--model", "scripted", "--script", writeScript(t, delegationScript)) // each child runs sleep 30
 	if code, out, errOut := client(t, home, "prompt", "--wait", "delegate"); code != 0 {

@@ -14,6 +14,7 @@ import (
 // connection flags are usage errors that reach nothing, and a wrong token
 // is the runtime's refusal.
 func TestClientOverURL(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	tokenFile := filepath.Join(t.TempDir(), "token")
 	token := strings.Repeat("5e", 20)

@@ -15,6 +15,7 @@ import (
 // plane; list shows the item, --json the whole view; an empty objective
 // is refused with the API's hint.
 func TestWorkItemsAddAndList(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	script := writeScript(t, `{"steps": [{"text": "Noted."}], "then": "echo"}`)
 	startRun(t, home, "--model", "scripted", "--script", script)
@@ -44,6 +45,7 @@ func TestWorkItemsAddAndList(t *testing.T) {
 // delivery summary of the run, raw_final_text the terminal assistant
 // message.
 func TestOnceFinalTextPrefersDeliverySummary(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	rec := messages.WorkItemRecord{ID: "wi_1", AgentID: "a", Objective: "o", State: messages.WorkItemStateCompleted,
 		PlanStatus: messages.PlanReady, TodoList: []messages.TodoItem{}, ResultSummary: "Report: all green.", CreatedAt: at, UpdatedAt: at}

@@ -14,6 +14,7 @@ import (
 // git worktree of the agent's attached repository keeps the repository's
 // workspace and prints how to get a runtime-managed worktree instead.
 func TestWorkspaceUseAdoptsWorktree(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	shop := t.TempDir()
 	fix := filepath.Join(t.TempDir(), "fix")

@@ -16,6 +16,7 @@ import (
 // own project, one command run there, all of it still so after a restart;
 // then detaching, which refuses the active workspace with a hint.
 func TestNewUserWorkspaceFlow(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	shop, blog := t.TempDir(), t.TempDir()
 	if out, err := exec.Command("git", "init", "-q", shop).CombinedOutput(); err != nil {
