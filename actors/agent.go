@@ -631,17 +631,9 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 	a.flushStaged() // what was staged before comes first (agent_staging.go)
 	now := a.deps.Clock.Now()
 	payloads = a.observe(now, payloads)
-	evs := make([]messages.Event, len(payloads))
-	decoded := make([]messages.Payload, len(payloads))
-	for i, p := range payloads {
-		ev, d, err := messages.NewEventDecoded(a.id, now, p)
-		if err == nil {
-			ev, d, err = a.scrubbed(ev, d)
-		}
-		if err != nil {
-			return fmt.Errorf("event %s: %w", p.EventType(), err)
-		}
-		evs[i], decoded[i] = ev, d
+	evs, decoded, err := a.events(now, payloads)
+	if err != nil {
+		return err
 	}
 	t0 := time.Now()
 	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
@@ -655,14 +647,38 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 			panic(err) // an event we just wrote must apply: programmer error
 		}
 	}
+	a.journaled(evs)
+	a.effects(payloads)
+	a.wire.memory.write(a.id, decoded, now, first) // the scrubbed records, as journaled
+	return nil
+}
+
+// events makes the journal events of payloads, recorded at now, without
+// the runtime's secrets, each with the payload decoded from it.
+func (a *agent) events(now time.Time, payloads []messages.Payload) ([]messages.Event, []messages.Payload, error) {
+	evs := make([]messages.Event, len(payloads))
+	decoded := make([]messages.Payload, len(payloads))
+	for i, p := range payloads {
+		ev, d, err := messages.NewEventDecoded(a.id, now, p)
+		if err == nil {
+			ev, d, err = a.scrubbed(ev, d)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("event %s: %w", p.EventType(), err)
+		}
+		evs[i], decoded[i] = ev, d
+	}
+	return evs, decoded, nil
+}
+
+// journaled counts evs, just made durable and applied, toward the next
+// snapshot, and saves one when it is due between turns.
+func (a *agent) journaled(evs []messages.Event) {
 	a.sinceSnapshot += len(evs)
 	a.snaps.appended(evs)
 	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.snaps.due() && a.state.Turn == nil {
 		a.saveSnapshot()
 	}
-	a.effects(payloads)
-	a.wire.memory.write(a.id, decoded, now, first) // the scrubbed records, as journaled
-	return nil
 }
 
 // scrubbed is ev without the runtime's secrets, decoded again when that

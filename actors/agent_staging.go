@@ -68,25 +68,18 @@ func (a *agent) stageBatch(payloads []messages.Payload) {
 	if len(a.stage.evs) == 0 {
 		a.stage.after = a.state.LastSeq
 	}
-	g := stagedGroup{payloads: payloads, decoded: make([]messages.Payload, len(payloads)), now: now, from: len(a.stage.evs)}
-	evs := make([]messages.Event, 0, len(payloads)) // kept only whole: a panic below leaves no part of this batch staged
-	for i, p := range payloads {
-		ev, d, err := messages.NewEventDecoded(a.id, now, p)
-		if err == nil {
-			ev, d, err = a.scrubbed(ev, d)
-		}
-		if err != nil {
-			panic(fmt.Errorf("agent %s: event %s: %w", a.id, p.EventType(), err))
-		}
-		ev.Seq = a.state.LastSeq + 1
-		if err := a.state.ApplyDecoded(ev, d); err != nil {
+	evs, decoded, err := a.events(now, payloads) // kept only whole: a panic below leaves no part of this batch staged
+	if err != nil {
+		panic(fmt.Errorf("agent %s: %w", a.id, err))
+	}
+	for i := range evs {
+		evs[i].Seq = a.state.LastSeq + 1
+		if err := a.state.ApplyDecoded(evs[i], decoded[i]); err != nil {
 			panic(err) // an event we make must apply: programmer error
 		}
-		g.decoded[i] = d
-		evs = append(evs, ev)
 	}
+	a.stage.groups = append(a.stage.groups, stagedGroup{payloads: payloads, decoded: decoded, now: now, from: len(a.stage.evs)})
 	a.stage.evs = append(a.stage.evs, evs...)
-	a.stage.groups = append(a.stage.groups, g)
 }
 
 // flushStaged writes what is staged as one durable append, then does what
@@ -107,11 +100,7 @@ func (a *agent) flushStaged() {
 		panic(fmt.Errorf("agent %s: journal write: %w", a.id, a.appendFailed(err)))
 	}
 	a.appended(time.Since(t0), evs)
-	a.sinceSnapshot += len(evs)
-	a.snaps.appended(evs)
-	if a.sinceSnapshot >= a.deps.SnapshotEvery && a.snaps.due() && a.state.Turn == nil {
-		a.saveSnapshot()
-	}
+	a.journaled(evs)
 	for _, g := range groups {
 		a.effects(g.payloads)
 		a.wire.memory.write(a.id, g.decoded, g.now, first+uint64(g.from))
