@@ -183,13 +183,11 @@ func (s *State) applyProcessingStarted(p messages.MessageProcessingStarted, at t
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = append(s.Conversation, item)
+	s.appendItem(item)
 }
 
 func (s *State) applyAssistantRound(p messages.AssistantRoundRecorded) {
-	s.Conversation = append(s.Conversation, llm.Item{
-		Kind: llm.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls,
-	})
+	s.appendItem(llm.Item{Kind: llm.ItemAssistant, Text: p.Text, ToolCalls: p.ToolCalls})
 	if s.Turn == nil {
 		return
 	}
@@ -207,7 +205,7 @@ func (s *State) applyToolExecuted(p messages.ToolExecuted) {
 	}
 	if s.Turn == nil || !s.Turn.hasCall(messages.ToolCall{ID: p.CallID}) {
 		// A result for an earlier round's call (repairConversation).
-		s.Conversation = insertResult(s.Conversation, item)
+		s.insertItem(item)
 		s.answered = 0 // it may land among the items marked answered
 		return
 	}
@@ -226,7 +224,7 @@ func (s *State) applyToolExecuted(p messages.ToolExecuted) {
 		item.Notifications = p.Notifications
 		s.PendingNotifications = nil
 	}
-	s.Conversation = insertResult(s.Conversation, item)
+	s.insertItem(item)
 }
 
 // resolveLastError marks the standing LastError resolved when turn t

@@ -39,7 +39,7 @@ func (s *State) Compaction(cfg Compaction) (messages.ConversationCompacted, bool
 	if cfg.TriggerTokens < 0 {
 		return messages.ConversationCompacted{}, false
 	}
-	total := estimateTokens(s.Conversation)
+	total := s.conversationTokens()
 	if total <= cfg.TriggerTokens {
 		return messages.ConversationCompacted{}, false
 	}
@@ -113,7 +113,7 @@ type ContextInfo struct {
 
 // Context is st's context accounting.
 func (st *State) Context() ContextInfo {
-	in := ContextInfo{ConversationItems: len(st.Conversation), EstimatedTokens: estimateTokens(st.Conversation),
+	in := ContextInfo{ConversationItems: len(st.Conversation), EstimatedTokens: st.conversationTokens(),
 		CompactedItems: st.CompactedItems, CompactedRounds: st.CompactedRounds, SummaryChars: len(st.ContextSummary),
 		WorkingMemoryRevision: st.Memory.Revision, Episodes: st.Memory.ArchivedEpisodes}
 	if sum, ok := st.SummaryItem(); ok {
@@ -139,6 +139,7 @@ func (s *State) applyCompaction(p messages.ConversationCompacted) {
 	s.Conversation = append(kept, s.Conversation[n:]...)
 	s.ContextSummary, s.CompactedItems = p.Summary, p.TotalCompacted
 	s.answered = 0
+	s.recountTokens()
 	s.forgetCompactedEpisodes()
 }
 

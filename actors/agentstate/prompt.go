@@ -22,12 +22,10 @@ func Request(st *State, env Env, tools []llm.ToolSpec) (req llm.Request, answere
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	conv := make([]llm.Item, 0, len(st.Conversation)+1)
-	if sum, ok := st.SummaryItem(); ok {
-		conv = append(conv, sum)
-	}
-	known := len(conv) + min(st.answered, len(st.Conversation)) // the summary answers nothing
-	conv, answered = answeredFrom(append(conv, st.Conversation...), known)
+	conv := st.requestConversation()                       // a view: the state's items are not copied (conversation_view.go)
+	lead := len(conv) - len(st.Conversation)               // the summary's item, when there is one
+	known := lead + min(st.answered, len(st.Conversation)) // the summary answers nothing
+	conv, answered = answeredFrom(conv, known)
 	system := []llm.Block{{Text: stableFrame(st, env, len(tools) > 0), CacheBreakpoint: true}}
 	context := []llm.Block{{Text: contextBlock(st, env)}}
 	id, prompt := env.AgentID, env.Cfg.SystemPrompt

@@ -73,6 +73,9 @@ type State struct {
 	// call unanswered (noteAnswered); not kept in snapshots: a restored
 	// state looks at its whole conversation once.
 	answered int
+	// conv keeps the conversation's token estimate and the array a model
+	// request shows it from (conversation_view.go); not in snapshots.
+	conv convCache
 	// ContextSummary is the digest of the compacted conversation (shown
 	// first); CompactedItems counts the items compacted (compaction.go).
 	ContextSummary  string `json:"context_summary,omitempty"`
