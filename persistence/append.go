@@ -6,8 +6,9 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// encodeBatch checks an append request and encodes each event's body in the
-// caller's goroutine. Nothing is written when it fails.
+// encodeBatch checks an append request and encodes each event's record in
+// the caller's goroutine, its header left for the writer to seal
+// (sealRecordInPlace). Nothing is written when it fails.
 func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if err := validateStream(stream); err != nil {
 		return nil, err
@@ -15,15 +16,15 @@ func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if len(events) == 0 {
 		return nil, fmt.Errorf("append to %s: %w", stream, ErrEmptyBatch)
 	}
-	bodies := make([][]byte, len(events))
+	recs := make([][]byte, len(events))
 	for i, ev := range events {
-		b, err := encodeEventBody(stream, ev)
+		rec, err := encodeEventRecord(stream, ev)
 		if err != nil {
 			return nil, fmt.Errorf("append to %s: event %d: %w", stream, i, err)
 		}
-		bodies[i] = b
+		recs[i] = rec
 	}
-	return bodies, nil
+	return recs, nil
 }
 
 // noFence is the AppendAfter value meaning "append wherever the stream is".

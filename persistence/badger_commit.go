@@ -28,9 +28,11 @@ const maxOpsPerCycle = 1024
 type writeOp struct {
 	stream string
 
-	// An append: bodies are sealed at highest+1.. unless the fence fails.
-	bodies [][]byte
-	after  uint64
+	// An append: the events' records (encodeBatch), sealed in place at
+	// highest+1.. unless the fence fails; sealed again only once the
+	// transaction that held them is discarded (a batch too big for it).
+	recs  [][]byte
+	after uint64
 
 	// Any other write: keys set or deleted verbatim.
 	sets    []kv
@@ -51,7 +53,7 @@ type writeOp struct {
 
 type kv struct{ key, value []byte }
 
-func (op *writeOp) isAppend() bool { return op.bodies != nil }
+func (op *writeOp) isAppend() bool { return op.recs != nil }
 
 // commitLoop is the committer goroutine. It ends when s.ops is closed and
 // drained.
@@ -146,7 +148,7 @@ func (s *BadgerStore) addOp(g *txnGroup, op *writeOp) bool {
 	}
 	if op.isAppend() {
 		op.first = first
-		g.highest[op.stream] = first + uint64(len(op.bodies)) - 1
+		g.highest[op.stream] = first + uint64(len(op.recs)) - 1
 	}
 	g.ops = append(g.ops, op)
 	g.entries = append(g.entries, sets)
@@ -179,12 +181,12 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	if err := checkFence(op.stream, highest, op.after); err != nil {
 		return nil, 0, err
 	}
-	sets := make([]kv, 0, len(op.bodies)+1)
-	for i, body := range op.bodies {
+	sets := make([]kv, 0, len(op.recs)+1)
+	for i, rec := range op.recs {
 		seq := highest + 1 + uint64(i)
-		sets = append(sets, kv{eventKey(op.stream, seq), sealRecord(seq, body)})
+		sets = append(sets, kv{eventKey(op.stream, seq), sealRecordInPlace(seq, rec)})
 	}
-	last := highest + uint64(len(op.bodies))
+	last := highest + uint64(len(op.recs))
 	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
 	return sets, highest + 1, nil
 }
@@ -211,9 +213,9 @@ func (s *BadgerStore) withLow(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 // short error instead of Badger's, which dumps the value.
 func (s *BadgerStore) checkValueSizes(op *writeOp) error {
 	limit := int(s.opts.ValueLogFileSize) - recordHeaderLen - 64
-	for _, b := range op.bodies {
-		if len(b) > limit {
-			return fmt.Errorf("write to %s: an event of %d bytes exceeds %d: %w", op.stream, len(b), limit, ErrBatchTooLarge)
+	for _, rec := range op.recs {
+		if n := len(rec) - recordHeaderLen; n > limit {
+			return fmt.Errorf("write to %s: an event of %d bytes exceeds %d: %w", op.stream, n, limit, ErrBatchTooLarge)
 		}
 	}
 	for _, e := range op.sets {

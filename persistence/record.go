@@ -38,8 +38,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var ErrUnsupportedRecord = errors.New("persistence: record from a newer format")
 
 // encodeEventBody validates ev and returns its record body; sealRecord later
-// adds the header. Splitting the two lets callers pay for encoding in their
-// own goroutine while the single writer only seals.
+// adds the header.
 //
 // Event body layout (record format 1), no JSON parsing needed to read it:
 //
@@ -47,6 +46,19 @@ var ErrUnsupportedRecord = errors.New("persistence: record from a newer format")
 //	uvarint version | varint at seconds | uvarint at nanoseconds (UTC)
 //	the payload JSON, to the end
 func encodeEventBody(stream string, ev messages.Event) ([]byte, error) {
+	rec, err := encodeEventRecord(stream, ev)
+	if err != nil {
+		return nil, err
+	}
+	return rec[recordHeaderLen:], nil
+}
+
+// encodeEventRecord validates ev and returns its record with the header
+// left blank, for sealRecordInPlace to fill once the seq is known: one
+// allocation and one copy of the payload per event. Encoding apart from
+// sealing lets callers pay for it in their own goroutine while the single
+// writer only seals.
+func encodeEventRecord(stream string, ev messages.Event) ([]byte, error) {
 	if ev.AgentID != stream {
 		return nil, fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
 	}
@@ -54,7 +66,7 @@ func encodeEventBody(stream string, ev messages.Event) ([]byte, error) {
 	if err := ev.Validate(); err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, 3*binary.MaxVarintLen64+len(ev.ID)+len(ev.AgentID)+len(ev.Type)+24+len(ev.Payload))
+	b := make([]byte, recordHeaderLen, recordHeaderLen+3*binary.MaxVarintLen64+len(ev.ID)+len(ev.AgentID)+len(ev.Type)+24+len(ev.Payload))
 	b = appendString(b, ev.ID)
 	b = appendString(b, ev.AgentID)
 	b = appendString(b, string(ev.Type))
@@ -71,9 +83,16 @@ func appendString(b []byte, s string) []byte {
 // sealRecord returns header(seq) + body with the checksum filled in.
 func sealRecord(seq uint64, body []byte) []byte {
 	rec := make([]byte, recordHeaderLen+len(body))
+	copy(rec[recordHeaderLen:], body)
+	return sealRecordInPlace(seq, rec)
+}
+
+// sealRecordInPlace fills the header of rec, a record whose body follows
+// recordHeaderLen bytes, for seq and returns rec. Sealing again for
+// another seq rewrites the header: only while no write holds rec.
+func sealRecordInPlace(seq uint64, rec []byte) []byte {
 	rec[0] = recordV1
 	binary.BigEndian.PutUint64(rec[5:13], seq)
-	copy(rec[recordHeaderLen:], body)
 	binary.BigEndian.PutUint32(rec[1:5], crc32.Checksum(rec[5:], castagnoli))
 	return rec
 }
@@ -173,11 +192,12 @@ func (d *bodyDecoder) str() string {
 }
 
 func encodeSnapshot(s Snapshot) []byte {
-	body := make([]byte, snapshotTimeLen+len(s.Data))
+	rec := make([]byte, recordHeaderLen+snapshotTimeLen+len(s.Data))
+	body := rec[recordHeaderLen:]
 	binary.BigEndian.PutUint64(body[:8], uint64(s.Timestamp.Unix()))
 	binary.BigEndian.PutUint32(body[8:12], uint32(s.Timestamp.Nanosecond()))
 	copy(body[snapshotTimeLen:], s.Data)
-	return sealRecord(s.Seq, body)
+	return sealRecordInPlace(s.Seq, rec)
 }
 
 func decodeSnapshot(stream string, seq uint64, rec []byte) (Snapshot, error) {
