@@ -8,7 +8,8 @@ import (
 
 // encodeBatch checks an append request and encodes each event's record in
 // the caller's goroutine, its header left for the writer to seal
-// (sealRecordInPlace). Nothing is written when it fails.
+// (sealRecordInPlace). The records share one allocation, each capped at
+// its end. Nothing is written when it fails.
 func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if err := validateStream(stream); err != nil {
 		return nil, err
@@ -16,13 +17,19 @@ func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if len(events) == 0 {
 		return nil, fmt.Errorf("append to %s: %w", stream, ErrEmptyBatch)
 	}
-	recs := make([][]byte, len(events))
+	n := 0
 	for i, ev := range events {
-		rec, err := encodeEventRecord(stream, ev)
-		if err != nil {
+		if err := checkEvent(stream, ev); err != nil {
 			return nil, fmt.Errorf("append to %s: event %d: %w", stream, i, err)
 		}
-		recs[i] = rec
+		n += maxRecordLen(ev)
+	}
+	buf := make([]byte, 0, n)
+	recs := make([][]byte, len(events))
+	for i, ev := range events {
+		rec := appendEventRecord(buf[len(buf):], ev)
+		recs[i] = rec[:len(rec):len(rec)]
+		buf = buf[:len(buf)+len(rec)]
 	}
 	return recs, nil
 }

@@ -182,12 +182,16 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 		return nil, 0, err
 	}
 	sets := make([]kv, 0, len(op.recs)+1)
+	// The op's keys share one allocation, each capped at its end.
+	keys := make([]byte, 0, len(op.recs)*seqKeyLen(op.stream)+1+len(op.stream))
 	for i, rec := range op.recs {
 		seq := highest + 1 + uint64(i)
-		sets = append(sets, kv{eventKey(op.stream, seq), sealRecordInPlace(seq, rec)})
+		k := appendSeqKey(keys[len(keys):], kindEvent, op.stream, seq)
+		keys = keys[:len(keys)+len(k)]
+		sets = append(sets, kv{k[:len(k):len(k)], sealRecordInPlace(seq, rec)})
 	}
 	last := highest + uint64(len(op.recs))
-	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
+	sets = append(sets, kv{appendHighestKey(keys[len(keys):], op.stream), encodeSeq(last)})
 	return sets, highest + 1, nil
 }
 

@@ -408,7 +408,7 @@ func (s *BadgerStore) readPage(ctx context.Context, stream string, from, to uint
 			}
 			next = seq + 1
 			err := it.Item().Value(func(v []byte) error {
-				ev, err := DecodeRecord(v, seq)
+				ev, err := decodeRecord(v, seq, stream)
 				out = append(out, ev)
 				return err
 			})

@@ -95,7 +95,7 @@ func (m *MemStore) ReadPage(_ context.Context, stream string, from, to uint64, l
 		if limit > 0 && len(out) == limit || maxBytes > 0 && size > maxBytes && len(out) > 0 {
 			break
 		}
-		ev, err := DecodeRecord(s.recs[i], s.seqs[i])
+		ev, err := decodeRecord(s.recs[i], s.seqs[i], stream)
 		if err != nil {
 			return out, fmt.Errorf("read %s seq %d: %w", stream, s.seqs[i], err)
 		}

@@ -59,21 +59,36 @@ func encodeEventBody(stream string, ev messages.Event) ([]byte, error) {
 // sealing lets callers pay for it in their own goroutine while the single
 // writer only seals.
 func encodeEventRecord(stream string, ev messages.Event) ([]byte, error) {
-	if ev.AgentID != stream {
-		return nil, fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
-	}
-	ev.Seq = 0
-	if err := ev.Validate(); err != nil {
+	if err := checkEvent(stream, ev); err != nil {
 		return nil, err
 	}
-	b := make([]byte, recordHeaderLen, recordHeaderLen+3*binary.MaxVarintLen64+len(ev.ID)+len(ev.AgentID)+len(ev.Type)+24+len(ev.Payload))
+	return appendEventRecord(make([]byte, 0, maxRecordLen(ev)), ev), nil
+}
+
+// checkEvent reports why ev cannot be appended to stream.
+func checkEvent(stream string, ev messages.Event) error {
+	if ev.AgentID != stream {
+		return fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
+	}
+	ev.Seq = 0
+	return ev.Validate()
+}
+
+// maxRecordLen bounds the length of ev's record.
+func maxRecordLen(ev messages.Event) int {
+	return recordHeaderLen + 3*binary.MaxVarintLen64 + len(ev.ID) + len(ev.AgentID) + len(ev.Type) + 24 + len(ev.Payload)
+}
+
+// appendEventRecord appends ev's record, its header blank, to b.
+func appendEventRecord(b []byte, ev messages.Event) []byte {
+	b = append(b, make([]byte, recordHeaderLen)...)
 	b = appendString(b, ev.ID)
 	b = appendString(b, ev.AgentID)
 	b = appendString(b, string(ev.Type))
 	b = binary.AppendUvarint(b, uint64(ev.Version))
 	b = binary.AppendVarint(b, ev.At.Unix())
 	b = binary.AppendUvarint(b, uint64(ev.At.Nanosecond()))
-	return append(b, ev.Payload...), nil
+	return append(b, ev.Payload...)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -122,12 +137,31 @@ func openRecord(rec []byte, wantSeq uint64) ([]byte, error) {
 // ErrCorrupt (damaged bytes) or ErrUnsupportedRecord (intact, but written by
 // a newer build). The returned event shares no memory with rec.
 func DecodeRecord(rec []byte, seq uint64) (messages.Event, error) {
+	return decodeRecord(rec, seq, "")
+}
+
+// decodeRecord is DecodeRecord of a record read from stream: an agent id
+// equal to stream, as every event of a stream has, is stream's string and
+// a known event type the registry's, not new copies of them, so reading an
+// event allocates its id and its payload only.
+func decodeRecord(rec []byte, seq uint64, stream string) (messages.Event, error) {
 	body, err := openRecord(rec, seq)
 	if err != nil {
 		return messages.Event{}, err
 	}
 	d := bodyDecoder{b: body}
-	ev := messages.Event{Seq: seq, ID: d.str(), AgentID: d.str(), Type: messages.EventType(d.str())}
+	ev := messages.Event{Seq: seq, ID: d.str()}
+	if b := d.field(); string(b) == stream {
+		ev.AgentID = stream
+	} else {
+		ev.AgentID = string(b)
+	}
+	typ := d.field()
+	t, ok := knownTypes[string(typ)]
+	if !ok {
+		t = messages.EventType(typ)
+	}
+	ev.Type = t
 	version := d.uvarint()
 	secs, nanos := d.varint(), d.uvarint()
 	if d.err != nil {
@@ -177,19 +211,32 @@ func (d *bodyDecoder) varint() int64 {
 	return v
 }
 
-func (d *bodyDecoder) str() string {
+func (d *bodyDecoder) str() string { return string(d.field()) }
+
+// field returns the bytes of the next length-prefixed field, shared with
+// the body.
+func (d *bodyDecoder) field() []byte {
 	n := d.uvarint()
 	if d.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(d.b)) {
 		d.err = fmt.Errorf("string of %d bytes overruns the body", n)
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	f := d.b[:n:n]
 	d.b = d.b[n:]
-	return s
+	return f
 }
+
+// knownTypes maps each event type's name to the registry's string of it.
+var knownTypes = func() map[string]messages.EventType {
+	m := map[string]messages.EventType{}
+	for _, t := range messages.EventTypes() {
+		m[string(t)] = t
+	}
+	return m
+}()
 
 func encodeSnapshot(s Snapshot) []byte {
 	rec := make([]byte, recordHeaderLen+snapshotTimeLen+len(s.Data))
