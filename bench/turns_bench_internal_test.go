@@ -2,7 +2,11 @@ package bench
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors"
@@ -37,6 +41,47 @@ func BenchmarkTurn(b *testing.B) {
 		turn(n)
 		n++
 	}
+}
+
+// BenchmarkTurnsRun is a small `bench turns` run per op: 50 new agents,
+// each activated by its first prompt, × 5 turns, driven side by side as
+// driveAll drives them, so appends share group commits as in the bench.
+// It reports the allocations, bytes and process CPU per turn (the
+// drivers' included).
+func BenchmarkTurnsRun(b *testing.B) {
+	const agents, turns = 50, 5
+	ctx := context.Background()
+	st, rt := benchTurnRuntime(b)
+	round := 0
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu0, cpuErr := processCPU(os.Getpid())
+	for b.Loop() {
+		var wg sync.WaitGroup
+		errs := make(chan error, agents)
+		for i := range agents {
+			id := fmt.Sprintf("bench-run%d-%03d", round, i)
+			wg.Go(func() {
+				if _, err := driveAgent(ctx, rt, st, id, turns, nil, nil); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+		round++
+	}
+	cpu1, err := processCPU(os.Getpid())
+	runtime.ReadMemStats(&after)
+	n := float64(b.N * agents * turns)
+	if cpuErr == nil && err == nil {
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/n, "cpu-µs/turn")
+	}
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/turn")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/turn")
 }
 
 // benchTurnRuntime opens a durable store in a temporary directory and
