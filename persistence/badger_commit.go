@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -93,8 +94,8 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	full := s.diskFull()
-	g := s.newGroup()
-	for _, op := range batch {
+	g := s.newGroup(len(batch))
+	for i, op := range batch {
 		if err := s.failure(); err != nil {
 			op.err = err
 			continue
@@ -108,7 +109,7 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 		}
 		// The transaction is full: commit what fits, then start again.
 		s.finishGroup(g)
-		g = s.newGroup()
+		g = s.newGroup(len(batch) - i)
 		if err := s.failure(); err != nil {
 			op.err = err
 			continue
@@ -123,8 +124,11 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 	}
 }
 
-func (s *BadgerStore) newGroup() *txnGroup {
-	return &txnGroup{txn: s.db.NewTransaction(true), highest: make(map[string]uint64), low: make(map[string]uint64)}
+// newGroup starts a group sized for n ops; its low marks are made when
+// first raised.
+func (s *BadgerStore) newGroup(n int) *txnGroup {
+	return &txnGroup{txn: s.db.NewTransaction(true), ops: make([]*writeOp, 0, n), entries: make([][]kv, 0, n),
+		dels: make([][][]byte, 0, n), highest: make(map[string]uint64, n)}
 }
 
 // addOp prepares op's writes and adds them to g's transaction. It returns
@@ -182,16 +186,20 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 		return nil, 0, err
 	}
 	sets := make([]kv, 0, len(op.recs)+1)
-	// The op's keys share one allocation, each capped at its end.
-	keys := make([]byte, 0, len(op.recs)*seqKeyLen(op.stream)+1+len(op.stream))
+	// The op's keys and the highest seq's value share one allocation, each
+	// capped at its end.
+	keys := make([]byte, 0, len(op.recs)*seqKeyLen(op.stream)+1+len(op.stream)+8)
+	carve := func(b []byte) []byte {
+		keys = keys[:len(keys)+len(b)]
+		return b[:len(b):len(b)]
+	}
 	for i, rec := range op.recs {
 		seq := highest + 1 + uint64(i)
-		k := appendSeqKey(keys[len(keys):], kindEvent, op.stream, seq)
-		keys = keys[:len(keys)+len(k)]
-		sets = append(sets, kv{k[:len(k):len(k)], sealRecordInPlace(seq, rec)})
+		sets = append(sets, kv{carve(appendSeqKey(keys[len(keys):], kindEvent, op.stream, seq)), sealRecordInPlace(seq, rec)})
 	}
 	last := highest + uint64(len(op.recs))
-	sets = append(sets, kv{appendHighestKey(keys[len(keys):], op.stream), encodeSeq(last)})
+	hk := carve(appendHighestKey(keys[len(keys):], op.stream))
+	sets = append(sets, kv{hk, carve(binary.BigEndian.AppendUint64(keys[len(keys):], last))})
 	return sets, highest + 1, nil
 }
 
@@ -207,6 +215,9 @@ func (s *BadgerStore) withLow(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	}
 	if op.low <= low {
 		return op.sets, 0, nil
+	}
+	if g.low == nil {
+		g.low = map[string]uint64{}
 	}
 	g.low[op.stream] = op.low
 	return append(slices.Clone(op.sets), kv{lowKey(op.stream), encodeSeq(op.low)}), 0, nil

@@ -128,15 +128,16 @@ func TestEncodeBatchSharesOneAllocation(t *testing.T) {
 	}
 }
 
-// TestAppendKeysShareOneAllocation: an append's keys, carved from one
-// allocation, are the event keys and the highest-seq key, each capped.
+// TestAppendKeysShareOneAllocation: an append's keys and the highest
+// seq's value, carved from one allocation, are the event keys, the
+// highest-seq key and the seq, each capped.
 func TestAppendKeysShareOneAllocation(t *testing.T) {
 	s := openBadger(t, testBadgerOptions(t.TempDir()))
 	recs, err := encodeBatch("a", testEvents("a", 1, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := s.newGroup()
+	g := s.newGroup(1)
 	defer g.txn.Discard()
 	sets, first, err := s.prepare(g, &writeOp{stream: "a", recs: recs, after: noFence})
 	if err != nil || first != 1 || len(sets) != 4 {
@@ -150,5 +151,8 @@ func TestAppendKeysShareOneAllocation(t *testing.T) {
 		if !bytes.Equal(e.key, want) || cap(e.key) != len(e.key) {
 			t.Errorf("key %d = %x (cap %d), want %x, capped", i, e.key, cap(e.key), want)
 		}
+	}
+	if v := sets[3].value; !bytes.Equal(v, encodeSeq(3)) || cap(v) != len(v) {
+		t.Errorf("highest seq's value = %x (cap %d), want %x, capped", v, cap(v), encodeSeq(3))
 	}
 }
