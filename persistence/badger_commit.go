@@ -49,7 +49,7 @@ type writeOp struct {
 
 	first uint64        // result of an append
 	err   error         // result
-	done  chan struct{} // closed by the committer once err and first are set
+	done  chan struct{} // closed by the committer once err and first are set; nil when nobody waits
 }
 
 type kv struct{ key, value []byte }
@@ -120,7 +120,9 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 	}
 	s.finishGroup(g)
 	for _, op := range batch {
-		close(op.done)
+		if op.done != nil { // nil for an op nobody waits for (a stream header)
+			close(op.done)
+		}
 	}
 }
 
