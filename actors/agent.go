@@ -171,6 +171,9 @@ type agent struct {
 	guide guidanceCache
 	// mcp caches its MCP servers' tools (agent_mcp.go).
 	mcp mcpCatalog
+	// reads are the method values every decision's Env carries, made once
+	// (agent_decide.go).
+	reads *envReads
 	// gen is the current step generation; stepping is true while a step
 	// goroutine of generation gen is running.
 	gen      uint64

@@ -3,6 +3,7 @@ package actors
 import (
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/providers"
 )
 
 // The agent's decisions live in agentstate (see agentstate/env.go); the
@@ -10,6 +11,9 @@ import (
 
 // env is the agentstate.Env of a decision taken now.
 func (a *agent) env() agentstate.Env {
+	if a.reads == nil {
+		a.reads = &envReads{plans: a.cachedPlan, tools: a.toolCatalog, approval: a.approvalMode}
+	}
 	return agentstate.Env{AgentID: a.id, Now: a.deps.Clock.Now(), NewID: messages.NewID, Cfg: agentstate.Config{
 		DefaultTokenBudget: a.deps.DefaultTokenBudget,
 		LoopBreakerRepeats: a.deps.LoopBreakerRepeats,
@@ -20,8 +24,17 @@ func (a *agent) env() agentstate.Env {
 		MaxActiveChildren:  a.deps.MaxActiveChildren,
 		Timers:             a.deps.Timers,
 		Memory:             a.wire.memory.enabled(),
-	}, Plans: a.cachedPlan, Ancestor: a.ancestorOver.of(), Tools: a.toolCatalog,
-		Guidance: a.guide.g, Approval: a.approvalMode}
+	}, Plans: a.reads.plans, Ancestor: a.ancestorOver.of(), Tools: a.reads.tools,
+		Guidance: a.guide.g, Approval: a.reads.approval}
+}
+
+// envReads are the agent's method values an Env carries: a method value
+// is a closure allocated where it is taken, and an agent takes about ten
+// Envs a turn.
+type envReads struct {
+	plans    func(itemID string) *PlanArtifact
+	tools    func() []providers.ToolSpec
+	approval func(tool string) messages.ApprovalMode
 }
 
 // commit journals a decision's batch (persist, which then performs the

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -217,9 +218,12 @@ func journalCalls(calls []messages.ToolCall) []messages.ToolCall {
 	return out
 }
 
+// isJSONObject reports whether b is one JSON object: valid JSON whose
+// value opens with a brace. It checks without decoding, so a tool call's
+// arguments are not built into a map only to be dropped.
 func isJSONObject(b json.RawMessage) bool {
-	var m map[string]json.RawMessage
-	return json.Unmarshal(b, &m) == nil && m != nil
+	v := bytes.TrimLeft(b, " \t\r\n")
+	return len(v) > 0 && v[0] == '{' && json.Valid(b)
 }
 
 func rawOrNull(b json.RawMessage) json.RawMessage { return agentstate.RawOrNull(b) }

@@ -25,12 +25,27 @@ func decodedCopy(p Payload) (Payload, bool) {
 	if v.Kind() == reflect.Pointer { // decoders return values; a *T decodes as T
 		return nil, false
 	}
-	out := reflect.New(v.Type()).Elem()
+	plan := planFor(v.Type())
+	out := plan.scratch()
+	defer plan.release(out)
 	if !copyDecoded(out, v, false) {
 		return nil, false
 	}
-	d, ok := out.Interface().(Payload)
+	d, ok := out.Interface().(Payload) // a copy of out, which goes back to the pool
 	return d, ok
+}
+
+// scratch returns a settable zero value of the plan's type, from its pool:
+// the copy is built there and boxed from there, so a payload costs one
+// allocation (the box), not two.
+func (p *copyPlan) scratch() reflect.Value {
+	return reflect.ValueOf(p.scratches.Get()).Elem()
+}
+
+// release zeroes v, from scratch, and puts it back in the pool.
+func (p *copyPlan) release(v reflect.Value) {
+	v.SetZero()
+	p.scratches.Put(v.Addr().Interface())
 }
 
 // copyHow is how copyDecoded copies a value of one type.
@@ -61,6 +76,10 @@ type copyPlan struct {
 	// known value is not parsed again. Bounded by maxEnumTexts.
 	enumMu    sync.RWMutex
 	enumTexts map[string]string
+
+	// scratches holds pointers to zero values of the type, for the copy
+	// of a whole payload (decodedCopy).
+	scratches sync.Pool
 }
 
 // maxEnumTexts bounds a plan's enumTexts: an enum has a few values.
@@ -89,6 +108,7 @@ func planFor(t reflect.Type) *copyPlan {
 		return p.(*copyPlan)
 	}
 	p := buildPlan(t)
+	p.scratches.New = func() any { return reflect.New(t).Interface() }
 	copyPlans.Store(t, p)
 	return p
 }
@@ -221,11 +241,15 @@ func copyDecoded(dst, src reflect.Value, omitEmpty bool) bool {
 	case copyTime:
 		// Encoded in RFC 3339 with Z for a zero offset, whatever the
 		// location, and decoded as UTC without a monotonic reading.
-		t := src.Interface().(time.Time)
+		t, _ := reflect.TypeAssert[time.Time](src) // without boxing it
 		if _, offset := t.Zone(); offset != 0 {
 			return false
 		}
-		dst.Set(reflect.ValueOf(t.UTC()))
+		if dst.CanAddr() {
+			*dst.Addr().Interface().(*time.Time) = t.UTC()
+		} else {
+			dst.Set(reflect.ValueOf(t.UTC()))
+		}
 	case copyRaw:
 		return copyRawValue(dst, src, omitEmpty)
 	case copyBytes:

@@ -24,11 +24,14 @@ var idClock struct {
 // concurrent use.
 func NewID(prefix string) string {
 	ms, r := nextIDBits(uint64(time.Now().UnixMilli()))
-	id := encodeID(ms, r)
 	if prefix == "" {
-		return id
+		return encodeID(ms, r)
 	}
-	return prefix + "_" + id
+	// One allocation, the string: the digits go after the prefix in a
+	// buffer that stays on the stack for the prefixes in use (evt, msg...).
+	var buf [64]byte
+	b := append(append(buf[:0], prefix...), '_')
+	return string(appendID(b, ms, r))
 }
 
 func nextIDBits(ms uint64) (uint64, [10]byte) {
@@ -59,6 +62,12 @@ func increment(b *[10]byte) bool {
 
 // encodeID renders 48 bits of ms and 80 bits of r as 26 base32 digits.
 func encodeID(ms uint64, r [10]byte) string {
+	var buf [26]byte
+	return string(appendID(buf[:0], ms, r))
+}
+
+// appendID appends encodeID(ms, r) to b.
+func appendID(b []byte, ms uint64, r [10]byte) []byte {
 	var out [26]byte
 	for i := 9; i >= 0; i-- { // 10 digits x 5 bits = 50 bits, top 2 always 0
 		out[i] = crockford[ms&31]
@@ -74,5 +83,5 @@ func encodeID(ms uint64, r [10]byte) string {
 		out[i] = crockford[lo&31]
 		lo >>= 5
 	}
-	return string(out[:])
+	return append(b, out[:]...)
 }

@@ -3,6 +3,7 @@ package messages
 import (
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -86,5 +87,29 @@ func TestIncrementOverflow(t *testing.T) {
 	b = [10]byte{9: 0xff}
 	if !increment(&b) || b != [10]byte{8: 1} {
 		t.Errorf("increment carried to %x, want 0x...0100", b)
+	}
+}
+
+// TestNewIDPrefixes: the id follows any prefix, one longer than the
+// stack buffer too, and costs one allocation, the string.
+func TestNewIDPrefixes(t *testing.T) {
+	for _, prefix := range []string{"evt", "a-prefix-longer-than-the-sixty-four-bytes-an-id-is-built-in-on-the-stack"} {
+		id := NewID(prefix)
+		if rest, ok := strings.CutPrefix(id, prefix+"_"); !ok || len(rest) != 26 || !idPattern.MatchString("evt_"+rest) {
+			t.Errorf("NewID(%q) = %q, want the prefix, _ and 26 Crockford base32 digits", prefix, id)
+		}
+	}
+	if raceOn {
+		return // the race detector changes what allocates
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = NewID("evt") }); n != 1 {
+		t.Errorf("NewID(evt) allocates %v times, want 1", n)
+	}
+}
+
+func BenchmarkNewID(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = NewID("evt")
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"github.com/holon-actors/holon-actors/messages"
 )
 
-// encodeBatch checks an append request and encodes each event's body in the
-// caller's goroutine. Nothing is written when it fails.
+// encodeBatch checks an append request and encodes each event's record in
+// the caller's goroutine, its header left for the writer to seal
+// (sealRecordInPlace). The records share one allocation, each capped at
+// its end. Nothing is written when it fails.
 func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if err := validateStream(stream); err != nil {
 		return nil, err
@@ -15,15 +17,21 @@ func encodeBatch(stream string, events []messages.Event) ([][]byte, error) {
 	if len(events) == 0 {
 		return nil, fmt.Errorf("append to %s: %w", stream, ErrEmptyBatch)
 	}
-	bodies := make([][]byte, len(events))
+	n := 0
 	for i, ev := range events {
-		b, err := encodeEventBody(stream, ev)
-		if err != nil {
+		if err := checkEvent(stream, ev); err != nil {
 			return nil, fmt.Errorf("append to %s: event %d: %w", stream, i, err)
 		}
-		bodies[i] = b
+		n += maxRecordLen(ev)
 	}
-	return bodies, nil
+	buf := make([]byte, 0, n)
+	recs := make([][]byte, len(events))
+	for i, ev := range events {
+		rec := appendEventRecord(buf[len(buf):], ev)
+		recs[i] = rec[:len(rec):len(rec)]
+		buf = buf[:len(buf)+len(rec)]
+	}
+	return recs, nil
 }
 
 // noFence is the AppendAfter value meaning "append wherever the stream is".

@@ -311,7 +311,7 @@ func (s *BadgerStore) readArchived(stream string, from, to uint64, limit, maxByt
 			if limit > 0 && len(out) >= limit || maxBytes > 0 && size > int64(maxBytes) && len(out) > 0 {
 				return errPageFull
 			}
-			ev, err := DecodeRecord(rec, seq)
+			ev, err := decodeRecord(rec, seq, stream)
 			if err != nil {
 				return fmt.Errorf("%w: %s seq %d: %w", ErrArchiveDamaged, seg.Path, seq, err)
 			}

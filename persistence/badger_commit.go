@@ -1,6 +1,7 @@
 package persistence
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,9 +29,11 @@ const maxOpsPerCycle = 1024
 type writeOp struct {
 	stream string
 
-	// An append: bodies are sealed at highest+1.. unless the fence fails.
-	bodies [][]byte
-	after  uint64
+	// An append: the events' records (encodeBatch), sealed in place at
+	// highest+1.. unless the fence fails; sealed again only once the
+	// transaction that held them is discarded (a batch too big for it).
+	recs  [][]byte
+	after uint64
 
 	// Any other write: keys set or deleted verbatim.
 	sets    []kv
@@ -46,12 +49,12 @@ type writeOp struct {
 
 	first uint64        // result of an append
 	err   error         // result
-	done  chan struct{} // closed by the committer once err and first are set
+	done  chan struct{} // closed by the committer once err and first are set; nil when nobody waits
 }
 
 type kv struct{ key, value []byte }
 
-func (op *writeOp) isAppend() bool { return op.bodies != nil }
+func (op *writeOp) isAppend() bool { return op.recs != nil }
 
 // commitLoop is the committer goroutine. It ends when s.ops is closed and
 // drained.
@@ -91,8 +94,8 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	full := s.diskFull()
-	g := s.newGroup()
-	for _, op := range batch {
+	g := s.newGroup(len(batch))
+	for i, op := range batch {
 		if err := s.failure(); err != nil {
 			op.err = err
 			continue
@@ -106,7 +109,7 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 		}
 		// The transaction is full: commit what fits, then start again.
 		s.finishGroup(g)
-		g = s.newGroup()
+		g = s.newGroup(len(batch) - i)
 		if err := s.failure(); err != nil {
 			op.err = err
 			continue
@@ -117,12 +120,17 @@ func (s *BadgerStore) commitCycle(batch []*writeOp) {
 	}
 	s.finishGroup(g)
 	for _, op := range batch {
-		close(op.done)
+		if op.done != nil { // nil for an op nobody waits for (a stream header)
+			close(op.done)
+		}
 	}
 }
 
-func (s *BadgerStore) newGroup() *txnGroup {
-	return &txnGroup{txn: s.db.NewTransaction(true), highest: make(map[string]uint64), low: make(map[string]uint64)}
+// newGroup starts a group sized for n ops; its low marks are made when
+// first raised.
+func (s *BadgerStore) newGroup(n int) *txnGroup {
+	return &txnGroup{txn: s.db.NewTransaction(true), ops: make([]*writeOp, 0, n), entries: make([][]kv, 0, n),
+		dels: make([][][]byte, 0, n), highest: make(map[string]uint64, n)}
 }
 
 // addOp prepares op's writes and adds them to g's transaction. It returns
@@ -146,7 +154,7 @@ func (s *BadgerStore) addOp(g *txnGroup, op *writeOp) bool {
 	}
 	if op.isAppend() {
 		op.first = first
-		g.highest[op.stream] = first + uint64(len(op.bodies)) - 1
+		g.highest[op.stream] = first + uint64(len(op.recs)) - 1
 	}
 	g.ops = append(g.ops, op)
 	g.entries = append(g.entries, sets)
@@ -179,13 +187,21 @@ func (s *BadgerStore) prepare(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	if err := checkFence(op.stream, highest, op.after); err != nil {
 		return nil, 0, err
 	}
-	sets := make([]kv, 0, len(op.bodies)+1)
-	for i, body := range op.bodies {
-		seq := highest + 1 + uint64(i)
-		sets = append(sets, kv{eventKey(op.stream, seq), sealRecord(seq, body)})
+	sets := make([]kv, 0, len(op.recs)+1)
+	// The op's keys and the highest seq's value share one allocation, each
+	// capped at its end.
+	keys := make([]byte, 0, len(op.recs)*seqKeyLen(op.stream)+1+len(op.stream)+8)
+	carve := func(b []byte) []byte {
+		keys = keys[:len(keys)+len(b)]
+		return b[:len(b):len(b)]
 	}
-	last := highest + uint64(len(op.bodies))
-	sets = append(sets, kv{highestKey(op.stream), encodeSeq(last)})
+	for i, rec := range op.recs {
+		seq := highest + 1 + uint64(i)
+		sets = append(sets, kv{carve(appendSeqKey(keys[len(keys):], kindEvent, op.stream, seq)), sealRecordInPlace(seq, rec)})
+	}
+	last := highest + uint64(len(op.recs))
+	hk := carve(appendHighestKey(keys[len(keys):], op.stream))
+	sets = append(sets, kv{hk, carve(binary.BigEndian.AppendUint64(keys[len(keys):], last))})
 	return sets, highest + 1, nil
 }
 
@@ -202,6 +218,9 @@ func (s *BadgerStore) withLow(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 	if op.low <= low {
 		return op.sets, 0, nil
 	}
+	if g.low == nil {
+		g.low = map[string]uint64{}
+	}
 	g.low[op.stream] = op.low
 	return append(slices.Clone(op.sets), kv{lowKey(op.stream), encodeSeq(op.low)}), 0, nil
 }
@@ -211,9 +230,9 @@ func (s *BadgerStore) withLow(g *txnGroup, op *writeOp) ([]kv, uint64, error) {
 // short error instead of Badger's, which dumps the value.
 func (s *BadgerStore) checkValueSizes(op *writeOp) error {
 	limit := int(s.opts.ValueLogFileSize) - recordHeaderLen - 64
-	for _, b := range op.bodies {
-		if len(b) > limit {
-			return fmt.Errorf("write to %s: an event of %d bytes exceeds %d: %w", op.stream, len(b), limit, ErrBatchTooLarge)
+	for _, rec := range op.recs {
+		if n := len(rec) - recordHeaderLen; n > limit {
+			return fmt.Errorf("write to %s: an event of %d bytes exceeds %d: %w", op.stream, n, limit, ErrBatchTooLarge)
 		}
 	}
 	for _, e := range op.sets {

@@ -327,11 +327,11 @@ func (s *BadgerStore) Append(ctx context.Context, stream string, events []messag
 
 // AppendAfter implements Journal.
 func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
-	bodies, err := encodeBatch(stream, redactPayloads(events, s.opts.Redact))
+	recs, err := encodeBatch(stream, redactPayloads(events, s.opts.Redact))
 	if err != nil {
 		return 0, err
 	}
-	op := &writeOp{stream: stream, bodies: bodies, after: after}
+	op := &writeOp{stream: stream, recs: recs, after: after}
 	if err := s.submit(ctx, op); err != nil {
 		return 0, err
 	}
@@ -408,7 +408,7 @@ func (s *BadgerStore) readPage(ctx context.Context, stream string, from, to uint
 			}
 			next = seq + 1
 			err := it.Item().Value(func(v []byte) error {
-				ev, err := DecodeRecord(v, seq)
+				ev, err := decodeRecord(v, seq, stream)
 				out = append(out, ev)
 				return err
 			})

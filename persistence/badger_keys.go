@@ -32,23 +32,39 @@ const (
 
 // streamPrefix is the prefix of every key of one kind in one stream.
 func streamPrefix(kind byte, stream string) []byte {
-	k := make([]byte, 0, len(stream)+12)
-	k = append(k, streamRecords)
-	k = append(k, stream...)
-	return append(k, 0, kind)
+	return appendStreamPrefix(make([]byte, 0, seqKeyLen(stream)), kind, stream)
 }
 
+func appendStreamPrefix(b []byte, kind byte, stream string) []byte {
+	b = append(b, streamRecords)
+	b = append(b, stream...)
+	return append(b, 0, kind)
+}
+
+// seqKeyLen is the length of stream's seqKeys.
+func seqKeyLen(stream string) int { return len(stream) + 11 }
+
 func seqKey(kind byte, stream string, seq uint64) []byte {
-	return binary.BigEndian.AppendUint64(streamPrefix(kind, stream), seq)
+	return appendSeqKey(make([]byte, 0, seqKeyLen(stream)), kind, stream, seq)
+}
+
+func appendSeqKey(b []byte, kind byte, stream string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(appendStreamPrefix(b, kind, stream), seq)
 }
 
 func eventKey(stream string, seq uint64) []byte    { return seqKey(kindEvent, stream, seq) }
 func snapshotKey(stream string, seq uint64) []byte { return seqKey(kindSnapshot, stream, seq) }
 func droppedKey(stream string, seq uint64) []byte  { return seqKey(kindDropped, stream, seq) }
 
-func highestKey(stream string) []byte    { return append([]byte{kindHighest}, stream...) }
+func highestKey(stream string) []byte {
+	return appendHighestKey(make([]byte, 0, 1+len(stream)), stream)
+}
 func quarantineKey(stream string) []byte { return append([]byte{kindQuarantine}, stream...) }
 func lowKey(stream string) []byte        { return append([]byte{kindLow}, stream...) }
+
+func appendHighestKey(b []byte, stream string) []byte {
+	return append(append(b, kindHighest), stream...)
+}
 
 // seqOf returns the sequence number at the end of a seqKey.
 func seqOf(key []byte) uint64 {

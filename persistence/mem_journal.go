@@ -40,7 +40,7 @@ func (m *MemStore) Append(ctx context.Context, stream string, events []messages.
 
 // AppendAfter implements Journal.
 func (m *MemStore) AppendAfter(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
-	bodies, err := encodeBatch(stream, events)
+	recs, err := encodeBatch(stream, events)
 	if err != nil {
 		return 0, err
 	}
@@ -61,11 +61,11 @@ func (m *MemStore) AppendAfter(ctx context.Context, stream string, after uint64,
 		return 0, err
 	}
 	first := s.highest + 1
-	for i, b := range bodies {
+	for i, rec := range recs {
 		s.seqs = append(s.seqs, first+uint64(i))
-		s.recs = append(s.recs, sealRecord(first+uint64(i), b))
+		s.recs = append(s.recs, sealRecordInPlace(first+uint64(i), rec))
 	}
-	s.highest += uint64(len(bodies))
+	s.highest += uint64(len(recs))
 	m.streams[stream] = s
 	m.mu.Unlock()
 	m.hub.notify(stream)
@@ -95,7 +95,7 @@ func (m *MemStore) ReadPage(_ context.Context, stream string, from, to uint64, l
 		if limit > 0 && len(out) == limit || maxBytes > 0 && size > maxBytes && len(out) > 0 {
 			break
 		}
-		ev, err := DecodeRecord(s.recs[i], s.seqs[i])
+		ev, err := decodeRecord(s.recs[i], s.seqs[i], stream)
 		if err != nil {
 			return out, fmt.Errorf("read %s seq %d: %w", stream, s.seqs[i], err)
 		}

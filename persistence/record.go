@@ -38,8 +38,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 var ErrUnsupportedRecord = errors.New("persistence: record from a newer format")
 
 // encodeEventBody validates ev and returns its record body; sealRecord later
-// adds the header. Splitting the two lets callers pay for encoding in their
-// own goroutine while the single writer only seals.
+// adds the header.
 //
 // Event body layout (record format 1), no JSON parsing needed to read it:
 //
@@ -47,21 +46,49 @@ var ErrUnsupportedRecord = errors.New("persistence: record from a newer format")
 //	uvarint version | varint at seconds | uvarint at nanoseconds (UTC)
 //	the payload JSON, to the end
 func encodeEventBody(stream string, ev messages.Event) ([]byte, error) {
-	if ev.AgentID != stream {
-		return nil, fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
-	}
-	ev.Seq = 0
-	if err := ev.Validate(); err != nil {
+	rec, err := encodeEventRecord(stream, ev)
+	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, 3*binary.MaxVarintLen64+len(ev.ID)+len(ev.AgentID)+len(ev.Type)+24+len(ev.Payload))
+	return rec[recordHeaderLen:], nil
+}
+
+// encodeEventRecord validates ev and returns its record with the header
+// left blank, for sealRecordInPlace to fill once the seq is known: one
+// allocation and one copy of the payload per event. Encoding apart from
+// sealing lets callers pay for it in their own goroutine while the single
+// writer only seals.
+func encodeEventRecord(stream string, ev messages.Event) ([]byte, error) {
+	if err := checkEvent(stream, ev); err != nil {
+		return nil, err
+	}
+	return appendEventRecord(make([]byte, 0, maxRecordLen(ev)), ev), nil
+}
+
+// checkEvent reports why ev cannot be appended to stream.
+func checkEvent(stream string, ev messages.Event) error {
+	if ev.AgentID != stream {
+		return fmt.Errorf("%w: event %s: agent_id %q does not match stream %q", messages.ErrInvalidEvent, ev.ID, ev.AgentID, stream)
+	}
+	ev.Seq = 0
+	return ev.Validate()
+}
+
+// maxRecordLen bounds the length of ev's record.
+func maxRecordLen(ev messages.Event) int {
+	return recordHeaderLen + 3*binary.MaxVarintLen64 + len(ev.ID) + len(ev.AgentID) + len(ev.Type) + 24 + len(ev.Payload)
+}
+
+// appendEventRecord appends ev's record, its header blank, to b.
+func appendEventRecord(b []byte, ev messages.Event) []byte {
+	b = append(b, make([]byte, recordHeaderLen)...)
 	b = appendString(b, ev.ID)
 	b = appendString(b, ev.AgentID)
 	b = appendString(b, string(ev.Type))
 	b = binary.AppendUvarint(b, uint64(ev.Version))
 	b = binary.AppendVarint(b, ev.At.Unix())
 	b = binary.AppendUvarint(b, uint64(ev.At.Nanosecond()))
-	return append(b, ev.Payload...), nil
+	return append(b, ev.Payload...)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -71,9 +98,16 @@ func appendString(b []byte, s string) []byte {
 // sealRecord returns header(seq) + body with the checksum filled in.
 func sealRecord(seq uint64, body []byte) []byte {
 	rec := make([]byte, recordHeaderLen+len(body))
+	copy(rec[recordHeaderLen:], body)
+	return sealRecordInPlace(seq, rec)
+}
+
+// sealRecordInPlace fills the header of rec, a record whose body follows
+// recordHeaderLen bytes, for seq and returns rec. Sealing again for
+// another seq rewrites the header: only while no write holds rec.
+func sealRecordInPlace(seq uint64, rec []byte) []byte {
 	rec[0] = recordV1
 	binary.BigEndian.PutUint64(rec[5:13], seq)
-	copy(rec[recordHeaderLen:], body)
 	binary.BigEndian.PutUint32(rec[1:5], crc32.Checksum(rec[5:], castagnoli))
 	return rec
 }
@@ -103,12 +137,31 @@ func openRecord(rec []byte, wantSeq uint64) ([]byte, error) {
 // ErrCorrupt (damaged bytes) or ErrUnsupportedRecord (intact, but written by
 // a newer build). The returned event shares no memory with rec.
 func DecodeRecord(rec []byte, seq uint64) (messages.Event, error) {
+	return decodeRecord(rec, seq, "")
+}
+
+// decodeRecord is DecodeRecord of a record read from stream: an agent id
+// equal to stream, as every event of a stream has, is stream's string and
+// a known event type the registry's, not new copies of them, so reading an
+// event allocates its id and its payload only.
+func decodeRecord(rec []byte, seq uint64, stream string) (messages.Event, error) {
 	body, err := openRecord(rec, seq)
 	if err != nil {
 		return messages.Event{}, err
 	}
 	d := bodyDecoder{b: body}
-	ev := messages.Event{Seq: seq, ID: d.str(), AgentID: d.str(), Type: messages.EventType(d.str())}
+	ev := messages.Event{Seq: seq, ID: d.str()}
+	if b := d.field(); string(b) == stream {
+		ev.AgentID = stream
+	} else {
+		ev.AgentID = string(b)
+	}
+	typ := d.field()
+	t, ok := knownTypes[string(typ)]
+	if !ok {
+		t = messages.EventType(typ)
+	}
+	ev.Type = t
 	version := d.uvarint()
 	secs, nanos := d.varint(), d.uvarint()
 	if d.err != nil {
@@ -158,26 +211,40 @@ func (d *bodyDecoder) varint() int64 {
 	return v
 }
 
-func (d *bodyDecoder) str() string {
+func (d *bodyDecoder) str() string { return string(d.field()) }
+
+// field returns the bytes of the next length-prefixed field, shared with
+// the body.
+func (d *bodyDecoder) field() []byte {
 	n := d.uvarint()
 	if d.err != nil {
-		return ""
+		return nil
 	}
 	if n > uint64(len(d.b)) {
 		d.err = fmt.Errorf("string of %d bytes overruns the body", n)
-		return ""
+		return nil
 	}
-	s := string(d.b[:n])
+	f := d.b[:n:n]
 	d.b = d.b[n:]
-	return s
+	return f
 }
 
+// knownTypes maps each event type's name to the registry's string of it.
+var knownTypes = func() map[string]messages.EventType {
+	m := map[string]messages.EventType{}
+	for _, t := range messages.EventTypes() {
+		m[string(t)] = t
+	}
+	return m
+}()
+
 func encodeSnapshot(s Snapshot) []byte {
-	body := make([]byte, snapshotTimeLen+len(s.Data))
+	rec := make([]byte, recordHeaderLen+snapshotTimeLen+len(s.Data))
+	body := rec[recordHeaderLen:]
 	binary.BigEndian.PutUint64(body[:8], uint64(s.Timestamp.Unix()))
 	binary.BigEndian.PutUint32(body[8:12], uint32(s.Timestamp.Nanosecond()))
 	copy(body[snapshotTimeLen:], s.Data)
-	return sealRecord(s.Seq, body)
+	return sealRecordInPlace(s.Seq, rec)
 }
 
 func decodeSnapshot(stream string, seq uint64, rec []byte) (Snapshot, error) {

@@ -15,7 +15,11 @@ import (
 // every event valid and of this stream) and encodes each event's body.
 // Nothing is stored; seal each body with SealRecord once its seq is known.
 func EncodeBatch(stream string, events []messages.Event) ([][]byte, error) {
-	return encodeBatch(stream, events)
+	bodies, err := encodeBatch(stream, events)
+	for i, rec := range bodies {
+		bodies[i] = rec[recordHeaderLen:]
+	}
+	return bodies, err
 }
 
 // SealRecord returns the journal record of body at seq: the format byte,

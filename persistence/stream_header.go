@@ -78,8 +78,7 @@ func (s *BadgerStore) PublishHeader(stream string, h Header) error {
 	if err := validateStream(stream); err != nil {
 		return err
 	}
-	op := &writeOp{stream: stream, sets: []kv{{headerKey(stream), encodeHeader(h)}}, lazy: true,
-		done: make(chan struct{})}
+	op := &writeOp{stream: stream, sets: []kv{{headerKey(stream), encodeHeader(h)}}, lazy: true}
 	s.gate.RLock()
 	defer s.gate.RUnlock()
 	if s.closed {

@@ -65,11 +65,11 @@ func TestStreamHeaderNeedsNoSync(t *testing.T) {
 	if n := syncs.Load(); n != 0 {
 		t.Fatalf("a cycle of two headers synced %d times, want 0", n)
 	}
-	bodies, err := encodeBatch("a", testEvents("a", 1, 1))
+	recs, err := encodeBatch("a", testEvents("a", 1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	appendOp := &writeOp{stream: "a", bodies: bodies, after: noFence, done: make(chan struct{})}
+	appendOp := &writeOp{stream: "a", recs: recs, after: noFence, done: make(chan struct{})}
 	s.commitCycle([]*writeOp{header(3), appendOp})
 	if n := syncs.Load(); n != 1 || appendOp.err != nil {
 		t.Fatalf("a header and an append synced %d times (append: %v), want 1", n, appendOp.err)

@@ -65,7 +65,9 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		s.TotalOutputTokens += p.TokenUsage.OutputTokens
 		s.TotalModelRounds++
 	case messages.AssistantRoundRecorded:
-		s.traceWork("said: " + p.Text)
+		if s.tracingWork() { // the line is built only for a bound turn
+			s.traceWork("said: " + p.Text)
+		}
 		s.applyAssistantRound(p)
 	case messages.CommandLaunched:
 		if err := s.applyCommandLaunched(ev, p); err != nil {
@@ -77,7 +79,9 @@ func (s *State) ApplyDecoded(ev messages.Event, p messages.Payload) error {
 		}
 	case messages.ToolExecuted:
 		s.noteWorkTool(p)
-		s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, messages.NotificationSummary(p.Receipt)))
+		if s.tracingWork() {
+			s.traceWork(fmt.Sprintf("%s %s: %s", p.ToolName, p.Status, messages.NotificationSummary(p.Receipt)))
+		}
 		s.applyToolExecuted(p)
 	case messages.TurnTerminal:
 		s.settleSkills(p)

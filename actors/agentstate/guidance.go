@@ -48,7 +48,8 @@ Read and search with ExecCommand (shell-first), change files with ApplyPatch, an
 // agent-scoped instructions, the workspace-scoped instructions, skill
 // guidance and tool guidance.
 func stableFrame(st *State, env Env, hasTools bool) string {
-	parts := []string{policyLayer, "## Mode\n" + identityBlock(st, env)}
+	parts := make([]string, 0, 7) // every layer: built on the stack, for each model request
+	parts = append(parts, policyLayer, "## Mode\n"+identityBlock(st, env))
 	g := env.Guidance
 	if g.AgentHome != "" {
 		parts = append(parts, "Your home directory (agent_home) is "+g.AgentHome+

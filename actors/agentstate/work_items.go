@@ -18,14 +18,21 @@ const (
 	workTraceChars = 160
 )
 
+// tracingWork reports whether the turn in flight is bound to an open work
+// item, whose trace traceWork adds to: only then is a line worth building.
+func (s *State) tracingWork() bool {
+	if s.Turn == nil || s.Turn.Work == nil || s.Turn.Work.BoundItemID == "" {
+		return false
+	}
+	r := s.WorkItems[s.Turn.Work.BoundItemID]
+	return r != nil && r.State == messages.WorkItemStateOpen // once completed, its report replaces its trace
+}
+
 // traceWork adds a line to the trace of the work item the turn in flight
 // is bound to; nothing for an unbound turn or an empty line.
 func (s *State) traceWork(line string) {
-	if s.Turn == nil || s.Turn.Work == nil || s.Turn.Work.BoundItemID == "" {
+	if !s.tracingWork() {
 		return
-	}
-	if r := s.WorkItems[s.Turn.Work.BoundItemID]; r == nil || r.State != messages.WorkItemStateOpen {
-		return // completed in this turn: its report replaces its trace
 	}
 	line = strings.Join(strings.Fields(line), " ")
 	if line == "said:" || line == "" {

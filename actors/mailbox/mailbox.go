@@ -65,7 +65,9 @@ var _ actor.Mailbox = (*bandMailbox)(nil)
 // A producer with a non-nil sig must build the mailbox of one actor only.
 func Banded(sig *Signal, mw ...actor.MailboxMiddleware) actor.MailboxProducer {
 	return func() actor.Mailbox {
-		return &bandMailbox{sig: sig, middlewares: mw}
+		m := &bandMailbox{sig: sig, middlewares: mw}
+		m.process = m.processMessages // one closure for the mailbox's life, not one each time it is scheduled
+		return m
 	}
 }
 
@@ -86,6 +88,7 @@ type bandMailbox struct {
 	invoker     actor.MessageInvoker
 	dispatcher  actor.Dispatcher
 	middlewares []actor.MailboxMiddleware
+	process     func() // processMessages, what schedule hands the dispatcher
 }
 
 // bandOf returns the band of a user message, looking through an envelope.
@@ -162,7 +165,7 @@ func (m *bandMailbox) UserMessageCount() int { return int(m.userCount.Load()) }
 // schedule puts the mailbox on the dispatcher unless it is already running.
 func (m *bandMailbox) schedule() {
 	if m.status.CompareAndSwap(mailboxIdle, mailboxRunning) {
-		m.dispatcher.Schedule(m.processMessages)
+		m.dispatcher.Schedule(m.process)
 	}
 }
 

@@ -123,3 +123,27 @@ func TestMailboxShrinksAfterBurst(t *testing.T) {
 		t.Errorf("capacity after the burst drained = %d slots, want <= %d", c, limit)
 	}
 }
+
+// inlineDispatcher runs what it is given at once, on the caller's goroutine.
+type inlineDispatcher struct{}
+
+func (inlineDispatcher) Schedule(fn func()) { fn() }
+func (inlineDispatcher) Throughput() int    { return 300 }
+
+// TestScheduleAllocatesNothing: scheduling hands the dispatcher the
+// mailbox's one processMessages closure, made with the mailbox, not a new
+// one each time.
+func TestScheduleAllocatesNothing(t *testing.T) {
+	m := Banded(nil)().(*bandMailbox)
+	m.RegisterHandlers(nil, inlineDispatcher{})
+	m.schedule()
+	if m.status.Load() != mailboxIdle {
+		t.Fatal("an empty mailbox stayed running after its dispatch")
+	}
+	if raceOn {
+		return // the race detector changes what allocates
+	}
+	if n := testing.AllocsPerRun(100, m.schedule); n != 0 {
+		t.Errorf("schedule allocates %v times, want 0", n)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package agentstate
+
+const raceOn = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package messages_test
+
+const raceOn = false
