@@ -29,3 +29,29 @@ func BenchmarkUnansweredLongConversation(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRequestLongConversation times what a model request and the
+// compaction check before it do over the same long-lived agent (8,000
+// items, a summary shown first): neither copies nor walks the whole
+// conversation, so the time and bytes do not grow with the agent's age.
+func BenchmarkRequestLongConversation(b *testing.B) {
+	st := &State{ID: "a1", Model: "m1", Turn: &TurnState{ID: "t1", MessageID: "m1"}, ContextSummary: "earlier", CompactedItems: 10}
+	for i := range 2000 {
+		id := fmt.Sprintf("call_%d", i)
+		st.appendItem(llm.Item{Kind: llm.ItemMessage, Text: "prompt"})
+		st.appendItem(llm.Item{Kind: llm.ItemAssistant, ToolCalls: []messages.ToolCall{{ID: id, Name: "echo"}}})
+		st.insertItem(llm.Item{Kind: llm.ItemToolResult, CallID: id, ToolName: "echo", Text: "ok"})
+		st.appendItem(llm.Item{Kind: llm.ItemAssistant, Text: "done"})
+	}
+	st.noteAnswered()
+	env := testEnv()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := st.Compaction(env.Cfg.Compaction); ok {
+			b.Fatal("compaction due: the conversation is under the trigger")
+		}
+		if req, _ := Request(st, env, nil); len(req.Conversation) != 8001 {
+			b.Fatalf("request of %d items, want 8,001", len(req.Conversation))
+		}
+	}
+}
