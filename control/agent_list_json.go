@@ -9,6 +9,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 )
 
 // The agent listing is the one answer that grows with the agents: 1,000
@@ -51,7 +53,14 @@ func writeList(w http.ResponseWriter, status int, v any) {
 // Content-Length: a larger answer grows it as it is read.
 const maxListPresize = 64 << 20
 
-// decodeList decodes resp's answer, written by writeList, into out.
+// listElement begins each agent of an answer writeList wrote, and nothing
+// else in it: deeper values are indented further, and a string holds no
+// raw newline.
+var listElement = []byte("\n    {")
+
+// decodeList decodes resp's answer, written by writeList, into out. An
+// *AgentList with no agents yet gets room for as many as the answer holds,
+// instead of growing its slice a dozen times.
 func decodeList(resp *http.Response, out any) error {
 	var buf bytes.Buffer
 	if n := resp.ContentLength; n > 0 && n <= maxListPresize {
@@ -59,6 +68,9 @@ func decodeList(resp *http.Response, out any) error {
 	}
 	if _, err := buf.ReadFrom(resp.Body); err != nil {
 		return err
+	}
+	if l, ok := out.(*AgentList); ok && l.Agents == nil {
+		l.Agents = make([]agentstate.AgentInfo, 0, bytes.Count(buf.Bytes(), listElement))
 	}
 	return jsonv2.Unmarshal(buf.Bytes(), out, jsonv1.DefaultOptionsV1())
 }

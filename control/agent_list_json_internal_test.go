@@ -97,25 +97,41 @@ func TestWriteListIsWriteJSON(t *testing.T) {
 }
 
 // TestDecodeListIsEncodingJSON: the client decodes a listing as
-// encoding/json does, whether the answer says its length or not.
+// encoding/json does, whether the answer says its length or not, into a
+// slice with room for exactly its agents.
 func TestDecodeListIsEncodingJSON(t *testing.T) {
-	rec := httptest.NewRecorder()
-	writeList(rec, http.StatusOK, AgentList{Agents: []agentstate.AgentInfo{{ID: "a", Status: messages.StatusAsleep}, filledInfo(t, 1), filledInfo(t, 40)}})
-	body := rec.Body.Bytes()
-	var want AgentList
-	if err := json.Unmarshal(body, &want); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		list AgentList
+	}{
+		{"every field", AgentList{Agents: []agentstate.AgentInfo{{ID: "a", Status: messages.StatusAsleep}, filledInfo(t, 1), filledInfo(t, 40)}}},
+		{"no agents", AgentList{Agents: []agentstate.AgentInfo{}}},
+		{"nil", AgentList{}},
 	}
-	for _, length := range []int64{int64(len(body)), -1} {
-		var got AgentList
-		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length}
-		if err := decodeList(resp, &got); err != nil || !reflect.DeepEqual(got, want) {
-			t.Fatalf("decodeList(length %d) = %+v, %v\nwant encoding/json's %+v", length, got, err, want)
-		}
-	}
-	var got AgentList
-	resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body[:len(body)/2])), ContentLength: int64(len(body))}
-	if err := decodeList(resp, &got); err == nil {
-		t.Fatal("decodeList of half an answer: no error")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			writeList(rec, http.StatusOK, tt.list)
+			body := rec.Body.Bytes()
+			var want AgentList
+			if err := json.Unmarshal(body, &want); err != nil {
+				t.Fatal(err)
+			}
+			for _, length := range []int64{int64(len(body)), -1} {
+				var got AgentList
+				resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: length}
+				if err := decodeList(resp, &got); err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("decodeList(length %d) = %+v, %v\nwant encoding/json's %+v", length, got, err, want)
+				}
+				if cap(got.Agents) != len(got.Agents) {
+					t.Errorf("decodeList(length %d): %d agents in room for %d, want room for exactly them", length, len(got.Agents), cap(got.Agents))
+				}
+			}
+			var got AgentList
+			resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body[:len(body)/2])), ContentLength: int64(len(body))}
+			if err := decodeList(resp, &got); err == nil {
+				t.Fatal("decodeList of half an answer: no error")
+			}
+		})
 	}
 }

@@ -121,9 +121,7 @@ func (c *Client) Shutdown(ctx context.Context) error {
 
 // Agents lists the public agents.
 func (c *Client) Agents(ctx context.Context) ([]agentstate.AgentInfo, error) {
-	var out struct {
-		Agents []agentstate.AgentInfo `json:"agents"`
-	}
+	var out AgentList
 	return out.Agents, c.doDecode(ctx, http.MethodGet, "/agents/list", nil, &out, decodeList)
 }
 
