@@ -3,18 +3,22 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/holon-actors/holon-actors/actors"
+	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/control"
 	"github.com/holon-actors/holon-actors/persistence"
 )
 
 // BenchmarkAgentsList times the listing of timeListing on a small journal:
 // 1,000 running agents of ten copied turns each, listed by the runtime
-// (runtime) and through the control socket, encoded and decoded (control).
-// The journal's size does not count in a listing; its agents do.
+// (runtime) and through the control socket, encoded and decoded (control),
+// then the same agents once passivated, each described by its stream
+// header (dormant/...). The journal's size does not count in a listing;
+// its agents do.
 func BenchmarkAgentsList(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
@@ -56,25 +60,34 @@ func BenchmarkAgentsList(b *testing.B) {
 		defer func() { err = errors.Join(err, stop()) }()
 		c := control.NewUnixClient(filepath.Join(dir, "control.sock"))
 		defer c.Close()
-		b.Run("runtime", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if l, err := rt.List(ctx); err != nil || len(l) != cfg.Agents {
-					b.Fatalf("List = %d agents, %v; want %d", len(l), err, cfg.Agents)
-				}
-			}
-		})
-		b.Run("control", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if l, err := c.Agents(ctx); err != nil || len(l) != cfg.Agents {
-					b.Fatalf("Agents = %d agents, %v; want %d", len(l), err, cfg.Agents)
-				}
-			}
-		})
+		listAll(b, "runtime", cfg.Agents, rt.List)
+		listAll(b, "control", cfg.Agents, c.Agents)
+		if err := rt.PassivateIdle(ctx); err != nil {
+			return err
+		}
+		if n := len(rt.Active()); n != 0 {
+			return fmt.Errorf("%d agents still running after PassivateIdle", n)
+		}
+		listAll(b, "dormant/runtime", cfg.Agents, rt.List)
+		listAll(b, "dormant/control", cfg.Agents, c.Agents)
+		if n := len(rt.Active()); n != 0 {
+			return fmt.Errorf("the listings activated %d agents", n)
+		}
 		return nil
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
+}
+
+// listAll times list as sub-benchmark name, which must list every agent.
+func listAll(b *testing.B, name string, agents int, list func(context.Context) ([]agentstate.AgentInfo, error)) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if l, err := list(context.Background()); err != nil || len(l) != agents {
+				b.Fatalf("listed %d agents, %v; want %d", len(l), err, agents)
+			}
+		}
+	})
 }
