@@ -1,9 +1,11 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/holon-actors/holon-actors/actors/agentstate"
 	"github.com/holon-actors/holon-actors/messages"
@@ -42,6 +44,8 @@ func (r *Runtime) listFromHeads(ctx context.Context) (out []agentstate.AgentInfo
 	for _, q := range r.deps.Store.Health().Quarantined {
 		quarantined[q.Stream] = q
 	}
+	prev, next := r.headers.current(), make(map[string]decodedHeader, len(heads))
+	defer r.headers.replace(next)
 	out = make([]agentstate.AgentInfo, 0, len(heads))
 	for _, h := range heads {
 		if r.deleted.has(ctx, r, h.Stream) {
@@ -50,7 +54,7 @@ func (r *Runtime) listFromHeads(ctx context.Context) (out []agentstate.AgentInfo
 		var in agentstate.AgentInfo
 		if q, bad := quarantined[h.Stream]; bad {
 			in = quarantinedInfo(q)
-		} else if in, err = r.headInfo(ctx, h); err != nil {
+		} else if in, err = r.headInfo(ctx, h, prev, next); err != nil {
 			return nil, true, err
 		}
 		if in.Visibility == messages.VisibilityPrivate && in.ParentAgentID != "" {
@@ -61,8 +65,9 @@ func (r *Runtime) listFromHeads(ctx context.Context) (out []agentstate.AgentInfo
 	return out, true, nil // heads come sorted by id
 }
 
-// headInfo describes the agent of stream head h without activating it.
-func (r *Runtime) headInfo(ctx context.Context, h persistence.StreamHead) (agentstate.AgentInfo, error) {
+// headInfo describes the agent of stream head h without activating it; a
+// header is decoded unless prev holds it (headerInfos), and next gets it.
+func (r *Runtime) headInfo(ctx context.Context, h persistence.StreamHead, prev, next map[string]decodedHeader) (agentstate.AgentInfo, error) {
 	id := h.Stream
 	if r.isActive(id) {
 		if in, ok := r.view.get(id); ok && in.LastSeq == h.Highest {
@@ -74,7 +79,7 @@ func (r *Runtime) headInfo(ctx context.Context, h persistence.StreamHead) (agent
 	}
 	var stale *agentstate.AgentInfo
 	if h.HasHeader {
-		if _, in, err := agentstate.ReadStreamHeader(h.Header.Data); err == nil {
+		if in, err := headerInfo(h, prev, next); err == nil {
 			agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 			if h.Header.Seq == h.Highest {
 				return in, nil
@@ -96,4 +101,50 @@ func (r *Runtime) headInfo(ctx context.Context, h persistence.StreamHead) (agent
 	in := agentstate.AgentInfo{ID: id, Status: messages.StatusAsleep}
 	agentstate.ApplyBudgetDefault(&in, r.deps.DefaultTokenBudget)
 	return in, nil
+}
+
+// headerInfos is the info each dormant agent's stream header held at the
+// last listing, with the header's bytes: a listing decodes a header again
+// only when its bytes changed (1,000 dormant agents took 4.1 ms a listing,
+// 83 % of it decoding their headers). Each listing replaces the whole
+// map, so agents gone since are forgotten; a map is never written once
+// replaced, so a listing reads it without a lock. Its infos share their
+// slices with the listings they went into, as infoView's do.
+type headerInfos struct {
+	mu sync.Mutex
+	m  map[string]decodedHeader // guarded by mu; read-only once set
+}
+
+// decodedHeader is a stream header's bytes (StreamHeads' own copy) and
+// the info decoded from them.
+type decodedHeader struct {
+	data []byte
+	info agentstate.AgentInfo
+}
+
+func (c *headerInfos) current() map[string]decodedHeader {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m
+}
+
+func (c *headerInfos) replace(m map[string]decodedHeader) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = m
+}
+
+// headerInfo is the info in h's header: prev's when its bytes are the
+// same, else decoded; next records it.
+func headerInfo(h persistence.StreamHead, prev, next map[string]decodedHeader) (agentstate.AgentInfo, error) {
+	d, ok := prev[h.Stream]
+	if !ok || !bytes.Equal(d.data, h.Header.Data) {
+		_, in, err := agentstate.ReadStreamHeader(h.Header.Data)
+		if err != nil {
+			return in, err
+		}
+		d = decodedHeader{data: h.Header.Data, info: in}
+	}
+	next[h.Stream] = d
+	return d.info, nil
 }

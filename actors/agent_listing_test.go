@@ -84,3 +84,38 @@ func TestListNeverActivatesDormantAgents(t *testing.T) {
 		t.Errorf("the stale agent's listing is at seq %d, want below its journal's %d (as of its header)", list[0].LastSeq, high)
 	}
 }
+
+// TestListReadsAChangedHeaderAgain: a listing keeps the info it decoded
+// from each dormant agent's stream header, and an agent that ran and was
+// passivated again between two listings is listed as its new header says.
+func TestListReadsAChangedHeaderAgain(t *testing.T) {
+	h := testkit.New(t, testkit.Reply("one"), testkit.Reply("two"))
+	ctx := context.Background()
+	const id = "agent-0"
+	var seqs []uint64
+	for turn := range 2 {
+		h.Prompt(id, "hello")
+		h.WaitEvent(id, testkit.NthOfType(messages.EventTurnTerminal, turn+1))
+		if _, err := h.Runtime.State(ctx, id); err != nil { // behind the settling step
+			t.Fatal(err)
+		}
+		if err := h.Runtime.PassivateIdle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if active := h.Runtime.Active(); len(active) != 0 {
+			t.Fatalf("turn %d: Active() = %v after PassivateIdle, want none", turn, active)
+		}
+		high, err := h.Store().HighestSeq(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := h.Runtime.List(ctx)
+		if err != nil || len(list) != 1 || list[0].LastSeq != high || list[0].Active {
+			t.Fatalf("turn %d: List() = %+v, %v; want %s dormant at seq %d", turn, list, err, id, high)
+		}
+		seqs = append(seqs, high)
+	}
+	if seqs[1] <= seqs[0] {
+		t.Fatalf("the journal's seqs %v: want the second turn to move it", seqs)
+	}
+}

@@ -62,6 +62,7 @@ type Runtime struct {
 	fenced   fencedAgents  // agents another node took over (runtime_fencing.go)
 	placed   placement     // the agents a cluster placed here (runtime_placement.go)
 	view     infoView      // what each running agent last published (info_view.go)
+	headers  headerInfos   // the dormant agents' decoded stream headers (agent_listing.go)
 	closed   bool          // guarded by mu
 	// scrubStop cancels the background scrub and waits for it (scrub.go);
 	// guarded by mu.

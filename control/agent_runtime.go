@@ -16,7 +16,8 @@ import (
 type Runtime interface {
 	// Exists reports whether agent id exists, without activating it.
 	Exists(ctx context.Context, id string) (bool, error)
-	// List is every agent's info, dormant ones from their snapshots.
+	// List is every agent's info, dormant ones from their snapshots, in a
+	// slice that is the caller's.
 	List(ctx context.Context) ([]agentstate.AgentInfo, error)
 	// Active lists the agents whose actors are running.
 	Active() []string

@@ -100,13 +100,7 @@ func (s *Server) agentsList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, runtimeError(err))
 		return
 	}
-	public := make([]agentstate.AgentInfo, 0, len(all))
-	for _, in := range all {
-		if in.Visibility != messages.VisibilityPrivate {
-			public = append(public, in)
-		}
-	}
-	writeJSON(w, http.StatusOK, AgentList{Agents: public})
+	writeList(w, http.StatusOK, AgentList{Agents: publicAgents(all)}) // agent_list_json.go
 }
 
 // AgentList answers GET /agents/list.

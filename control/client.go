@@ -45,6 +45,14 @@ func (c *Client) Close() { c.http.CloseIdleConnections() }
 
 // do sends a request and decodes a JSON answer into out (nil: discard).
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
+	return c.doDecode(ctx, method, path, in, out, decodeJSON)
+}
+
+// decodeJSON decodes the JSON value resp answers into out.
+func decodeJSON(resp *http.Response, out any) error { return json.NewDecoder(resp.Body).Decode(out) }
+
+// doDecode is do with the answer decoded by decode.
+func (c *Client) doDecode(ctx context.Context, method, path string, in, out any, decode func(*http.Response, any) error) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -72,7 +80,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		_, _ = io.Copy(io.Discard, resp.Body)
 		return nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	if err := decode(resp, out); err != nil {
 		return fmt.Errorf("decode answer to %s %s: %w", method, path, err)
 	}
 	return nil
@@ -113,10 +121,8 @@ func (c *Client) Shutdown(ctx context.Context) error {
 
 // Agents lists the public agents.
 func (c *Client) Agents(ctx context.Context) ([]agentstate.AgentInfo, error) {
-	var out struct {
-		Agents []agentstate.AgentInfo `json:"agents"`
-	}
-	return out.Agents, c.do(ctx, http.MethodGet, "/agents/list", nil, &out)
+	var out AgentList
+	return out.Agents, c.doDecode(ctx, http.MethodGet, "/agents/list", nil, &out, decodeList)
 }
 
 // Status returns an agent's summary.

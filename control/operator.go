@@ -107,13 +107,19 @@ func (o Operator) List(ctx context.Context) ([]agentstate.AgentInfo, error) {
 	if err != nil {
 		return nil, runtimeError(err)
 	}
-	public := make([]agentstate.AgentInfo, 0, len(all))
+	return publicAgents(all), nil
+}
+
+// publicAgents filters all, a slice List gave its caller, in place down to
+// its public agents.
+func publicAgents(all []agentstate.AgentInfo) []agentstate.AgentInfo {
+	public := all[:0]
 	for _, in := range all {
 		if in.Visibility != messages.VisibilityPrivate {
 			public = append(public, in)
 		}
 	}
-	return public, nil
+	return public
 }
 
 // lifecycleOps are the commands Lifecycle takes.

@@ -98,3 +98,38 @@ func BenchmarkDeleteOlderSnapshots(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStreamHeads lists the heads of 1,000 streams of ten events,
+// each with a header of 600 bytes: the stream reads of an agent listing.
+func BenchmarkStreamHeads(b *testing.B) {
+	ctx := context.Background()
+	o := DefaultOptions(b.TempDir())
+	o.NoSync = true
+	s, err := Open(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 1000 {
+		stream := fmt.Sprintf("agent-%04d", i)
+		evs := make([]messages.Event, 10)
+		for k := range evs {
+			evs[k] = benchEvent(stream, k)
+		}
+		if _, err := s.Append(ctx, stream, evs); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.PublishHeader(stream, Header{Seq: 10, Data: make([]byte, 600)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.Append(ctx, "agent-0000", []messages.Event{benchEvent("agent-0000", 10)}); err != nil {
+		b.Fatal(err) // the committer wrote the headers before it
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if heads, err := s.StreamHeads(ctx); err != nil || len(heads) != 1000 {
+			b.Fatalf("StreamHeads() = %d heads, %v; want 1000", len(heads), err)
+		}
+	}
+}
