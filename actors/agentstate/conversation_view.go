@@ -61,9 +61,14 @@ func firstItem(conv []llm.Item) *llm.Item {
 	return &conv[0]
 }
 
-// appendItem adds it at the end of the conversation.
+// appendItem adds it at the end of the conversation. A full array with
+// the summary's slot is grown with its slot (rebuildBase), not by append,
+// which would leave the slot behind and the next request to copy again.
 func (s *State) appendItem(it llm.Item) {
 	valid := s.tokensValid()
+	if len(s.Conversation) == cap(s.Conversation) && s.hasSlot() {
+		s.rebuildBase()
+	}
 	s.Conversation = append(s.Conversation, it)
 	s.noteAdded(valid, it)
 }
@@ -141,11 +146,11 @@ func (s *State) slotHolds() bool {
 }
 
 // rebuildBase moves the conversation into a new array with the summary's
-// slot in front and room to grow, so the next rebuild is as far off as
-// this one's size.
+// slot in front and a quarter more room to grow (as append grows a large
+// slice), so the copies stay a few per item however long the agent lives.
 func (s *State) rebuildBase() {
 	n := len(s.Conversation)
-	base := make([]llm.Item, n+1, 2*n+16)
+	base := make([]llm.Item, n+1, n+1+n/4+16)
 	copy(base[1:], s.Conversation)
 	valid := s.tokensValid()
 	s.conv.base, s.Conversation = base, base[1:n+1]

@@ -128,3 +128,38 @@ func TestRequestSharesTheConversation(t *testing.T) {
 		})
 	}
 }
+
+// TestConversationGrowsWithItsSlot: once a request has shown a summary,
+// the conversation grows in arrays that keep the summary's slot, each a
+// quarter larger than the last, so requests go on sharing it and a long
+// life copies each item a few times, not once a request.
+func TestConversationGrowsWithItsSlot(t *testing.T) {
+	st := &State{ID: "a1", Model: "m1", Turn: &TurnState{ID: "t1", MessageID: "m1"}, ContextSummary: "earlier", CompactedItems: 3}
+	st.appendItem(llm.Item{Kind: llm.ItemMessage, Text: "first"})
+	arrays, copied := 0, 0
+	for i := range 20000 {
+		before := cap(st.Conversation)
+		st.appendItem(llm.Item{Kind: llm.ItemMessage, Text: fmt.Sprint("message ", i)})
+		grew := cap(st.Conversation) != before
+		if grew && i > 0 && !st.hasSlot() {
+			t.Fatalf("at %d items the conversation grew without the summary's slot: the next request copies it", len(st.Conversation))
+		}
+		if grew {
+			arrays++
+			copied += len(st.Conversation) - 1
+			if grown := float64(cap(st.Conversation)) / float64(len(st.Conversation)); grown > 1.3 && len(st.Conversation) > 1000 {
+				t.Fatalf("an array of %d items has room for %d: more than a quarter spare", len(st.Conversation), cap(st.Conversation))
+			}
+		}
+		if !grew && i%101 != 0 {
+			continue
+		}
+		req, _ := Request(st, testEnv(), nil)
+		if &req.Conversation[1] != &st.Conversation[0] {
+			t.Fatalf("after %d items a request copied the conversation", len(st.Conversation))
+		}
+	}
+	if per := float64(copied) / float64(len(st.Conversation)); per > 6 {
+		t.Fatalf("%d arrays, %.1f copies an item, want at most 6", arrays, per)
+	}
+}
