@@ -448,7 +448,15 @@ func timeCalls(n int, f func() error) (time.Duration, []time.Duration, error) {
 // lengths, the "1 GiB" journal of listingRun held some 300 MB less).
 func dirBytes(dir string) (int64, error) {
 	var total int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, countAllocated(&total))
+	return total, err
+}
+
+// countAllocated adds each regular file's allocated bytes to total; a file
+// gone between the directory's read and its own (a table Badger compacted
+// away, a memtable log it flushed) counts as nothing, not as an error.
+func countAllocated(total *int64) fs.WalkDirFunc {
+	return func(_ string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -456,10 +464,12 @@ func dirBytes(dir string) (int64, error) {
 			return err
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err == nil {
-			total += allocatedBytes(info)
+			*total += allocatedBytes(info)
 		}
 		return err
-	})
-	return total, err
+	}
 }
