@@ -139,6 +139,7 @@ func (s *State) applyCompaction(p messages.ConversationCompacted) {
 	s.Conversation = append(kept, s.Conversation[n:]...)
 	s.ContextSummary, s.CompactedItems = p.Summary, p.TotalCompacted
 	s.answered = 0
+	s.dropBase() // conversation_view.go
 	s.recountTokens()
 	s.forgetCompactedEpisodes()
 }

@@ -80,7 +80,7 @@ func (s *State) insertItem(it llm.Item) {
 	valid := s.tokensValid()
 	if s.conv.shared && !insertsAtEnd(s.Conversation, it) {
 		s.Conversation = slices.Clone(s.Conversation)
-		s.conv.shared = false
+		s.dropBase()
 	}
 	s.Conversation = insertResult(s.Conversation, it)
 	s.noteAdded(valid, it)
@@ -143,6 +143,13 @@ func (s *State) hasSlot() bool {
 // slotHolds reports whether base[0] is the current summary's item.
 func (s *State) slotHolds() bool {
 	return s.conv.slotSet && s.conv.slotSummary == s.ContextSummary && s.conv.slotCompacted == s.CompactedItems
+}
+
+// dropBase forgets the array a request showed once the conversation has
+// moved out of it, so the agent does not keep it alive until its next
+// request; the new array is no request's yet.
+func (s *State) dropBase() {
+	s.conv.base, s.conv.slotSet, s.conv.shared = nil, false, false
 }
 
 // rebuildBase moves the conversation into a new array with the summary's

@@ -118,6 +118,9 @@ func TestRequestSharesTheConversation(t *testing.T) {
 			thirdFrozen := slices.Clone(third.Conversation)
 
 			st.applyCompaction(messages.ConversationCompacted{DroppedItems: 40, Summary: "new summary", TotalCompacted: 47})
+			if st.conv.base != nil {
+				t.Fatal("a compaction left the old array held for the next request")
+			}
 			fourth, _ := Request(st, testEnv(), nil)
 			if !reflect.DeepEqual(fourth.Conversation, wantRequestConversation(st)) || fourth.Conversation[0].Text == third.Conversation[0].Text {
 				t.Fatal("the request after a compaction does not show the new summary first")
