@@ -15,6 +15,7 @@ import (
 
 	"github.com/holon-actors/holon-actors/internal/proctest"
 	"github.com/holon-actors/holon-actors/messages"
+	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/persistence/pgjournal"
 	"github.com/holon-actors/holon-actors/remote/tlsca/tlscatest"
 )
@@ -347,8 +348,7 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 	if !lost {
 		t.Errorf("the resumed old owner did not report its membership lost; it printed %+v", after)
 	}
-	evs := journal(t, store, "z")
-	linear(t, store, "z", evs)
+	evs := quietJournal(t, store, "z")
 	if later := activations(t, evs[len(before):]); len(later) > 0 {
 		t.Fatalf("z was activated again on %v after the survivor took it over: %v", later, eventTypes(evs[len(before):]))
 	}
@@ -359,6 +359,53 @@ func TestFrozenOwnerRunsNothingAfterResuming(t *testing.T) {
 	if ids["zombie-1"] == 0 && len(evs) != len(before) {
 		t.Fatalf("z's journal grew by %v after the survivor's turn, with no prompt to run", eventTypes(evs[len(before):]))
 	}
+}
+
+// quietJournal waits until every prompt admitted to id's journal has had
+// its turn settled and the journal reads whole and linear: events 1..n
+// with n its highest seq. A prompt the resumed old owner's gateway passed
+// on may still be running on the survivor when the old node exits, so the
+// highest seq may move on between reading the events and reading it (a
+// CI run once read 24 events and a highest seq of 26); that is waited
+// out, while a gap, a repeat, or fewer seqs than events read fails.
+func quietJournal(t *testing.T, s persistence.Store, id string) []messages.Event {
+	t.Helper()
+	sub := s.Subscribe(id)
+	defer sub.Close()
+	deadline := time.After(20 * time.Second)
+	for {
+		evs := journal(t, s, id)
+		high, err := s.HighestSeq(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ev := range evs {
+			if ev.Seq != uint64(i+1) {
+				t.Fatalf("event %d has seq %d: the history has a gap or a repeat", i, ev.Seq)
+			}
+		}
+		if high < uint64(len(evs)) {
+			t.Fatalf("highest seq %d, %d events", high, len(evs))
+		}
+		if high == uint64(len(evs)) && settled(count(evs, messages.EventMessageAdmitted))(evs) {
+			return evs
+		}
+		select {
+		case <-sub.C:
+		case <-deadline:
+			t.Fatalf("journal of %s never settled: highest seq %d, %v", id, high, eventTypes(evs))
+		}
+	}
+}
+
+func count(evs []messages.Event, typ messages.EventType) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == typ {
+			n++
+		}
+	}
+	return n
 }
 
 // TestKilledOwnerFailsOverBeforeItsLeaseLapses: with a membership lease
