@@ -123,15 +123,18 @@ func eventTypes(evs []messages.Event) []string {
 }
 
 func has(typ messages.EventType, n int) func([]messages.Event) bool {
-	return func(evs []messages.Event) bool {
-		c := 0
-		for _, ev := range evs {
-			if ev.Type == typ {
-				c++
-			}
+	return func(evs []messages.Event) bool { return count(evs, typ) >= n }
+}
+
+// count is how many of evs are of typ.
+func count(evs []messages.Event, typ messages.EventType) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == typ {
+			n++
 		}
-		return c >= n
 	}
+	return n
 }
 
 // settled is true once id has finished n turns and is idle again.
@@ -173,13 +176,19 @@ func linear(t *testing.T, s persistence.Store, id string, evs []messages.Event) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	seqsInOrder(t, evs)
+	if high != uint64(len(evs)) {
+		t.Fatalf("highest seq %d, %d events", high, len(evs))
+	}
+}
+
+// seqsInOrder checks evs are seqs 1 to len(evs), each once.
+func seqsInOrder(t *testing.T, evs []messages.Event) {
+	t.Helper()
 	for i, ev := range evs {
 		if ev.Seq != uint64(i+1) {
 			t.Fatalf("event %d has seq %d: the history has a gap or a repeat", i, ev.Seq)
 		}
-	}
-	if high != uint64(len(evs)) {
-		t.Fatalf("highest seq %d, %d events", high, len(evs))
 	}
 }
 

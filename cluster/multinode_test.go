@@ -379,11 +379,7 @@ func quietJournal(t *testing.T, s persistence.Store, id string) []messages.Event
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, ev := range evs {
-			if ev.Seq != uint64(i+1) {
-				t.Fatalf("event %d has seq %d: the history has a gap or a repeat", i, ev.Seq)
-			}
-		}
+		seqsInOrder(t, evs)
 		if high < uint64(len(evs)) {
 			t.Fatalf("highest seq %d, %d events", high, len(evs))
 		}
@@ -396,16 +392,6 @@ func quietJournal(t *testing.T, s persistence.Store, id string) []messages.Event
 			t.Fatalf("journal of %s never settled: highest seq %d, %v", id, high, eventTypes(evs))
 		}
 	}
-}
-
-func count(evs []messages.Event, typ messages.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
 }
 
 // TestKilledOwnerFailsOverBeforeItsLeaseLapses: with a membership lease

@@ -111,16 +111,15 @@ func insertsAtEnd(conv []llm.Item, res llm.Item) bool {
 // state's array, capped at its length; the caller must not change its
 // items.
 func (s *State) requestConversation() []llm.Item {
-	sum, ok := s.SummaryItem()
-	if !ok {
+	if s.ContextSummary == "" { // no summary item (SummaryItem)
 		s.conv.shared = true
 		return slices.Clip(s.Conversation)
 	}
 	if !s.hasSlot() || (s.conv.shared && !s.slotHolds()) {
 		s.rebuildBase()
 	}
-	if !s.slotHolds() {
-		s.conv.base[0] = sum
+	if !s.slotHolds() { // the summary's item is formatted only when it changed
+		s.conv.base[0], _ = s.SummaryItem()
 		s.conv.slotSummary, s.conv.slotCompacted, s.conv.slotSet = s.ContextSummary, s.CompactedItems, true
 	}
 	s.conv.shared = true
