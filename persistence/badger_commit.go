@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -42,9 +43,9 @@ type writeOp struct {
 	quarantine *Quarantine
 	// low, when set, raises the stream's retention mark (DeleteUpTo).
 	low uint64
-	// lazy ops (stream headers) need no sync of their own: a cycle of
-	// nothing but lazy ops commits without one, and they become durable
-	// with the next synced cycle. Losing one in a crash costs a replay.
+	// lazy ops (stream headers, AppendDeferred) need no sync before they
+	// are answered: a cycle of nothing but lazy ops may commit without
+	// one, and they become durable with the next sync (badger_deferred.go).
 	lazy bool
 
 	first uint64        // result of an append
@@ -61,7 +62,13 @@ func (op *writeOp) isAppend() bool { return op.recs != nil }
 func (s *BadgerStore) commitLoop() {
 	defer s.wg.Done()
 	batch := make([]*writeOp, 0, maxOpsPerCycle)
-	for op := range s.ops {
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	for {
+		op, ok := s.nextOp(idle)
+		if !ok {
+			break
+		}
 		batch = append(batch[:0], op)
 	drain:
 		for len(batch) < maxOpsPerCycle {
@@ -77,6 +84,36 @@ func (s *BadgerStore) commitLoop() {
 		}
 		s.commitCycle(batch)
 	}
+	s.commitMu.Lock()
+	if err := s.syncPending(); err != nil {
+		s.log.Error("journal store: the last lazy writes were not synced", "error", err.Error())
+	}
+	s.commitMu.Unlock()
+}
+
+// nextOp waits for the next op; false once s.ops is closed and drained.
+// With lazy writes unsynced, it syncs them when none comes within
+// DeferredSyncAfter (idle is the committer's timer, stopped).
+func (s *BadgerStore) nextOp(idle *time.Timer) (*writeOp, bool) {
+	s.commitMu.Lock() // outside writers may sync the pending writes
+	pending := s.pending
+	s.commitMu.Unlock()
+	if !pending {
+		op, ok := <-s.ops
+		return op, ok
+	}
+	idle.Reset(s.opts.DeferredSyncAfter)
+	defer idle.Stop()
+	select {
+	case op, ok := <-s.ops:
+		return op, ok
+	case <-idle.C:
+	}
+	s.commitMu.Lock()
+	_ = s.syncPending() // a failure fails the store: the next op hears of it
+	s.commitMu.Unlock()
+	op, ok := <-s.ops
+	return op, ok
 }
 
 // txnGroup is the ops of one Badger transaction and the highest sequence
@@ -286,8 +323,13 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			err = s.fail(fmt.Errorf("commit: %w", cerr))
 		}
 	}
-	if err == nil && !allLazy(g.ops) {
-		err = s.syncWithMarks(g)
+	if err == nil {
+		s.committed(g)
+		if allLazy(g.ops) && s.mayDefer() {
+			s.deferMarks(g)
+		} else {
+			err = s.syncWithMarks(g)
+		}
 	}
 	if err != nil {
 		for _, op := range g.ops {
@@ -318,13 +360,22 @@ func allLazy(ops []*writeOp) bool {
 	return true
 }
 
-// syncWithMarks makes g's commit durable: Badger's sync and, beside it,
-// the append of g's streams' marks to the marks log (badger_marks.go),
-// both before any caller is answered. They run side by side, so the cycle
-// waits for the slower of the two syncs rather than their sum (serially,
-// durable throughput fell by about a third).
+// syncWithMarks makes g's commit (nil: none) and every lazy write before
+// it durable: Badger's sync and, beside it, the append of the marks of
+// the streams they changed to the marks log (badger_marks.go), both before
+// any caller is answered. They run side by side, so the cycle waits for
+// the slower of the two syncs rather than their sum (serially, durable
+// throughput fell by about a third).
 func (s *BadgerStore) syncWithMarks(g *txnGroup) error {
 	changed := s.changedMarks(g)
+	for stream, m := range s.pendingMarks {
+		if _, ok := changed[stream]; !ok {
+			if changed == nil {
+				changed = make(map[string]streamMark, len(s.pendingMarks))
+			}
+			changed[stream] = m
+		}
+	}
 	var merr error
 	done := make(chan struct{})
 	go func() { // owned by this cycle: joined below
@@ -347,32 +398,55 @@ func (s *BadgerStore) syncWithMarks(g *txnGroup) error {
 	for stream, m := range changed {
 		s.marksState[stream] = m
 	}
+	s.pending, s.pendingMarks = false, nil
 	if s.marks != nil && s.marks.size > marksCompactAt {
 		s.compactMarks()
 	}
 	return nil
 }
 
-// changedMarks returns the new marks of the streams g changes.
+// changedMarks returns the new marks of the streams g changes (nil g:
+// none), over those of lazy writes not yet synced.
 func (s *BadgerStore) changedMarks(g *txnGroup) map[string]streamMark {
-	if len(g.highest) == 0 && len(g.low) == 0 {
+	if g == nil || (len(g.highest) == 0 && len(g.low) == 0) {
 		return nil
 	}
 	out := make(map[string]streamMark, len(g.highest)+len(g.low))
 	for stream, h := range g.highest {
-		m := s.marksState[stream]
+		m := s.markOf(stream)
 		m.highest = h
 		out[stream] = m
 	}
 	for stream, low := range g.low {
 		m, ok := out[stream]
 		if !ok {
-			m = s.marksState[stream]
+			m = s.markOf(stream)
 		}
 		m.low = low
 		out[stream] = m
 	}
 	return out
+}
+
+// markOf is stream's mark with the lazy writes not yet synced.
+func (s *BadgerStore) markOf(stream string) streamMark {
+	if m, ok := s.pendingMarks[stream]; ok {
+		return m
+	}
+	return s.marksState[stream]
+}
+
+// deferMarks leaves g's commit unsynced: its marks wait for the sync that
+// makes it durable, so the marks log never claims a write Badger may not
+// keep (beyond the last cycle's, as always).
+func (s *BadgerStore) deferMarks(g *txnGroup) {
+	s.pending = true
+	for stream, m := range s.changedMarks(g) {
+		if s.pendingMarks == nil {
+			s.pendingMarks = make(map[string]streamMark)
+		}
+		s.pendingMarks[stream] = m
+	}
 }
 
 // compactMarks rewrites the marks log as one snapshot record. A failure

@@ -42,6 +42,11 @@ type Options struct {
 	// GCInterval is how often value-log garbage collection runs; 0 turns
 	// it off.
 	GCInterval time.Duration
+	// DeferredSyncAfter is how long lazy writes (AppendDeferred, stream
+	// headers) may wait unsynced for a cycle that syncs them, before the
+	// committer syncs them itself (badger_deferred.go); 0 means
+	// DefaultDeferredSyncAfter.
+	DeferredSyncAfter time.Duration
 	// Logger receives Badger's warnings and errors and the store's own
 	// reports. Nil means slog.Default().
 	Logger *slog.Logger
@@ -130,6 +135,14 @@ type BadgerStore struct {
 	// inject failures. freeBytes reports the file system's free space.
 	sync      func() error
 	freeBytes func() (int64, error)
+	// pending says lazy writes are committed but not synced, and
+	// pendingMarks holds the marks they changed, for the sync that makes
+	// them durable; fill bounds the active memtable's fill, which decides
+	// whether a cycle may stay unsynced (badger_deferred.go). Committer
+	// and outside writers, under commitMu.
+	pending      bool
+	pendingMarks map[string]streamMark
+	fill         memtableFill
 
 	mu          sync.Mutex // guards the fields below
 	failed      error
@@ -168,6 +181,9 @@ func Open(o Options) (*BadgerStore, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.DeferredSyncAfter == 0 {
+		o.DeferredSyncAfter = DefaultDeferredSyncAfter
+	}
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
@@ -203,6 +219,14 @@ func Open(o Options) (*BadgerStore, error) {
 	}
 	s.sync = db.Sync
 	s.freeBytes = func() (int64, error) { return freeSpace(o.Dir) }
+	// Badger opens a new, empty memtable (the newest log) for writes.
+	fid, err := activeMemFid(o.Dir)
+	if err != nil {
+		_ = db.Close()
+		_ = lock.unlock()
+		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
+	}
+	s.fill = memtableFill{fid: fid, bytes: memTxnOverhead}
 	s.wg.Add(1)
 	go s.commitLoop()
 	if err := s.recover(); err != nil {
@@ -727,7 +751,13 @@ func (s *BadgerStore) gcLoop() {
 func (s *BadgerStore) runGC() {
 	for range 4 {
 		s.commitMu.Lock()
-		err := s.db.RunValueLogGC(0.5)
+		err := s.beforeOutsideWrite()
+		if err == nil {
+			err = s.db.RunValueLogGC(0.5)
+			if err == nil { // it rewrote a file
+				s.afterOutsideWrite(false)
+			}
+		}
 		s.commitMu.Unlock()
 		if err != nil {
 			return

@@ -58,6 +58,10 @@ func (s *BadgerStore) flushMemtables() error {
 	key := []byte{kindFlush}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
+	if err := s.beforeOutsideWrite(); err != nil {
+		return err
+	}
+	defer s.afterOutsideWrite(true)
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(key, nil) }); err != nil {
 		return err
 	}

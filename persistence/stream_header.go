@@ -33,10 +33,11 @@ type Header struct {
 type HeaderStore interface {
 	// PublishHeader records h as stream's header, replacing the previous
 	// one, without waiting for it to be durable: it is written after every
-	// write queued before it and becomes durable with the next synced one.
-	// Publish a header only once the events up to h.Seq are durable
-	// (Append returned); then a header a crash kept never names a seq the
-	// journal lost, and one a crash lost only costs a replay.
+	// write queued before it and becomes durable with the next sync, never
+	// before them. Publish a header only once the append of the events up
+	// to h.Seq returned (a deferred one too: order is kept); then a header
+	// a crash kept never names a seq the journal lost, and one a crash
+	// lost only costs a replay.
 	PublishHeader(stream string, h Header) error
 
 	// LoadHeader returns stream's header; ok is false when it has none or
