@@ -639,7 +639,7 @@ func (a *agent) persist(payloads ...messages.Payload) error {
 		return err
 	}
 	t0 := time.Now()
-	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, a.state.LastSeq, evs)
+	first, err := a.appendAfter(a.state.LastSeq, evs)
 	if err != nil {
 		return a.appendFailed(err)
 	}

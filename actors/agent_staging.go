@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"context"
 	"fmt"
 	"time"
 
@@ -92,7 +91,7 @@ func (a *agent) flushStaged() {
 	evs, groups, after := a.stage.evs, a.stage.groups, a.stage.after
 	a.stage.evs, a.stage.groups = nil, nil
 	t0 := time.Now()
-	first, err := a.deps.Store.AppendAfter(context.Background(), a.id, after, evs)
+	first, err := a.appendAfter(after, evs)
 	if err == nil && first != after+1 {
 		err = fmt.Errorf("staged events written at seq %d, applied from %d", first, after+1)
 	}

@@ -83,16 +83,31 @@ func (c *CrashStore) Append(ctx context.Context, stream string, events []message
 
 // AppendAfter implements persistence.Journal.
 func (c *CrashStore) AppendAfter(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
+	if after == ^uint64(0) {
+		return c.append(events, func() (uint64, error) { return c.Store.Append(ctx, stream, events) })
+	}
+	return c.append(events, func() (uint64, error) { return c.Store.AppendAfter(ctx, stream, after, events) })
+}
+
+// AppendDeferred implements persistence.DeferredAppender over a store
+// that defers (and appends durably over one that does not). A crash
+// armed on its events kills the store once they are written, as for
+// AppendAfter: a process that dies keeps what it wrote unsynced, since
+// the kernel holds it.
+func (c *CrashStore) AppendDeferred(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
+	d, ok := c.Store.(persistence.DeferredAppender)
+	if !ok {
+		return c.AppendAfter(ctx, stream, after, events)
+	}
+	return c.append(events, func() (uint64, error) { return d.AppendDeferred(ctx, stream, after, events) })
+}
+
+// append runs write unless the store is dead, then trips the armed crash.
+func (c *CrashStore) append(events []messages.Event, write func() (uint64, error)) (uint64, error) {
 	if c.isDead() {
 		return 0, ErrCrashed
 	}
-	var first uint64
-	var err error
-	if after == ^uint64(0) {
-		first, err = c.Store.Append(ctx, stream, events)
-	} else {
-		first, err = c.Store.AppendAfter(ctx, stream, after, events)
-	}
+	first, err := write()
 	if err != nil || !c.trips(events) {
 		return first, err
 	}
