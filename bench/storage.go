@@ -93,9 +93,25 @@ type StorageResult struct {
 	// timed on, over JournalAgents agents.
 	JournalBytes  int64 `json:"journal_bytes"`
 	JournalAgents int   `json:"journal_agents"`
+	// CompactionSettleMs is how long the store, reopened over that
+	// journal, took to finish the compactions its fill left due (the fill
+	// skips syncs, so it writes faster than the engine compacts); the
+	// calls are timed after it.
+	CompactionSettleMs float64 `json:"compaction_settle_ms"`
+	// Dormant… are the listing and status times right after a runtime's
+	// start over the journal: recovery activates only agents with due
+	// work, so the agents are dormant, listed from their stream headers.
+	DormantFirstListMs   float64 `json:"dormant_first_list_ms"`
+	DormantListP50Ms     float64 `json:"dormant_list_p50_ms"`
+	DormantListMaxMs     float64 `json:"dormant_list_max_ms"`
+	DormantFirstStatusMs float64 `json:"dormant_first_status_ms"`
+	DormantStatusP50Ms   float64 `json:"dormant_status_p50_ms"`
+	DormantStatusMaxMs   float64 `json:"dormant_status_max_ms"`
 	// ListP50Ms … are the times of `agents list` (GET /agents) and the
-	// runtime status (GET /status) through the control socket; the first
-	// call of each is timed apart (FirstListMs, FirstStatusMs).
+	// runtime status (GET /status) through the control socket once every
+	// agent has been activated (replayed its journal, and holds its
+	// conversation); the first call of each is timed apart (FirstListMs,
+	// FirstStatusMs).
 	FirstListMs   float64 `json:"first_list_ms"`
 	ListP50Ms     float64 `json:"list_p50_ms"`
 	ListMaxMs     float64 `json:"list_max_ms"`
@@ -111,10 +127,12 @@ type StorageResult struct {
 // to one agent directly through the store, once with retention applied
 // every RetainEvery turns and once without, and measures both data
 // directories. Then it fills a journal of JournalBytes the same way over
-// Agents agents, starts a runtime and the control API over it, and times
-// the agent listing and the runtime status once every agent has been
-// activated (replayed its journal). The writes skip the sync
-// (Options.NoSync): sizes, not write speed, are measured.
+// Agents agents, reopens it and waits for the compactions the fill left
+// due, starts a runtime and the control API over it, and times the agent
+// listing and the runtime status with the agents dormant (as recovery
+// leaves them), then once every agent has been activated (replayed its
+// journal). The writes skip the sync (Options.NoSync): sizes, not write
+// speed, are measured.
 func Storage(ctx context.Context, cfg StorageConfig) (StorageResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return StorageResult{}, err
@@ -384,19 +402,22 @@ func inStore(o persistence.Options, root string, keep bool, f func(st *persisten
 // loaded machine takes longer than a request's default bound to do.
 const activationTimeout = 5 * time.Minute
 
-// timeListing starts a runtime and the control API over st and times
-// GET /agents and GET /status.
+// timeListing waits for st's compactions, starts a runtime (recovering,
+// as a daemon's start does) and the control API over st, and times
+// GET /agents and GET /status with the agents dormant, then again once
+// every agent has been activated.
 func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerStore, sock string, res *StorageResult) (err error) {
+	began := time.Now()
+	if err := compacted(ctx, st); err != nil {
+		return err
+	}
+	res.CompactionSettleMs = ms(time.Since(began))
 	rt, err := newBenchRuntimeOpts(st, actors.RuntimeOptions{Logger: cfg.Logger, RequestTimeout: activationTimeout})
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, closeRuntime(rt)) }()
-	// Each agent replays its journal once, as at a daemon's start.
-	if err := activateAll(ctx, rt, cfg.Agents); err != nil {
-		return err
-	}
-	if err := settleAll(ctx, rt, cfg.Agents); err != nil { // storage_settle.go
+	if _, err := rt.Recover(ctx); err != nil {
 		return err
 	}
 	_, stop, err := serveControl(control.Config{Runtime: rt, Store: st}, sock)
@@ -406,6 +427,35 @@ func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerS
 	defer func() { err = errors.Join(err, stop()) }()
 	c := control.NewUnixClient(sock)
 	defer c.Close()
+	var dormant, active callTimes
+	if err := timeListAndStatus(ctx, c, cfg, &dormant); err != nil {
+		return err
+	}
+	res.DormantFirstListMs, res.DormantListP50Ms, res.DormantListMaxMs = dormant.list[0], dormant.list[1], dormant.list[2]
+	res.DormantFirstStatusMs, res.DormantStatusP50Ms, res.DormantStatusMaxMs = dormant.status[0], dormant.status[1], dormant.status[2]
+	// Each agent replays its journal once, as it does at its first
+	// message after a start.
+	if err := activateAll(ctx, rt, cfg.Agents); err != nil {
+		return err
+	}
+	if err := settleAll(ctx, rt, cfg.Agents); err != nil { // storage_settle.go
+		return err
+	}
+	if err := timeListAndStatus(ctx, c, cfg, &active); err != nil {
+		return err
+	}
+	res.FirstListMs, res.ListP50Ms, res.ListMaxMs = active.list[0], active.list[1], active.list[2]
+	res.FirstStatusMs, res.StatusP50Ms, res.StatusMaxMs = active.status[0], active.status[1], active.status[2]
+	return nil
+}
+
+// callTimes are the first, p50 and max times (ms) of the listing and the
+// status.
+type callTimes struct{ list, status [3]float64 }
+
+// timeListAndStatus times cfg.Calls listings (each must show every agent)
+// and runtime statuses through c.
+func timeListAndStatus(ctx context.Context, c *control.Client, cfg StorageConfig, out *callTimes) error {
 	list := func() error {
 		agents, err := c.Agents(ctx)
 		if err == nil && len(agents) < cfg.Agents {
@@ -414,18 +464,38 @@ func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerS
 		return err
 	}
 	status := func() error { _, err := c.RuntimeStatus(ctx); return err }
-	var first time.Duration
-	var lat []time.Duration
-	if first, lat, err = timeCalls(cfg.Calls, list); err != nil {
-		return err
+	for i, f := range []func() error{list, status} {
+		first, lat, err := timeCalls(cfg.Calls, f)
+		if err != nil {
+			return err
+		}
+		p50, _, maxL := latencySummary(lat)
+		t := [3]float64{ms(first), ms(p50), ms(maxL)}
+		if i == 0 {
+			out.list = t
+		} else {
+			out.status = t
+		}
 	}
-	p50, _, maxL := latencySummary(lat)
-	res.FirstListMs, res.ListP50Ms, res.ListMaxMs = ms(first), ms(p50), ms(maxL)
-	if first, lat, err = timeCalls(cfg.Calls, status); err != nil {
-		return err
+	return nil
+}
+
+// compactionPoll is how often compacted looks at the store.
+const compactionPoll = 100 * time.Millisecond
+
+// compacted waits until st has no compaction due, as a store that has
+// been running at its size has not (a daemon's journal grows at the pace
+// of its agents' turns, which its compactions keep up with).
+func compacted(ctx context.Context, st *persistence.BadgerStore) error {
+	t := time.NewTicker(compactionPoll)
+	defer t.Stop()
+	for st.Compacting() {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("storage bench: waiting for the store's compactions: %w", ctx.Err())
+		case <-t.C:
+		}
 	}
-	p50, _, maxL = latencySummary(lat)
-	res.FirstStatusMs, res.StatusP50Ms, res.StatusMaxMs = ms(first), ms(p50), ms(maxL)
 	return nil
 }
 

@@ -32,7 +32,7 @@ func TestStorageSmall(t *testing.T) {
 	if r.BytesOnDisk <= 0 || r.BytesOnDiskRetentionOff <= 0 {
 		t.Errorf("on disk %d bytes with retention, %d without: want both measured", r.BytesOnDisk, r.BytesOnDiskRetentionOff)
 	}
-	if r.JournalBytes < cfg.JournalBytes || r.ListP50Ms <= 0 || r.StatusP50Ms <= 0 {
+	if r.JournalBytes < cfg.JournalBytes || r.ListP50Ms <= 0 || r.StatusP50Ms <= 0 || r.DormantListP50Ms <= 0 || r.DormantStatusP50Ms <= 0 {
 		t.Errorf("result %+v: want a journal of at least %d bytes and timed calls", r, cfg.JournalBytes)
 	}
 }

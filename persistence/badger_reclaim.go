@@ -67,3 +67,21 @@ func (s *BadgerStore) flushMemtables() error {
 	}
 	return s.db.DropPrefix(key)
 }
+
+// Compacting reports whether the engine has compactions due: a level
+// (level 0 by its table count, the others by their size) over its target.
+// A store just filled faster than it compacts (a bulk import, a journal
+// written without syncs) stays so for a while, its compactions taking
+// the CPU and memory the rest of the process would use.
+func (s *BadgerStore) Compacting() bool { return compactionsDue(s.db.Levels()) }
+
+// compactionsDue reports a level whose score (what the engine compacts
+// by: at 1 and over, a compaction is due) says so.
+func compactionsDue(levels []badger.LevelInfo) bool {
+	for _, l := range levels {
+		if l.Score >= 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -67,3 +67,19 @@ func TestReclaimOnClosedStore(t *testing.T) {
 		t.Fatalf("Reclaim() on a closed store = %v, want ErrClosed", err)
 	}
 }
+
+// TestCompactionsDue: a level at or over its target score is a compaction
+// due; an empty store has none.
+func TestCompactionsDue(t *testing.T) {
+	levels := []badger.LevelInfo{{Level: 0, Score: 0.4}, {Level: 1, Score: 0.99}, {Level: 6}}
+	if compactionsDue(levels) {
+		t.Fatalf("compactionsDue(%+v) = true, want false", levels)
+	}
+	levels[1].Score = 1
+	if !compactionsDue(levels) {
+		t.Fatalf("compactionsDue(%+v) = false, want true", levels)
+	}
+	if s := openBadger(t, testBadgerOptions(t.TempDir())); s.Compacting() {
+		t.Fatal("an empty store is compacting")
+	}
+}
