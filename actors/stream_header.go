@@ -15,7 +15,8 @@ import (
 // is, so after a crash only the agents with work are replayed; listings
 // describe such an agent from its header instead of activating it.
 //
-// The header is published only after the events it describes are durable,
+// The header is published only after the events it describes are written
+// (the store keeps order: it is never durable before them, deferred or not),
 // and a reader trusts it only while its seq is the journal's highest, so a
 // header a crash lost, or one older than the journal, only means a replay.
 
