@@ -324,7 +324,11 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 		}
 	}
 	if err == nil {
-		s.committed(g)
+		if cerr := s.committed(g); cerr != nil {
+			err = s.fail(cerr)
+		}
+	}
+	if err == nil {
 		if allLazy(g.ops) && s.mayDefer() {
 			s.deferMarks(g)
 		} else {

@@ -2,7 +2,9 @@ package persistence
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,54 +66,120 @@ func (s *BadgerStore) AppendDeferred(ctx context.Context, stream string, after u
 	return op.first, nil
 }
 
-// What Badger (v4) adds to a committed entry's key and value, at most, in
-// its memtable's skiplist arena (a node of up to 96 bytes, the 8-byte
-// version, the value's meta and expiry, alignment) and in its log (the
-// entry header, version and checksum); and to a transaction (its end
-// marker in the log, the skiplist's head node). Generous on purpose: they
-// only have to bound the real figures from above.
-const (
-	memEntryOverhead = 128
-	memTxnOverhead   = 256
-)
-
-// memtableFill is an upper bound of how full the active memtable is,
-// kept by the committer.
+// memtableFill bounds from above how full the active memtable is, kept
+// by the committer. Badger (v4) calls a memtable full when its skiplist's
+// arena or its log reaches MemTableSize, so both are counted:
+//
+//   - the log exactly: a 20-byte file header; per entry a header of two
+//     bytes and three uvarints (key length, value length, expiry), the
+//     key with its 8-byte version, the value and a 4-byte checksum; per
+//     transaction an end marker of at most 48 bytes;
+//   - the arena: an offset byte and the head node (103 bytes); per entry
+//     the key and version, the value with 3 bytes of meta, and a node of
+//     23 + 4 × its height bytes, the height random (one node in three
+//     grows a level more, up to 20): 1.5 levels on average. The bound
+//     counts 6 for every node: a memtable of thousands of entries would
+//     need their mean height four times the expected one to pass it (one
+//     entry alone reaches 6 once in 243). Were it ever passed, committed
+//     finds the new log anyway and syncs the old one by hand
+//     (syncMemFile).
 type memtableFill struct {
-	fid   int   // number of the active memtable's log file (<fid>.mem)
-	bytes int64 // upper bound of what the commits into it added
+	fid        int   // number of the active memtable's log file (<fid>.mem)
+	arena, log int64 // upper bounds of the arena's and the log's fill
 }
 
-// groupBytes bounds what committing g adds to the memtable.
-func groupBytes(g *txnGroup) int64 {
-	n := int64(memTxnOverhead)
+const (
+	walFileHeaderLen = 20
+	walTxnEndMax     = 48
+	arenaStart       = 1 + 103
+	arenaNodeMax     = 23 + 4*6
+)
+
+// emptyFill is the fill of a new memtable, log fid.
+func emptyFill(fid int) memtableFill {
+	return memtableFill{fid: fid, arena: arenaStart, log: walFileHeaderLen}
+}
+
+// unknownFill is the fill of a memtable that may be full: no cycle
+// defers under it.
+func unknownFill(fid int, limit int64) memtableFill {
+	return memtableFill{fid: fid, arena: limit, log: limit}
+}
+
+func (f memtableFill) full(limit int64) bool { return f.arena >= limit || f.log >= limit }
+
+// add counts what committing g puts in the memtable.
+func (f *memtableFill) add(g *txnGroup) {
+	entry := func(k, v int) {
+		f.arena += int64(arenaNodeMax + k + 8 + v + 3)
+		f.log += int64(2 + uvarintLen(k+8) + uvarintLen(v) + 1 + k + 8 + v + 4)
+	}
 	for i, sets := range g.entries {
 		for _, e := range sets {
-			n += int64(len(e.key) + len(e.value) + memEntryOverhead)
+			entry(len(e.key), len(e.value))
 		}
 		for _, k := range g.dels[i] {
-			n += int64(len(k) + memEntryOverhead)
+			entry(len(k), 0)
 		}
 	}
-	return n
+	f.log += walTxnEndMax
+}
+
+func uvarintLen(n int) int {
+	l := 1
+	for ; n >= 0x80; n >>= 7 {
+		l++
+	}
+	return l
 }
 
 // committed updates the fill after g's commit. Badger starts a new
 // memtable only at a commit that finds the active one full, which the
 // bound says first; from then on each commit looks for the next log file.
-// The commit that started it is all that is in it.
-func (s *BadgerStore) committed(g *txnGroup) {
-	n := groupBytes(g)
-	mayStartNew := s.fill.bytes >= s.opts.MemTableSize
-	s.fill.bytes += n
-	if mayStartNew && s.memFileExists(s.fill.fid+1) {
-		s.fill = memtableFill{fid: s.fill.fid + 1, bytes: memTxnOverhead + n}
+// The commit that started it is all that is in it. With lazy writes
+// unsynced it looks too (the bound fell short if it finds one), and then
+// syncs the old log, which holds them, before anyone is answered.
+func (s *BadgerStore) committed(g *txnGroup) error {
+	mayStartNew := s.fill.full(s.opts.MemTableSize)
+	s.fill.add(g)
+	if !(mayStartNew || s.pending) || !s.memFileExists(s.fill.fid+1) {
+		return nil
 	}
+	old := s.fill.fid
+	s.fill = emptyFill(old + 1)
+	s.fill.add(g)
+	if !s.pending {
+		return nil
+	}
+	s.boundMisses++
+	s.log.Warn("journal store: a memtable filled before its bound said; syncing its log by hand", "log", old)
+	return s.syncLog(old)
+}
+
+// syncMemFile syncs memtable log fid (its writes came through a memory
+// map, which a sync of the file covers). A log already gone was flushed
+// to a table, which Badger syncs when it writes it.
+func (s *BadgerStore) syncMemFile(fid int) error {
+	f, err := os.OpenFile(filepath.Join(s.opts.Dir, fmt.Sprintf("%05d.mem", fid)), os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sync memtable log %d: %w", fid, err)
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync memtable log %d: %w", fid, err)
+	}
+	return nil
 }
 
 // mayDefer reports whether a cycle may stay unsynced: the next commit is
 // sure to land in the same memtable log.
-func (s *BadgerStore) mayDefer() bool { return s.fill.bytes < s.opts.MemTableSize }
+func (s *BadgerStore) mayDefer() bool { return !s.fill.full(s.opts.MemTableSize) }
 
 func (s *BadgerStore) memFileExists(fid int) bool {
 	_, err := os.Stat(filepath.Join(s.opts.Dir, fmt.Sprintf("%05d.mem", fid)))
@@ -150,11 +218,11 @@ func (s *BadgerStore) afterOutsideWrite(flushed bool) {
 	fid, err := activeMemFid(s.opts.Dir)
 	switch {
 	case err == nil && flushed && fid > s.fill.fid:
-		s.fill = memtableFill{fid: fid, bytes: memTxnOverhead}
+		s.fill = emptyFill(fid)
 	case err == nil:
-		s.fill = memtableFill{fid: fid, bytes: s.opts.MemTableSize}
+		s.fill = unknownFill(fid, s.opts.MemTableSize)
 	default:
-		s.fill.bytes = s.opts.MemTableSize
+		s.fill = unknownFill(s.fill.fid, s.opts.MemTableSize)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -166,15 +167,15 @@ func TestDeferredNeverAcrossANewMemtable(t *testing.T) {
 		}
 		after += uint64(n)
 		s.commitMu.Lock()
-		fill, pending := s.fill, s.pending
+		fill, pending, misses := s.fill, s.pending, s.boundMisses
 		s.commitMu.Unlock()
 		active, err := activeMemFid(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if active != fill.fid {
-			t.Fatalf("append %d: Badger writes to memtable log %d, the committer believed %d (bound %d of %d): "+
-				"the fill bound fell short", i, active, fill.fid, fill.bytes, o.MemTableSize)
+		if active != fill.fid || misses != 0 {
+			t.Fatalf("append %d: Badger writes to memtable log %d, the committer believed %d (bound %+v of %d, %d misses): "+
+				"the fill bound fell short", i, active, fill.fid, fill, o.MemTableSize, misses)
 		}
 		if i%5 != 4 {
 			if pending {
@@ -201,10 +202,55 @@ func TestDeferredNeverAcrossANewMemtable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pending || fill.fid != active || fill.bytes >= o.MemTableSize {
+	if pending || fill.fid != active || fill.full(o.MemTableSize) {
 		t.Fatalf("after the flush: pending %v, fill %+v, active log %d; want synced, a fresh fill of log %d", pending, fill, active, active)
 	}
 	if m := marksOf(t, dir)[victim]; m.highest != after+1 {
 		t.Fatalf("marks after the flush = %d, want %d", m.highest, after+1)
+	}
+}
+
+// TestDeferredBoundMissSyncsTheOldLog: were the fill's bound ever to fall
+// short (simulated here by forgetting the fill after each append), the
+// commit that finds a new memtable log with lazy writes unsynced syncs
+// the old log, which holds them, before it is answered.
+func TestDeferredBoundMissSyncsTheOldLog(t *testing.T) {
+	dir := t.TempDir()
+	o := testBadgerOptions(dir)
+	o.MemTableSize = 8 << 20
+	o.DeferredSyncAfter = time.Hour
+	s := openBadger(t, o)
+	var synced []int
+	s.syncLog = func(fid int) error {
+		synced = append(synced, fid) // the committer's, read below under commitMu
+		return s.syncMemFile(fid)
+	}
+	start := s.fill.fid
+	pad := `{"pad":"` + strings.Repeat("y", 4000) + `"}`
+	var after uint64
+	for i := 0; ; i++ {
+		evs := testEvents(victim, int(after)+1, int(after)+20)
+		for j := range evs {
+			evs[j].Payload = json.RawMessage(pad)
+		}
+		mustDefer(t, s, victim, after, evs)
+		after += uint64(len(evs))
+		s.commitMu.Lock()
+		s.fill = emptyFill(s.fill.fid) // an underestimate: every cycle may defer
+		misses, fid, logs := s.boundMisses, s.fill.fid, slices.Clone(synced)
+		s.commitMu.Unlock()
+		if misses > 0 {
+			if fid != start+1 || !slices.Equal(logs, []int{start}) {
+				t.Fatalf("after the miss: active log %d, logs synced by hand %v; want %d and [%d]", fid, logs, start+1, start)
+			}
+			break
+		}
+		if i > 10_000 {
+			active, _ := activeMemFid(dir)
+			t.Fatalf("no miss of the bound noticed after 10,000 appends (Badger's active log %d, the committer's %d)", active, fid)
+		}
+	}
+	if got := mustRead(t, s, victim, 1, maxSeq, 0); !slices.Equal(seqsOf(got), seqRange(1, after)) {
+		t.Fatalf("read %d events, want seqs 1..%d", len(got), after)
 	}
 }

@@ -143,6 +143,10 @@ type BadgerStore struct {
 	pending      bool
 	pendingMarks map[string]streamMark
 	fill         memtableFill
+	// syncLog syncs one memtable log by hand (syncMemFile; replaced in
+	// tests); boundMisses counts the times the fill's bound fell short.
+	syncLog     func(fid int) error
+	boundMisses int
 
 	mu          sync.Mutex // guards the fields below
 	failed      error
@@ -217,7 +221,7 @@ func Open(o Options) (*BadgerStore, error) {
 		stopGC:      make(chan struct{}),
 		archived:    make(map[string]struct{}),
 	}
-	s.sync = db.Sync
+	s.sync, s.syncLog = db.Sync, s.syncMemFile
 	s.freeBytes = func() (int64, error) { return freeSpace(o.Dir) }
 	// Badger opens a new, empty memtable (the newest log) for writes.
 	fid, err := activeMemFid(o.Dir)
@@ -226,7 +230,7 @@ func Open(o Options) (*BadgerStore, error) {
 		_ = lock.unlock()
 		return nil, fmt.Errorf("open store %s: %w", o.Dir, err)
 	}
-	s.fill = memtableFill{fid: fid, bytes: memTxnOverhead}
+	s.fill = emptyFill(fid)
 	s.wg.Add(1)
 	go s.commitLoop()
 	if err := s.recover(); err != nil {
