@@ -328,9 +328,11 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 			err = s.fail(cerr)
 		}
 	}
+	deferred := false
 	if err == nil {
 		if allLazy(g.ops) && s.mayDefer() {
 			s.deferMarks(g)
+			deferred = true
 		} else {
 			err = s.syncWithMarks(g)
 		}
@@ -348,7 +350,12 @@ func (s *BadgerStore) finishGroup(g *txnGroup) {
 		if op.quarantine != nil {
 			s.setQuarantined(*op.quarantine)
 		}
-		if op.isAppend() {
+		switch {
+		case op.isAppend() && deferred:
+			// Subscribers hear of deferred events once they are durable,
+			// so none follows an event a power loss could take back.
+			s.pendingNotify = append(s.pendingNotify, op.stream)
+		case op.isAppend():
 			s.hub.notify(op.stream)
 		}
 	}
@@ -402,7 +409,10 @@ func (s *BadgerStore) syncWithMarks(g *txnGroup) error {
 	for stream, m := range changed {
 		s.marksState[stream] = m
 	}
-	s.pending, s.pendingMarks = false, nil
+	for _, stream := range s.pendingNotify {
+		s.hub.notify(stream)
+	}
+	s.pending, s.pendingMarks, s.pendingNotify = false, nil, s.pendingNotify[:0]
 	if s.marks != nil && s.marks.size > marksCompactAt {
 		s.compactMarks()
 	}

@@ -51,21 +51,28 @@ func marksOf(t *testing.T, dir string) map[string]streamMark {
 }
 
 // TestDeferredAppendSyncsWithTheNextDurableOne: a deferred append is
-// answered without a sync and is readable at once; its integrity mark
-// waits for the sync; the next durable append, of another stream, syncs
-// once for both and records both marks.
+// answered without a sync and is readable at once; its integrity mark and
+// its subscribers' signal wait for the sync; the next durable append, of
+// another stream, syncs once for both, records both marks and signals.
 func TestDeferredAppendSyncsWithTheNextDurableOne(t *testing.T) {
 	dir := t.TempDir()
 	o := testBadgerOptions(dir)
 	o.DeferredSyncAfter = time.Hour // only the durable append may sync
 	s := openBadger(t, o)
 	syncs, _ := countSyncs(s)
+	sub := s.Subscribe(victim)
+	defer sub.Close()
 
 	if first := mustDefer(t, s, victim, 0, testEvents(victim, 1, 3)); first != 1 {
 		t.Fatalf("first seq = %d, want 1", first)
 	}
 	if n := syncs.Load(); n != 0 {
 		t.Fatalf("%d syncs before the deferred append was answered, want 0", n)
+	}
+	select {
+	case <-sub.C:
+		t.Fatal("a subscriber heard of the deferred events before they were synced")
+	default:
 	}
 	wantSeqs(t, s, victim, 1, maxSeq, 0, seqRange(1, 3))
 	if m := marksOf(t, dir)[victim]; m.highest != 0 {
@@ -74,6 +81,11 @@ func TestDeferredAppendSyncsWithTheNextDurableOne(t *testing.T) {
 	mustAppend(t, s, bystander, testEvents(bystander, 1, 1))
 	if n := syncs.Load(); n != 1 {
 		t.Fatalf("%d syncs for the durable append, want 1", n)
+	}
+	select {
+	case <-sub.C:
+	default:
+		t.Fatal("the subscriber was not told of the deferred events once they were synced")
 	}
 	marks := marksOf(t, dir)
 	if marks[victim].highest != 3 || marks[bystander].highest != 1 {

@@ -136,13 +136,15 @@ type BadgerStore struct {
 	sync      func() error
 	freeBytes func() (int64, error)
 	// pending says lazy writes are committed but not synced, and
-	// pendingMarks holds the marks they changed, for the sync that makes
-	// them durable; fill bounds the active memtable's fill, which decides
+	// pendingMarks and pendingNotify hold the marks they changed and the
+	// streams whose subscribers wait to hear of them, for the sync that
+	// makes them durable; fill bounds the active memtable's fill, which decides
 	// whether a cycle may stay unsynced (badger_deferred.go). Committer
 	// and outside writers, under commitMu.
-	pending      bool
-	pendingMarks map[string]streamMark
-	fill         memtableFill
+	pending       bool
+	pendingMarks  map[string]streamMark
+	pendingNotify []string
+	fill          memtableFill
 	// syncLog syncs one memtable log by hand (syncMemFile; replaced in
 	// tests); boundMisses counts the times the fill's bound fell short.
 	syncLog     func(fid int) error
