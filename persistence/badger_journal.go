@@ -96,8 +96,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("persistence options: MemTableSize %d is below 1 MiB", o.MemTableSize)
 	case o.ValueLogFileSize < 1<<20 || o.ValueLogFileSize >= 2<<30:
 		return fmt.Errorf("persistence options: ValueLogFileSize %d is outside [1 MiB, 2 GiB)", o.ValueLogFileSize)
-	case o.BlockCacheSize < 0 || o.IndexCacheSize < 0 || o.GCInterval < 0 || o.MinFreeBytes < 0:
-		return errors.New("persistence options: sizes and GCInterval must not be negative")
+	case o.BlockCacheSize < 0 || o.IndexCacheSize < 0 || o.GCInterval < 0 || o.MinFreeBytes < 0 || o.DeferredSyncAfter < 0:
+		return errors.New("persistence options: sizes, GCInterval and DeferredSyncAfter must not be negative")
 	}
 	return nil
 }
@@ -138,9 +138,9 @@ type BadgerStore struct {
 	// pending says lazy writes are committed but not synced, and
 	// pendingMarks and pendingNotify hold the marks they changed and the
 	// streams whose subscribers wait to hear of them, for the sync that
-	// makes them durable; fill bounds the active memtable's fill, which decides
-	// whether a cycle may stay unsynced (badger_deferred.go). Committer
-	// and outside writers, under commitMu.
+	// makes them durable; fill bounds the active memtable's fill, which
+	// decides whether a cycle may stay unsynced (badger_deferred.go).
+	// Committer and outside writers, under commitMu.
 	pending       bool
 	pendingMarks  map[string]streamMark
 	pendingNotify []string
