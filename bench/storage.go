@@ -427,12 +427,12 @@ func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerS
 	defer func() { err = errors.Join(err, stop()) }()
 	c := control.NewUnixClient(sock)
 	defer c.Close()
-	var dormant, active callTimes
-	if err := timeListAndStatus(ctx, c, cfg, &dormant); err != nil {
+	list, status, err := timeListAndStatus(ctx, c, cfg)
+	if err != nil {
 		return err
 	}
-	res.DormantFirstListMs, res.DormantListP50Ms, res.DormantListMaxMs = dormant.list[0], dormant.list[1], dormant.list[2]
-	res.DormantFirstStatusMs, res.DormantStatusP50Ms, res.DormantStatusMaxMs = dormant.status[0], dormant.status[1], dormant.status[2]
+	res.DormantFirstListMs, res.DormantListP50Ms, res.DormantListMaxMs = list[0], list[1], list[2]
+	res.DormantFirstStatusMs, res.DormantStatusP50Ms, res.DormantStatusMaxMs = status[0], status[1], status[2]
 	// Each agent replays its journal once, as it does at its first
 	// message after a start.
 	if err := activateAll(ctx, rt, cfg.Agents); err != nil {
@@ -441,43 +441,38 @@ func timeListing(ctx context.Context, cfg StorageConfig, st *persistence.BadgerS
 	if err := settleAll(ctx, rt, cfg.Agents); err != nil { // storage_settle.go
 		return err
 	}
-	if err := timeListAndStatus(ctx, c, cfg, &active); err != nil {
+	if list, status, err = timeListAndStatus(ctx, c, cfg); err != nil {
 		return err
 	}
-	res.FirstListMs, res.ListP50Ms, res.ListMaxMs = active.list[0], active.list[1], active.list[2]
-	res.FirstStatusMs, res.StatusP50Ms, res.StatusMaxMs = active.status[0], active.status[1], active.status[2]
+	res.FirstListMs, res.ListP50Ms, res.ListMaxMs = list[0], list[1], list[2]
+	res.FirstStatusMs, res.StatusP50Ms, res.StatusMaxMs = status[0], status[1], status[2]
 	return nil
 }
 
-// callTimes are the first, p50 and max times (ms) of the listing and the
-// status.
-type callTimes struct{ list, status [3]float64 }
-
 // timeListAndStatus times cfg.Calls listings (each must show every agent)
-// and runtime statuses through c.
-func timeListAndStatus(ctx context.Context, c *control.Client, cfg StorageConfig, out *callTimes) error {
-	list := func() error {
+// and runtime statuses through c: the first call, then p50 and max (ms).
+func timeListAndStatus(ctx context.Context, c *control.Client, cfg StorageConfig) (list, status [3]float64, err error) {
+	if list, err = timeCallsMs(cfg.Calls, func() error {
 		agents, err := c.Agents(ctx)
 		if err == nil && len(agents) < cfg.Agents {
 			err = fmt.Errorf("storage bench: agents list shows %d agents, want %d", len(agents), cfg.Agents)
 		}
 		return err
+	}); err != nil {
+		return list, status, err
 	}
-	status := func() error { _, err := c.RuntimeStatus(ctx); return err }
-	for i, f := range []func() error{list, status} {
-		first, lat, err := timeCalls(cfg.Calls, f)
-		if err != nil {
-			return err
-		}
-		p50, _, maxL := latencySummary(lat)
-		t := [3]float64{ms(first), ms(p50), ms(maxL)}
-		if i == 0 {
-			out.list = t
-		} else {
-			out.status = t
-		}
+	status, err = timeCallsMs(cfg.Calls, func() error { _, err := c.RuntimeStatus(ctx); return err })
+	return list, status, err
+}
+
+// timeCallsMs is timeCalls as first, p50 and max in milliseconds.
+func timeCallsMs(n int, f func() error) ([3]float64, error) {
+	first, lat, err := timeCalls(n, f)
+	if err != nil {
+		return [3]float64{}, err
 	}
-	return nil
+	p50, _, maxL := latencySummary(lat)
+	return [3]float64{ms(first), ms(p50), ms(maxL)}, nil
 }
 
 // compactionPoll is how often compacted looks at the store.

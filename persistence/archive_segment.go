@@ -91,7 +91,7 @@ func writeSegment(dir string, from, to uint64, recs []segmentRecord) (int64, err
 		err = os.Rename(tmp, final)
 	}
 	if err == nil {
-		err = syncDirPath(dir)
+		err = syncPath(dir)
 	}
 	if err != nil {
 		_ = os.Remove(tmp)

@@ -159,7 +159,7 @@ func (s *BadgerStore) reconcileArchive(ctx context.Context, stream string) error
 		removed = true
 	}
 	if removed {
-		if err := syncDirPath(dir); err != nil {
+		if err := syncPath(dir); err != nil {
 			return fmt.Errorf("reconcile archive of %s: %w", stream, err)
 		}
 	}

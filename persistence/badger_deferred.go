@@ -55,15 +55,7 @@ const DefaultDeferredSyncAfter = 2 * time.Millisecond
 
 // AppendDeferred implements DeferredAppender.
 func (s *BadgerStore) AppendDeferred(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
-	recs, err := encodeBatch(stream, redactPayloads(events, s.opts.Redact))
-	if err != nil {
-		return 0, err
-	}
-	op := &writeOp{stream: stream, recs: recs, after: after, lazy: true}
-	if err := s.submit(ctx, op); err != nil {
-		return 0, err
-	}
-	return op.first, nil
+	return s.appendOp(ctx, stream, after, events, true)
 }
 
 // memtableFill bounds from above how full the active memtable is, kept
@@ -160,18 +152,8 @@ func (s *BadgerStore) committed(g *txnGroup) error {
 // map, which a sync of the file covers). A log already gone was flushed
 // to a table, which Badger syncs when it writes it.
 func (s *BadgerStore) syncMemFile(fid int) error {
-	f, err := os.OpenFile(filepath.Join(s.opts.Dir, fmt.Sprintf("%05d.mem", fid)), os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("sync memtable log %d: %w", fid, err)
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	err := syncPath(filepath.Join(s.opts.Dir, fmt.Sprintf("%05d.mem", fid)))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("sync memtable log %d: %w", fid, err)
 	}
 	return nil
@@ -203,13 +185,6 @@ func activeMemFid(dir string) (int, error) {
 	return top, nil
 }
 
-// beforeOutsideWrite makes lazy writes durable before a write that does
-// not go through the committer (it may start a new memtable, which the
-// fill cannot foresee). Called with commitMu held.
-func (s *BadgerStore) beforeOutsideWrite() error {
-	return s.syncPending()
-}
-
 // afterOutsideWrite resets the fill after such a write: to empty when it
 // left a new, untouched memtable (a flush), else to unknown, which no
 // cycle may defer under until the committer sees the next log. Called
@@ -227,8 +202,10 @@ func (s *BadgerStore) afterOutsideWrite(flushed bool) {
 }
 
 // syncPending syncs the lazy writes left unsynced, with the integrity
-// marks they changed. Called with commitMu held (or by the committer
-// after its last cycle).
+// marks they changed: before a write that does not go through the
+// committer (it may start a new memtable, which the fill cannot foresee),
+// when the committer is idle, and after its last cycle. Called with
+// commitMu held.
 func (s *BadgerStore) syncPending() error {
 	if !s.pending {
 		return nil

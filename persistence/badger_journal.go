@@ -362,11 +362,17 @@ func (s *BadgerStore) Append(ctx context.Context, stream string, events []messag
 
 // AppendAfter implements Journal.
 func (s *BadgerStore) AppendAfter(ctx context.Context, stream string, after uint64, events []messages.Event) (uint64, error) {
+	return s.appendOp(ctx, stream, after, events, false)
+}
+
+// appendOp writes events after seq after as one op, lazy or not (see
+// writeOp.lazy), and returns the first seq.
+func (s *BadgerStore) appendOp(ctx context.Context, stream string, after uint64, events []messages.Event, lazy bool) (uint64, error) {
 	recs, err := encodeBatch(stream, redactPayloads(events, s.opts.Redact))
 	if err != nil {
 		return 0, err
 	}
-	op := &writeOp{stream: stream, recs: recs, after: after}
+	op := &writeOp{stream: stream, recs: recs, after: after, lazy: lazy}
 	if err := s.submit(ctx, op); err != nil {
 		return 0, err
 	}
@@ -762,7 +768,7 @@ func (s *BadgerStore) gcLoop() {
 func (s *BadgerStore) runGC() {
 	for range 4 {
 		s.commitMu.Lock()
-		err := s.beforeOutsideWrite()
+		err := s.syncPending() // GC's writes may start a new memtable
 		if err == nil {
 			err = s.db.RunValueLogGC(0.5)
 			if err == nil { // it rewrote a file

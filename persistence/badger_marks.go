@@ -174,7 +174,7 @@ func writeMarksSnapshot(dir string, marks map[string]streamMark) (*marksLog, err
 	if err := os.Rename(tmp, path); err != nil {
 		return nil, fmt.Errorf("write integrity marks: %w", err)
 	}
-	if err := syncDirPath(dir); err != nil {
+	if err := syncPath(dir); err != nil {
 		return nil, fmt.Errorf("write integrity marks: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0o600)
@@ -205,8 +205,9 @@ func writeSynced(path string, b []byte) error {
 	return err
 }
 
-func syncDirPath(dir string) error {
-	d, err := os.Open(dir)
+// syncPath syncs the file or directory at path.
+func syncPath(path string) error {
+	d, err := os.Open(path)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func (s *BadgerStore) flushMemtables() error {
 	key := []byte{kindFlush}
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
-	if err := s.beforeOutsideWrite(); err != nil {
+	if err := s.syncPending(); err != nil { // the flush starts a new memtable
 		return err
 	}
 	defer s.afterOutsideWrite(true)
