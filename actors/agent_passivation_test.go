@@ -244,7 +244,7 @@ func TestRetirementRaceLosesNothing(t *testing.T) {
 				t.Errorf("%s: prompt %s admitted %d times, want 1", id, msg, admitted[msg])
 			}
 		}
-		if n := countType(h.Events(id), messages.EventTurnTerminal); n < prompts {
+		if n := testkit.CountOfType(h.Events(id), messages.EventTurnTerminal); n < prompts {
 			t.Errorf("%s: %d turns, want at least %d", id, n, prompts)
 		}
 	}
@@ -289,7 +289,7 @@ func TestTimerWakesRetiredAgentOnce(t *testing.T) {
 				t.Fatal("main did not retire")
 			}
 			if when == "after retirement" {
-				if n := countType(h.Events("main"), messages.EventTimerFired); n != 0 {
+				if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 0 {
 					t.Fatalf("timer fired %d times before it was due", n)
 				}
 				h.Clock.Advance(9 * time.Minute)
@@ -302,7 +302,7 @@ func TestTimerWakesRetiredAgentOnce(t *testing.T) {
 			if st, err := h.Runtime.State(context.Background(), "main"); err != nil || len(st.Timers) != 0 {
 				t.Fatalf("State = %d timers, %v; want none pending", len(st.Timers), err)
 			}
-			if n := countType(h.Events("main"), messages.EventTimerFired); n != 1 {
+			if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 1 {
 				t.Fatalf("timer fired %d times, want exactly 1", n)
 			}
 			if ticks := countAdmitted(t, h.Events("main"), messages.KindTimerTick); ticks != 1 {

@@ -31,16 +31,6 @@ func waitArmed(t *testing.T, h *testkit.Harness, n int) []timers.Schedule {
 	}
 }
 
-func countType(evs []messages.Event, typ messages.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
 // TestSleepThenTimerWake: the model's Sleep ends the turn with the agent
 // asleep, recording why and what wake it expects; the timer wakes it with
 // a timer_tick turn.
@@ -69,7 +59,7 @@ func TestSleepThenTimerWake(t *testing.T) {
 
 	waitArmed(t, h, 1)
 	h.Clock.Advance(59 * time.Second)
-	if n := countType(h.Events("main"), messages.EventTimerFired); n != 0 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 0 {
 		t.Fatalf("timer fired %d times before it was due", n)
 	}
 	h.Clock.Advance(time.Second)
@@ -103,7 +93,7 @@ func TestTimerDueDuringDowntimeFiresOnce(t *testing.T) {
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
 	h.Restart()              // and once more: the fire is not repeated
 	h.Prompt("main", "ping") // a later turn proves the agent is live
-	if n := countType(h.Events("main"), messages.EventTimerFired); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 1 {
 		t.Fatalf("timer fired %d times, want exactly 1", n)
 	}
 	if ticks := countAdmitted(t, h.Events("main"), messages.KindTimerTick); ticks != 1 {

@@ -96,7 +96,7 @@ func TestTokenBudgetStopsBeforeTheRoundPastIt(t *testing.T) {
 	if warn.Reason != messages.NotifyTokenBudgetWarning || !strings.Contains(warn.Message, "spent 220 of its 250-token budget (88%)") {
 		t.Fatalf("warning = %+v", warn)
 	}
-	if n := countType(h.Events("main"), messages.EventOperatorNotificationRequested); n != 2 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventOperatorNotificationRequested); n != 2 {
 		t.Fatalf("%d operator notifications, want the warning and the stop", n)
 	}
 	queued := false

@@ -222,7 +222,7 @@ func TestNestedChildrenStopRecursively(t *testing.T) {
 		f.WaitEvent(id, statusIs(messages.StatusArchived))
 	}
 	briefWith(t, f.Harness, "main", messages.BriefResult, "Stopped.")
-	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+	if n := testkit.CountOfType(f.Events("main"), messages.EventTaskFinished); n != 1 {
 		t.Fatalf("main journaled %d task ends, want 1", n)
 	}
 }
@@ -288,7 +288,7 @@ func TestCrashMidDelegationRecovers(t *testing.T) {
 	notActive(t, f.Harness, res.ChildAgentID)
 
 	evs := f.Events("main")
-	if n := countType(evs, messages.EventTaskFinished); n != 1 {
+	if n := testkit.CountOfType(evs, messages.EventTaskFinished); n != 1 {
 		t.Fatalf("main journaled %d task ends, want 1", n)
 	}
 	if n := admittedOfKind(t, evs, messages.KindTaskResult); n != 1 {
@@ -315,7 +315,7 @@ func TestParentRestartRecreatesChildren(t *testing.T) {
 	close(gate)
 	taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
 	briefWith(t, f.Harness, "main", messages.BriefResult, "Got 42.")
-	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+	if n := testkit.CountOfType(f.Events("main"), messages.EventTaskFinished); n != 1 {
 		t.Fatalf("main journaled %d task ends, want 1", n)
 	}
 }
@@ -463,7 +463,7 @@ func TestChildFollowupAndRefusals(t *testing.T) {
 	}
 	f.WaitEvent("researcher", testkit.OfType(messages.EventTurnTerminal)) // its bootstrap message ran
 	res := spawned(t, f.Harness, "main", "s1")
-	if n := countType(f.Events("main"), messages.EventTaskStarted); n != 1 {
+	if n := testkit.CountOfType(f.Events("main"), messages.EventTaskStarted); n != 1 {
 		t.Fatalf("main started %d tasks, want 1 (refusals change nothing)", n)
 	}
 	<-f.child.Called // the child's first round is in flight
@@ -580,7 +580,7 @@ func TestGracefulRestartMidDelegation(t *testing.T) {
 	close(gate)
 	taskEnded(t, f.Harness, "main", res.SupervisionTaskID)
 	briefWith(t, f.Harness, "main", messages.BriefResult, "Got 42.")
-	if n := countType(f.Events("main"), messages.EventTaskFinished); n != 1 {
+	if n := testkit.CountOfType(f.Events("main"), messages.EventTaskFinished); n != 1 {
 		t.Fatalf("main journaled %d task ends, want 1", n)
 	}
 	f.WaitEvent(res.ChildAgentID, statusIs(messages.StatusArchived))

@@ -62,7 +62,7 @@ func TestInterrupt(t *testing.T) {
 	if err != nil || st != messages.StatusAwakeIdle {
 		t.Fatalf("Interrupt between turns = %s, %v", st, err)
 	}
-	if n := countType(h.Events("main"), messages.EventTurnTerminal); n != 2 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTurnTerminal); n != 2 {
 		t.Fatalf("%d turn terminals, want 2", n)
 	}
 	if _, err := h.Runtime.Control(ctx, "main", actors.OpInterrupt, ""); err != nil {

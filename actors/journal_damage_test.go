@@ -130,7 +130,7 @@ func TestStoreFindingsNotifyOperator(t *testing.T) {
 	if _, err := h.Runtime.Recover(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := countType(h.Events("main"), messages.EventOperatorNotificationRequested); got != 1 {
+	if got := testkit.CountOfType(h.Events("main"), messages.EventOperatorNotificationRequested); got != 1 {
 		t.Fatalf("%d notifications, want one per process", got)
 	}
 }

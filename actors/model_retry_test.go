@@ -145,8 +145,8 @@ func TestModelRetryAcrossCrash(t *testing.T) {
 	if n := vendor.count(); n != 4 {
 		t.Fatalf("the vendor saw %d requests, want 4 (two 429s, the retry, the ping)", n)
 	}
-	if got := [3]int{countType(evs, messages.EventModelRetryScheduled), countType(evs, messages.EventTimerFired),
-		countType(evs, messages.EventRuntimeError)}; got != [3]int{2, 2, 0} {
+	if got := [3]int{testkit.CountOfType(evs, messages.EventModelRetryScheduled), testkit.CountOfType(evs, messages.EventTimerFired),
+		testkit.CountOfType(evs, messages.EventRuntimeError)}; got != [3]int{2, 2, 0} {
 		t.Fatalf("retries scheduled, timers fired, runtime errors = %v, want [2 2 0]:\n%s", got, testkit.Describe(evs))
 	}
 	if info, _ := h.Runtime.Info(ctx, "main"); info.ModelRetry != nil {
@@ -198,7 +198,7 @@ func TestModelRetryOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := h.Events("main")
-	if n := countType(evs, messages.EventOperatorNotificationRequested); n != 0 {
+	if n := testkit.CountOfType(evs, messages.EventOperatorNotificationRequested); n != 0 {
 		t.Fatalf("%d operator notifications for the operator's own cancel, want 0", n)
 	}
 	if st, _ := h.Runtime.State(ctx, "main"); len(st.Timers) != 0 {
@@ -283,7 +283,7 @@ func TestModelRetryEndsWithTheTurn(t *testing.T) {
 	if n := vendor.count(); n != 2 {
 		t.Fatalf("the vendor saw %d requests, want 2 (the 429 and the ping)", n)
 	}
-	if n := countType(h.Events("main"), messages.EventTimerFired); n != 0 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 0 {
 		t.Fatalf("%d timer_fired events after the interrupt, want 0", n)
 	}
 }

@@ -224,7 +224,7 @@ func TestCriticalNotificationAbortsModelRound(t *testing.T) {
 	}
 	evs := h.Events("main")
 	for _, typ := range []messages.EventType{messages.EventRuntimeError, messages.EventProviderRoundCompleted, messages.EventTurnTerminal} {
-		if n := countType(evs, typ); n != 0 {
+		if n := testkit.CountOfType(evs, typ); n != 0 {
 			t.Fatalf("%d %s events; an abandoned request is not a failure or a round", n, typ)
 		}
 	}
@@ -259,7 +259,7 @@ func TestNotificationFilter(t *testing.T) {
 	if len(start.Notifications) != 1 || start.Notifications[0].Kind != "tool.failed" {
 		t.Fatalf("carrier = %+v; want only tool.failed", start.Notifications)
 	}
-	if n := countType(h.Events("main"), messages.EventSystemNotificationQueued); n != 3 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSystemNotificationQueued); n != 3 {
 		t.Fatalf("%d queued events; the journal records every notification", n)
 	}
 	if st, _ := h.Runtime.State(ctx, "main"); len(st.PendingNotifications) != 0 {
@@ -463,7 +463,7 @@ func TestDroppedJournalTailNotifies(t *testing.T) {
 		t.Fatalf("carrier = %+v", start.Notifications)
 	}
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 2))
-	if n := countType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
 		t.Fatalf("reported %d times, want once per process", n)
 	}
 }
@@ -485,7 +485,7 @@ func TestTaskWaitingForInputNotifies(t *testing.T) {
 	h.WaitEvent("main", testkit.OfType(messages.EventTurnTerminal))
 	// Each advance runs one check; the command reaches its read on its own.
 	deadline := time.Now().Add(testkit.WaitTimeout)
-	for countType(h.Events("main"), messages.EventSystemNotificationQueued) == 0 {
+	for testkit.CountOfType(h.Events("main"), messages.EventSystemNotificationQueued) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatalf("no task.waiting notification; journal:\n%s", testkit.Describe(h.Events("main")))
 		}
@@ -504,7 +504,7 @@ func TestTaskWaitingForInputNotifies(t *testing.T) {
 	if len(start.Notifications) != 1 || start.Notifications[0].Kind != "task.waiting" {
 		t.Fatalf("carrier = %+v", start.Notifications)
 	}
-	if n := countType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSystemNotificationQueued); n != 1 {
 		t.Fatalf("%d task.waiting notifications for one wait", n)
 	}
 }

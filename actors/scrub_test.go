@@ -69,7 +69,7 @@ func TestScrubFindsDamageBehindSnapshot(t *testing.T) {
 	if found, err := h.Runtime.Scrub(ctx); err != nil || len(found) != 0 {
 		t.Fatalf("second Scrub = %v, %v; want nothing new", found, err)
 	}
-	if got := countType(h.Events("main"), messages.EventOperatorNotificationRequested); got != 1 {
+	if got := testkit.CountOfType(h.Events("main"), messages.EventOperatorNotificationRequested); got != 1 {
 		t.Fatalf("%d notifications, want one", got)
 	}
 }

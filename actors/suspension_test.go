@@ -199,7 +199,7 @@ func TestSuspensionToolRefusesBadArguments(t *testing.T) {
 			t.Fatalf("call %d: %s %q, want an error naming %q", i+1, ex.Status, ex.Receipt, want)
 		}
 	}
-	if n := countType(h.Events("main"), messages.EventSuspensionRequested); n != 0 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSuspensionRequested); n != 0 {
 		t.Fatalf("%d suspensions from invalid calls", n)
 	}
 }
@@ -234,7 +234,7 @@ func TestSuspensionTimeoutAcrossRestartFiresOnce(t *testing.T) {
 	h.Prompt("main", "Anything else?")
 	h.Provider.Script(testkit.Reply("No."))
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 3))
-	if n := countType(h.Events("main"), messages.EventSuspensionExpired); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSuspensionExpired); n != 1 {
 		t.Fatalf("suspension expired %d times, want once", n)
 	}
 }
@@ -334,7 +334,7 @@ func TestConcurrentAnswers(t *testing.T) {
 	if ok != 1 || conflict != 1 {
 		t.Fatalf("%d accepted, %d conflicts; want 1 and 1", ok, conflict)
 	}
-	if n := countType(h.Events("main"), messages.EventSuspensionResumed); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventSuspensionResumed); n != 1 {
 		t.Fatalf("%d suspension_resumed events", n)
 	}
 }

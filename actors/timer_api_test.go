@@ -45,7 +45,7 @@ func TestCreatedTimerAcrossCrash(t *testing.T) {
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 4))
 
 	evs := h.Events("main")
-	if n := countType(evs, messages.EventTimerFired); n != 2 {
+	if n := testkit.CountOfType(evs, messages.EventTimerFired); n != 2 {
 		t.Fatalf("timer fired %d times, want 2 (on time, then once after the downtime)", n)
 	}
 	var texts []string
@@ -222,7 +222,7 @@ func TestCancelDuringFire(t *testing.T) {
 	waitArmed(t, h, 0)
 	h.Clock.Advance(10 * time.Minute)
 	h.Prompt("main", "ping") // a later turn: anything the clock fired is applied before it
-	if n := countType(h.Events("main"), messages.EventTimerFired); n != 1 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 1 {
 		t.Fatalf("timer fired %d times, want 1 (none after the cancel)", n)
 	}
 }
@@ -267,7 +267,7 @@ func TestDailyParisJobAcrossDowntimeAndDST(t *testing.T) {
 	h.Restart()
 	h.Prompt("main", "ping") // a later turn proves the agent is live and anything re-fired is applied
 	h.WaitEvent("main", testkit.NthOfType(messages.EventTurnTerminal, 4))
-	if n := countType(h.Events("main"), messages.EventTimerFired); n != 3 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventTimerFired); n != 3 {
 		t.Fatalf("timer fired %d times, want 3", n)
 	}
 }

@@ -305,7 +305,7 @@ func TestBrokenConversationRepairedOnLoad(t *testing.T) {
 	}) {
 		t.Fatalf("replayed conversation differs:\nlive     %+v\nreplayed %+v", live.Conversation, replayed.Conversation)
 	}
-	if n := countType(h.Events("legacy"), messages.EventToolExecuted); n != 2 {
+	if n := testkit.CountOfType(h.Events("legacy"), messages.EventToolExecuted); n != 2 {
 		t.Fatalf("%d tool results after the replay, want 2", n)
 	}
 }

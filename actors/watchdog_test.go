@@ -28,16 +28,6 @@ func seedSettled(t *testing.T, h *testkit.Harness, id string, closure messages.C
 	)
 }
 
-func count(evs []messages.Event, typ messages.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
-}
-
 // TestWatchdogReportsImpossibleWaitOnce: each wait that nothing can end
 // is reported once, when the agent starts, and not again after a crash;
 // the model learns of it with its next message.
@@ -74,7 +64,7 @@ func TestWatchdogReportsImpossibleWaitOnce(t *testing.T) {
 			}
 			h.Prompt("w", "Carry on.")
 			h.WaitEvent("w", testkit.NthOfType(messages.EventTurnTerminal, 2))
-			if n := count(h.Events("w"), messages.EventOperatorNotificationRequested); n != 1 {
+			if n := testkit.CountOfType(h.Events("w"), messages.EventOperatorNotificationRequested); n != 1 {
 				t.Fatalf("%d stall notifications, want 1; journal:\n%s", n, testkit.Describe(h.Events("w")))
 			}
 			if carried := lastMessage(t, h).Notifications; len(carried) != 1 || carried[0].Kind != "watchdog.stalled" {
@@ -98,7 +88,7 @@ func TestWatchdogLeavesLegitimateWaitsAlone(t *testing.T) {
 	if _, err := h.Runtime.State(ctx, "main"); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(h.Events("main"), messages.EventOperatorNotificationRequested); n != 0 {
+	if n := testkit.CountOfType(h.Events("main"), messages.EventOperatorNotificationRequested); n != 0 {
 		t.Fatalf("a pending timer was reported stalled:\n%s", testkit.Describe(h.Events("main")))
 	}
 	seedSettled(t, h, "sleeper", messages.Closure{Outcome: messages.OutcomeWaiting, WaitingReason: messages.AwaitingExternalChange})
@@ -111,7 +101,7 @@ func TestWatchdogLeavesLegitimateWaitsAlone(t *testing.T) {
 		if _, err := h.Runtime.State(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(h.Events(id), messages.EventOperatorNotificationRequested); n != 0 {
+		if n := testkit.CountOfType(h.Events(id), messages.EventOperatorNotificationRequested); n != 0 {
 			t.Fatalf("%s: %d notifications, want none; journal:\n%s", id, n, testkit.Describe(h.Events(id)))
 		}
 	}

@@ -123,18 +123,7 @@ func eventTypes(evs []messages.Event) []string {
 }
 
 func has(typ messages.EventType, n int) func([]messages.Event) bool {
-	return func(evs []messages.Event) bool { return count(evs, typ) >= n }
-}
-
-// count is how many of evs are of typ.
-func count(evs []messages.Event, typ messages.EventType) int {
-	n := 0
-	for _, ev := range evs {
-		if ev.Type == typ {
-			n++
-		}
-	}
-	return n
+	return func(evs []messages.Event) bool { return testkit.CountOfType(evs, typ) >= n }
 }
 
 // settled is true once id has finished n turns and is idle again.

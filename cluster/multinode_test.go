@@ -18,6 +18,7 @@ import (
 	"github.com/holon-actors/holon-actors/persistence"
 	"github.com/holon-actors/holon-actors/persistence/pgjournal"
 	"github.com/holon-actors/holon-actors/remote/tlsca/tlscatest"
+	"github.com/holon-actors/holon-actors/testkit"
 )
 
 // The multi-node tests run each node as its own process (the clusternode
@@ -383,7 +384,7 @@ func quietJournal(t *testing.T, s persistence.Store, id string) []messages.Event
 		if high < uint64(len(evs)) {
 			t.Fatalf("highest seq %d, %d events", high, len(evs))
 		}
-		if high == uint64(len(evs)) && settled(count(evs, messages.EventMessageAdmitted))(evs) {
+		if high == uint64(len(evs)) && settled(testkit.CountOfType(evs, messages.EventMessageAdmitted))(evs) {
 			return evs
 		}
 		select {

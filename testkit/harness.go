@@ -253,6 +253,17 @@ func OfType(t messages.EventType) func(messages.Event) bool {
 	return func(ev messages.Event) bool { return ev.Type == t }
 }
 
+// CountOfType is how many of evs are of type t.
+func CountOfType(evs []messages.Event, t messages.EventType) int {
+	n := 0
+	for _, ev := range evs {
+		if ev.Type == t {
+			n++
+		}
+	}
+	return n
+}
+
 // NthOfType matches the n-th (1-based) event of type t.
 func NthOfType(t messages.EventType, n int) func(messages.Event) bool {
 	seen := 0
